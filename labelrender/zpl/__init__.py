@@ -1,0 +1,124 @@
+"""labelrender.zpl: a ZPL II renderer. ZPL in, PNG out.
+
+    from labelrender.zpl import render, RenderOptions
+    result = render(zpl, RenderOptions(dpi=203))
+    open("label.png", "wb").write(result.png)
+
+The pipeline is lexer -> printer state -> elements -> layout -> raster. Nothing
+here knows about HTTP, Redis or storage; every call is independent, so it is
+safe from many threads and processes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from . import fonts
+from .commands import execute
+from .elements import Label
+from .errors import DEFAULT_LIMITS, Limits, Warning, ZplError
+from .layout import LayoutContext, layout
+from .lexer import tokenize
+from .printer import PrinterState
+from .raster import encode_png, finish, paint
+
+__all__ = ["FONT_PROFILES", "Limits", "RenderOptions", "RenderResult", "Warning", "ZplError",
+           "render"]
+
+FONT_PROFILES = tuple(name for name in fonts.PROFILES if name != "default")
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How to render. ``dpi`` is the output resolution; ``source_dpi`` the one the
+    ZPL was written for (default: the same). Sizes in dots are source dots."""
+
+    dpi: int = 203
+    source_dpi: int | None = None
+    width_dots: int | None = None
+    height_dots: int | None = None
+    index: int = 0
+    threshold: bool = False
+    font_profile: str | None = None
+    rotation: int = 0
+    limits: Limits = field(default=DEFAULT_LIMITS)
+
+
+@dataclass(frozen=True)
+class RenderResult:
+    png: bytes
+    width: int
+    height: int
+    warnings: tuple[Warning, ...]
+    label_count: int
+
+
+def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResult:
+    """Render label ``options.index`` of a ZPL stream to PNG."""
+    opts = options or RenderOptions()
+    _check_options(opts)
+    data = zpl.encode("utf-8") if isinstance(zpl, str) else bytes(zpl)
+    limits = opts.limits
+    if len(data) > limits.max_input_bytes:
+        raise ZplError(f"input is {len(data)} bytes, over the {limits.max_input_bytes}-byte cap")
+    state = PrinterState(limits=limits, deadline=time.monotonic() + limits.time_budget_s)
+    execute(state, tokenize(data))
+    if state.in_label:
+        state.end_label()  # a stream cut off before ^XZ still prints what it has
+    if not state.labels:
+        raise ZplError("no label format found: ZPL labels start with ^XA and end with ^XZ")
+    if opts.index >= len(state.labels):
+        raise ZplError(f"label index {opts.index} is out of range: the stream has "
+                       f"{len(state.labels)} label(s)")
+    label = state.labels[opts.index]
+    png, width, height, notes = _draw(label, state, opts)
+    return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels))
+
+
+def _check_options(opts: RenderOptions) -> None:
+    if not 1 <= opts.dpi <= 1200:
+        raise ValueError(f"dpi must be 1-1200, got {opts.dpi}")
+    if opts.source_dpi is not None and not 1 <= opts.source_dpi <= 1200:
+        raise ValueError(f"source_dpi must be 1-1200, got {opts.source_dpi}")
+    if opts.rotation % 90 != 0:
+        raise ValueError(f"rotation must be 0, 90, 180 or 270, got {opts.rotation}")
+    if opts.index < 0:
+        raise ValueError(f"index must be 0 or more, got {opts.index}")
+    if opts.font_profile is not None and opts.font_profile not in fonts.PROFILES:
+        raise ValueError(f"unknown font profile {opts.font_profile!r}; choose one of "
+                         f"{', '.join(FONT_PROFILES)}")
+    for name in ("width_dots", "height_dots"):
+        value = getattr(opts, name)
+        if value is not None and value < 1:
+            raise ValueError(f"{name} must be at least 1, got {value}")
+
+
+def _canvas_size(label: Label, opts: RenderOptions, scale: float) -> tuple[int, int]:
+    source_dpi = opts.source_dpi or opts.dpi
+    width = opts.width_dots or label.width or round(4 * source_dpi)
+    height = opts.height_dots or label.length or round(6 * source_dpi)
+    w, h = max(1, round(width * scale)), max(1, round(height * scale))
+    limits = opts.limits
+    side = limits.max_side_inches * opts.dpi
+    if w > side or h > side:
+        raise ZplError(f"canvas {w}x{h} px is over the {limits.max_side_inches:g} in "
+                       f"({side:g} px at {opts.dpi} dpi) per-side cap")
+    if w * h > limits.max_megapixels * 1_000_000:
+        raise ZplError(f"canvas {w}x{h} px is over the {limits.max_megapixels:g} megapixel cap")
+    return w, h
+
+
+def _draw(label: Label, state: PrinterState, opts: RenderOptions
+          ) -> tuple[bytes, int, int, list[Warning]]:
+    scale = opts.dpi / (opts.source_dpi or opts.dpi)
+    width, height = _canvas_size(label, opts, scale)
+    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile))
+    for name, blob in state.fonts.items():
+        ctx.font_files[name] = fonts.register_font_file(name, blob)
+    primitives = layout(label.elements, ctx)
+    state.check_time()
+    canvas = paint(primitives, width, height)
+    image = finish(canvas, threshold=opts.threshold, mirror=label.mirror, invert=label.invert,
+                   rotation=opts.rotation)
+    return encode_png(image), image.width, image.height, ctx.warnings

@@ -1,0 +1,80 @@
+"""Parameter parsing with ZPL defaults, clamping and linter-style warnings."""
+
+from __future__ import annotations
+
+from ..lexer import Command
+from ..printer import PrinterState
+
+
+class Params:
+    """The comma-separated (^CD) parameters of one command."""
+
+    def __init__(self, state: PrinterState, command: Command, raw: str | None = None) -> None:
+        self.state = state
+        self.command = command
+        text = command.params if raw is None else raw
+        self.values = text.split(state.delimiter) if text != "" else []
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def str(self, index: int, default: str = "") -> str:
+        if index < len(self.values):
+            value = self.values[index].strip()
+            return value if value != "" else default
+        return default
+
+    def raw(self, index: int) -> str:
+        """The parameter exactly as written (spaces kept), or ''."""
+        return self.values[index] if index < len(self.values) else ""
+
+    def has(self, index: int) -> bool:
+        return self.str(index) != ""
+
+    def int(self, index: int, default: int, low: int, high: int) -> int:
+        """An integer parameter; bad text falls back to ``default``, range is clamped."""
+        text = self.str(index)
+        if text == "":
+            return default
+        try:
+            value = int(float(text))
+        except ValueError:
+            self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default}")
+            return default
+        if value < low or value > high:
+            clamped = min(max(value, low), high)
+            self.state.warn(f"parameter {index + 1} {value} is out of range {low}-{high}; "
+                            f"using {clamped}")
+            return clamped
+        return value
+
+    def float(self, index: int, default: float, low: float, high: float) -> float:
+        text = self.str(index)
+        if text == "":
+            return default
+        try:
+            value = float(text)
+        except ValueError:
+            self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default:g}")
+            return default
+        if value < low or value > high:
+            clamped = min(max(value, low), high)
+            self.state.warn(f"parameter {index + 1} {value:g} is out of range "
+                            f"{low:g}-{high:g}; using {clamped:g}")
+            return clamped
+        return value
+
+    def choice(self, index: int, default: str, allowed: str) -> str:
+        """A one-letter parameter from ``allowed`` (case-insensitive)."""
+        text = self.str(index).upper()
+        if text == "":
+            return default
+        if text[:1] in allowed and len(text) == 1:
+            return text
+        self.state.warn(f"parameter {index + 1} {text!r} is not one of "
+                        f"{', '.join(allowed)}; using {default}")
+        return default
+
+    def flag(self, index: int, default: bool) -> bool:
+        """A Y/N parameter."""
+        return self.choice(index, "Y" if default else "N", "YN") == "Y"

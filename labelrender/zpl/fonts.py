@@ -1,0 +1,181 @@
+"""Fonts: the files shipped in the package, the ZPL font rules, metrics and glyph masks.
+
+Font 0 (CG Triumvirate Bold Condensed on a printer) is drawn with the closest
+open outline font; the bitmap fonts A-H are drawn with an outline font fitted
+into Zebra's character cells and scaled in whole multiples of the cell, as the
+ZPL II guide's font matrix table says. Calibration figures: fonts/CALIBRATION.md.
+
+Everything is loaded lazily and cached, so a process pays for a face once.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).with_name("fonts")
+
+# Font 0 per profile (ZPL "^A0"). The default is the closest match to Zebra's
+# CG Triumvirate Bold Condensed that an open licence allows.
+PROFILES: dict[str, str] = {
+    "default": "texgyreheroscn-bold.otf",
+    "dejavu": "DejaVuSansCondensed-Bold.ttf",
+    "inter": "Inter-Bold.otf",
+    "plex": "IBMPlexSansCondensed-Bold.ttf",
+    "roboto": "RobotoCondensed-Bold.ttf",
+}
+
+
+@dataclass(frozen=True)
+class ScalableRule:
+    """How an outline font is sized from ^A h,w (all factors of the cell height h)."""
+
+    file: str
+    size: float  # FreeType pixel size = size * h
+    baseline: float  # baseline sits this far below the cell top, * h
+    width: float = 1.0  # horizontal scale = width * w / h
+
+
+# Calibrated against Labelary's renders of ^A0 glyphs (fonts/CALIBRATION.md).
+FONT0_RULES: dict[str, ScalableRule] = {
+    "texgyreheroscn-bold.otf": ScalableRule("texgyreheroscn-bold.otf", 1.04, 0.75),
+    "DejaVuSansCondensed-Bold.ttf": ScalableRule("DejaVuSansCondensed-Bold.ttf", 1.03, 0.75, 0.9),
+    "Inter-Bold.otf": ScalableRule("Inter-Bold.otf", 1.03, 0.75, 0.8),
+    "IBMPlexSansCondensed-Bold.ttf": ScalableRule("IBMPlexSansCondensed-Bold.ttf", 1.09, 0.75),
+    "RobotoCondensed-Bold.ttf": ScalableRule("RobotoCondensed-Bold.ttf", 1.05, 0.75),
+}
+
+
+@dataclass(frozen=True)
+class BitmapCell:
+    """A Zebra bitmap font's base matrix at 8 dots/mm (ZPL II guide, font matrices)."""
+
+    height: int  # cell height, dots
+    width: int  # character width, dots
+    gap: int  # inter-character gap, dots
+    baseline: int  # baseline from the cell top, dots
+    file: str
+    size: float  # outline font pixel size as a factor of the cell height
+    glyph_width: float = 1.0  # outline glyph scale to fill ``width``
+
+
+BITMAP_FONTS: dict[str, BitmapCell] = {
+    "A": BitmapCell(9, 5, 1, 7, "DejaVuSansMono.ttf", 1.05),
+    "B": BitmapCell(11, 7, 2, 11, "DejaVuSansMono-Bold.ttf", 1.2),
+    "C": BitmapCell(18, 10, 2, 14, "DejaVuSansMono.ttf", 1.1),
+    "D": BitmapCell(18, 10, 2, 14, "DejaVuSansMono-Bold.ttf", 1.1),
+    "E": BitmapCell(28, 15, 5, 23, "DejaVuSansMono-Bold.ttf", 1.1),
+    "F": BitmapCell(26, 13, 3, 21, "DejaVuSansMono-Bold.ttf", 1.1),
+    "G": BitmapCell(60, 40, 8, 48, "DejaVuSansMono-Bold.ttf", 1.1),
+    "H": BitmapCell(21, 13, 6, 21, "DejaVuSansMono-Bold.ttf", 1.1),
+    "GS": BitmapCell(24, 24, 0, 24, "DejaVuSansCondensed-Bold.ttf", 1.0),
+}
+
+
+@dataclass(frozen=True)
+class ScaledFont:
+    """A font at one size, in target pixels: what layout measures and raster draws."""
+
+    file: str
+    pixel_size: int
+    x_scale: float
+    height: float  # cell height
+    ascent: float  # cell top to baseline
+    advance_pad: float = 0.0  # extra advance per character (bitmap gap)
+    fixed_advance: float | None = None  # monospaced cell advance (bitmap fonts)
+
+    def advance(self, char: str) -> float:
+        if self.fixed_advance is not None:
+            return self.fixed_advance
+        return _advance(self.file, self.pixel_size, char) * self.x_scale + self.advance_pad
+
+    def glyph(self, char: str) -> tuple[Image.Image, int, int]:
+        """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
+        return _glyph(self.file, self.pixel_size, round(self.x_scale, 4), char,
+                      self.fixed_advance)
+
+
+_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=16)
+def _font_bytes(file: str) -> bytes:
+    if file.startswith("mem:"):
+        return _memory_fonts[file]
+    return (FONT_DIR / file).read_bytes()
+
+
+@functools.lru_cache(maxsize=512)
+def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:
+    """A FreeType face at a pixel size; basic layout, so no kerning, as on a printer."""
+    with _lock:
+        return ImageFont.truetype(io.BytesIO(_font_bytes(file)), max(1, pixel_size),
+                                  layout_engine=ImageFont.Layout.BASIC)
+
+
+def register_font_file(name: str, data: bytes) -> str:
+    """Make a downloaded font (~DY/~DU) usable by name; returns its cache key."""
+    key = f"mem:{name}"
+    _memory_fonts[key] = data
+    return key
+
+
+_memory_fonts: dict[str, bytes] = {}
+
+
+@functools.lru_cache(maxsize=65536)
+def _advance(file: str, pixel_size: int, char: str) -> float:
+    return float(face(file, pixel_size).getlength(char))
+
+
+@functools.lru_cache(maxsize=65536)
+def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
+           cell: float | None) -> tuple[Image.Image, int, int]:
+    font = face(file, pixel_size)
+    left, top, right, bottom = font.getbbox(char, anchor="ls")
+    if right <= left or bottom <= top:
+        return Image.new("L", (0, 0)), 0, 0
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    ImageDraw.Draw(mask).text((-left, -top), char, font=font, fill=255, anchor="ls")
+    if cell is not None:
+        # Bitmap-font stand-in: centre the glyph in its fixed cell.
+        left = round((cell - (right - left) * x_scale) / 2 / x_scale)
+    if abs(x_scale - 1.0) > 1e-3:
+        width = max(1, round(mask.width * x_scale))
+        mask = mask.resize((width, mask.height), Image.Resampling.BILINEAR)
+        left = round(left * x_scale)
+    return mask, left, top
+
+
+def scalable(height: float, width: float, file: str) -> ScaledFont:
+    """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels."""
+    rule = FONT0_RULES.get(file, ScalableRule(file, 1.0, 0.8))
+    pixel_size = max(1, round(rule.size * height))
+    x_scale = rule.width * width / height if height else 1.0
+    return ScaledFont(file, pixel_size, x_scale, height, rule.baseline * height)
+
+
+def bitmap(name: str, height: int, width: int, scale: float) -> ScaledFont:
+    """A bitmap font (A-H, GS) scaled in whole multiples of its base cell."""
+    cell = BITMAP_FONTS[name]
+    mag_y = max(1, round(height / cell.height)) if height else 0
+    mag_x = max(1, round(width / cell.width)) if width else 0
+    mag_y = mag_y or mag_x or 1
+    mag_x = mag_x or mag_y
+    cell_h = cell.height * mag_y * scale
+    advance = (cell.width + cell.gap) * mag_x * scale
+    pixel_size = max(1, round(cell.size * cell.height * mag_y * scale))
+    natural = _advance(cell.file, pixel_size, "M") or 1.0
+    x_scale = cell.glyph_width * cell.width * mag_x * scale / natural
+    return ScaledFont(cell.file, pixel_size, x_scale, cell_h, cell.baseline * mag_y * scale,
+                      fixed_advance=advance)
+
+
+def profile_file(profile: str | None) -> str:
+    """The font 0 file of a profile; unknown names raise KeyError for the caller to report."""
+    return PROFILES[profile or "default"]

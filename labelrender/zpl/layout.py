@@ -1,0 +1,318 @@
+"""Layout: elements -> positioned primitives in target pixels.
+
+Layout measures (font advances, ^FB wrapping, symbol geometry) and rotates;
+it never paints. Orientation follows the ZPL II guide: N normal, R 90 degrees
+clockwise, I 180 degrees, B 270 degrees (read bottom to top). With ^FO the
+rotated field's bounding box has its top-left at the origin; with ^FT the
+baseline start (bars' bottom-left for a barcode) sits on the origin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import fonts, text
+from .elements import (
+    BarcodeField,
+    Element,
+    FontSpec,
+    GraphicBox,
+    GraphicDiagonal,
+    GraphicEllipse,
+    GraphicImage,
+    Origin,
+    TextField,
+)
+from .errors import Warning
+from .graphic_data import Bitmap
+from .symbols import SymbolError, SymbolGeometry, SymbolText, build_symbol
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: int
+    y: int
+    w: int
+    h: int
+    mode: str  # "ink", "paper" or "xor"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Border of a ^GB box (rounded or square) with a given line thickness."""
+
+    x: int
+    y: int
+    w: int
+    h: int
+    thickness: int
+    radius: int
+    mode: str
+
+
+@dataclass(frozen=True)
+class Ellipse:
+    x: int
+    y: int
+    w: int
+    h: int
+    thickness: int
+    mode: str
+
+
+@dataclass(frozen=True)
+class Polygon:
+    points: tuple[Point, ...]
+    mode: str
+
+
+@dataclass(frozen=True)
+class GlyphRun:
+    """Glyphs of one line: page position of each pen point on the baseline."""
+
+    font: fonts.ScaledFont
+    glyphs: tuple[tuple[str, float, float], ...]
+    orientation: str
+    mode: str
+    clip: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Picture:
+    x: int
+    y: int
+    bitmap: Bitmap
+    width: int  # target size after magnification and scaling
+    height: int
+    mode: str
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A barcode's geometry, placed: rects are already on the page."""
+
+    rects: tuple[Rect, ...]
+    hexagons: tuple[tuple[float, float, float], ...]
+    rings: tuple[tuple[float, float, float, float], ...]
+    orientation: str
+    mode: str
+
+
+Primitive = Rect | Frame | Ellipse | Polygon | GlyphRun | Picture | Symbol
+
+
+@dataclass
+class LayoutContext:
+    scale: float
+    font0: str
+    warnings: list[Warning] = field(default_factory=list)
+    last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
+    font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
+
+
+def rotate(orientation: str, du: float, dv: float) -> Point:
+    """A local (along, down) offset turned into page axes for an orientation."""
+    if orientation == "R":
+        return -dv, du
+    if orientation == "I":
+        return -du, -dv
+    if orientation == "B":
+        return dv, -du
+    return du, dv
+
+
+def box_offset(orientation: str, width: float, height: float) -> Point:
+    """Shift that puts a rotated width x height box's top-left on the origin."""
+    return {"R": (height, 0.0), "I": (width, height), "B": (0.0, width)}.get(
+        orientation, (0.0, 0.0))
+
+
+def _mode(reverse: bool, color: str = "B") -> str:
+    if reverse:
+        return "xor"
+    return "paper" if color == "W" else "ink"
+
+
+def _at(origin: Origin, ctx: LayoutContext) -> Point:
+    x, y = origin.x * ctx.scale, origin.y * ctx.scale
+    if ctx.last_pen is not None:
+        x = ctx.last_pen[0] if origin.follow_x else x
+        y = ctx.last_pen[1] if origin.follow_y else y
+    return x, y
+
+
+def layout(elements: list[Element], ctx: LayoutContext) -> list[Primitive]:
+    out: list[Primitive] = []
+    for element in elements:
+        match element:
+            case TextField():
+                out.extend(_text(element, ctx))
+            case BarcodeField():
+                out.extend(_barcode(element, ctx))
+            case GraphicBox():
+                out.append(_box(element, ctx))
+            case GraphicEllipse():
+                out.append(_ellipse(element, ctx))
+            case GraphicDiagonal():
+                out.append(_diagonal(element, ctx))
+            case GraphicImage():
+                out.append(_picture(element, ctx))
+    return out
+
+
+def _box_origin(origin: Origin, ctx: LayoutContext, width: int, height: int) -> tuple[int, int]:
+    x, y = _at(origin, ctx)
+    if origin.baseline:
+        y -= height
+    if origin.justification == 1:
+        x -= width
+    return round(x), round(y)
+
+
+def _px(value: int, ctx: LayoutContext) -> int:
+    return max(1, round(value * ctx.scale)) if value > 0 else 0
+
+
+def _box(box: GraphicBox, ctx: LayoutContext) -> Rect | Frame:
+    w, h, t = _px(box.width, ctx), _px(box.height, ctx), _px(box.thickness, ctx)
+    x, y = _box_origin(box.origin, ctx, w, h)
+    mode = _mode(box.reverse, box.color)
+    # ZPL II guide ^GB: rounding radius = (r / 8) * (shorter side / 2).
+    radius = round(box.rounding / 8 * min(w, h) / 2)
+    if radius == 0 and (2 * t >= w or 2 * t >= h):
+        return Rect(x, y, w, h, mode)
+    return Frame(x, y, w, h, min(t, w, h), radius, mode)
+
+
+def _ellipse(shape: GraphicEllipse, ctx: LayoutContext) -> Ellipse:
+    w, h, t = _px(shape.width, ctx), _px(shape.height, ctx), _px(shape.thickness, ctx)
+    x, y = _box_origin(shape.origin, ctx, w, h)
+    return Ellipse(x, y, w, h, t, _mode(shape.reverse, shape.color))
+
+
+def _diagonal(line: GraphicDiagonal, ctx: LayoutContext) -> Polygon:
+    w, h, t = _px(line.width, ctx), _px(line.height, ctx), _px(line.thickness, ctx)
+    x, y = _box_origin(line.origin, ctx, w, h)
+    if line.lean == "L":
+        points = ((x, y), (x + t, y), (x + w, y + h), (x + w - t, y + h))
+    else:
+        points = ((x, y + h), (x + t, y + h), (x + w, y), (x + w - t, y))
+    return Polygon(tuple((float(a), float(b)) for a, b in points), _mode(line.reverse, line.color))
+
+
+def _picture(image: GraphicImage, ctx: LayoutContext) -> Picture:
+    w = _px(image.bitmap.width * image.mag_x, ctx)
+    h = _px(image.bitmap.height * image.mag_y, ctx)
+    x, y = _box_origin(image.origin, ctx, w, h)
+    return Picture(x, y, image.bitmap, w, h, _mode(image.reverse))
+
+
+def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
+    font = resolve_font(element.font, ctx)
+    block = text.arrange(element, font, ctx.scale)
+    x, y = _at(element.origin, ctx)
+    o = element.orientation
+    if element.origin.baseline:
+        anchor_v = block.anchor_v
+        off = (0.0, 0.0)
+    else:
+        anchor_v = 0.0
+        off = box_offset(o, block.width, block.height)
+    if element.origin.justification == 1 and o == "N":
+        x -= block.width
+    runs: list[Primitive] = []
+    mode = _mode(element.reverse)
+    clip = None
+    if block.clip_height is not None:
+        cx0, cy0 = x + off[0], y + off[1]
+        ex, ey = rotate(o, block.width, block.clip_height)
+        clip = (round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
+                round(max(cx0, cx0 + ex)), round(max(cy0, cy0 + ey)))
+    pen: Point = (x, y)
+    for line in block.lines:
+        glyphs = []
+        for char, u, v in line:
+            du, dv = rotate(o, u, v - anchor_v)
+            glyphs.append((char, x + off[0] + du, y + off[1] + dv))
+        if glyphs:
+            runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
+    if block.end is not None:
+        du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
+        pen = (x + off[0] + du, y + off[1] + dv)
+    if element.origin.baseline:
+        ctx.last_pen = pen
+    return runs
+
+
+def resolve_font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
+    """The drawable font for an ^A spec, with ZPL's defaults for missing sizes."""
+    name = spec.name
+    if name in fonts.BITMAP_FONTS and spec.path is None:
+        return fonts.bitmap(name, spec.height, spec.width, ctx.scale)
+    height = spec.height or spec.width or 15
+    width = spec.width or height
+    file = ctx.font0
+    if spec.path is not None:
+        file = ctx.font_files.get(spec.path, ctx.font0)
+    elif name != "0" and name not in fonts.BITMAP_FONTS:
+        file = ctx.font0  # resident fonts beyond A-H map to font 0's face
+    return fonts.scalable(height * ctx.scale, width * ctx.scale, file)
+
+
+def _barcode(element: BarcodeField, ctx: LayoutContext) -> list[Primitive]:
+    try:
+        geometry, notes = build_symbol(element.spec, element.data, ctx.scale)
+    except SymbolError as exc:
+        ctx.warnings.append(Warning(element.offset, "^" + element.spec.command, str(exc)))
+        return []
+    for note in notes:
+        ctx.warnings.append(Warning(element.offset, "^" + element.spec.command, note))
+    return _place_symbol(element, geometry, ctx)
+
+
+def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) -> list[Primitive]:
+    o = element.spec.orientation
+    x, y = _at(element.origin, ctx)
+    if element.origin.baseline:
+        anchor = -g.baseline
+        off = (0.0, 0.0)
+    else:
+        anchor = 0.0
+        off = box_offset(o, g.width, g.height)
+    bx, by = x + off[0], y + off[1]
+
+    def page(u: float, v: float) -> Point:
+        du, dv = rotate(o, u, v + anchor)
+        return bx + du, by + dv
+
+    mode = _mode(element.reverse)
+    rects = []
+    for rx, ry, rw, rh in g.rects:
+        (ax, ay), (cx, cy) = page(rx, ry), page(rx + rw, ry + rh)
+        left, top = round(min(ax, cx)), round(min(ay, cy))
+        rects.append(Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top, mode))
+    hexagons = tuple((*page(cx, cy), d) for cx, cy, d in g.hexagons)
+    rings = tuple((*page(cx, cy), r1, r2) for cx, cy, r1, r2 in g.rings)
+    out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
+    for piece in g.texts:
+        font = _symbol_font(piece, ctx)
+        u = piece.x
+        if piece.center_width is not None:
+            u += (piece.center_width - sum(font.advance(c) for c in piece.text)) / 2
+        glyphs = []
+        for char in piece.text:
+            gx, gy = page(u, piece.y + font.ascent)
+            glyphs.append((char, gx, gy))
+            u += font.advance(char)
+        out.append(GlyphRun(font, tuple(glyphs), o, mode))
+    return out
+
+
+def _symbol_font(piece: SymbolText, ctx: LayoutContext) -> fonts.ScaledFont:
+    """The interpretation line's font; sizes in SymbolText are already target pixels."""
+    if piece.font in fonts.BITMAP_FONTS:
+        return fonts.bitmap(piece.font, round(piece.font_height / ctx.scale),
+                            round(piece.font_width / ctx.scale), ctx.scale)
+    return fonts.scalable(piece.font_height, piece.font_width, ctx.font0)

@@ -1,0 +1,122 @@
+"""Lexer: ZPL bytes -> a stream of commands.
+
+The ZPL II programming guide defines two prefixes, the format prefix (caret,
+default ``^``) and the control prefix (tilde, default ``~``), each changeable
+with ^CC/~CC and ^CT/~CT. A command is the prefix plus a two-letter name, except
+^A (scalable/bitmap font) whose font letter belongs to its parameters.
+
+Parameters are kept as ``str`` decoded with latin-1, so that every character is
+exactly one input byte and offsets stay true; field data is re-decoded with the
+label's code page (^CI) when the field is built.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# Commands whose parameter block runs to the next prefix verbatim (field data
+# keeps its spaces). Every other command has CR/LF and surrounding spaces removed.
+_VERBATIM = frozenset({"FD", "FV", "FX", "SN"})
+
+# Characters that Zebra firmware ignores inside a format.
+_LINE_BREAKS = re.compile(r"[\r\n]")
+
+_GF_BINARY_HEAD = re.compile(r"\s*B\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command: its prefix, upper-case name, raw parameters and byte offset."""
+
+    prefix: str
+    name: str
+    params: str
+    offset: int
+
+    @property
+    def code(self) -> str:
+        """The command as the manual writes it, for example ``^FO`` or ``~DG``."""
+        return ("^" if self.prefix == "caret" else "~") + self.name
+
+
+def _name_at(text: str, pos: int) -> tuple[str, int]:
+    """The command name starting at ``pos`` and where its parameters start."""
+    first = text[pos : pos + 1].upper()
+    if first == "A":
+        # ^A<font>: the font letter (or @) is a parameter, not part of the name.
+        if text[pos + 1 : pos + 2] == "@":
+            return "A@", pos + 2
+        return "A", pos + 1
+    return text[pos : pos + 2].upper(), pos + 2
+
+
+class Lexer:
+    """Splits a ZPL stream into commands, following prefix changes as they occur."""
+
+    def __init__(self, data: bytes) -> None:
+        self.text = data.decode("latin-1")
+        self.caret = "^"
+        self.tilde = "~"
+
+    def __iter__(self) -> Iterator[Command]:
+        text, pos, end = self.text, 0, len(self.text)
+        while pos < end:
+            start = self._next_prefix(pos)
+            if start < 0:
+                return
+            prefix = "caret" if text[start] == self.caret else "tilde"
+            name, body = _name_at(text, start + 1)
+            if name in ("CC", "CT", "CD") and body < end:
+                yield Command(prefix, name, text[body], start)
+                self._change_prefix(name, text[body])
+                pos = body + 1
+                continue
+            if name == "GF" and (binary := self._binary_graphic(body)) is not None:
+                params, pos = binary
+                yield Command(prefix, name, params, start)
+                continue
+            # Field data and comments end only at the format prefix: a tilde in
+            # a product name is text, not a control command.
+            if name in _VERBATIM:
+                stop = text.find(self.caret, body)
+            else:
+                stop = self._next_prefix(body)
+            stop = end if stop < 0 else stop
+            yield Command(prefix, name, self._clean(name, text[body:stop]), start)
+            pos = stop
+
+    def _next_prefix(self, pos: int) -> int:
+        caret = self.text.find(self.caret, pos)
+        tilde = self.text.find(self.tilde, pos)
+        if caret < 0:
+            return tilde
+        if tilde < 0:
+            return caret
+        return min(caret, tilde)
+
+    def _change_prefix(self, name: str, char: str) -> None:
+        if name == "CC":
+            self.caret = char
+        elif name == "CT":
+            self.tilde = char
+
+    def _binary_graphic(self, body: int) -> tuple[str, int] | None:
+        """^GFB carries raw bytes that may contain a prefix: read exactly ``b`` bytes."""
+        match = _GF_BINARY_HEAD.match(self.text, body)
+        if match is None:
+            return None
+        count = int(match.group(1))
+        data_end = min(len(self.text), match.end() + count)
+        return self.text[body:data_end], data_end
+
+    @staticmethod
+    def _clean(name: str, params: str) -> str:
+        params = _LINE_BREAKS.sub("", params)
+        return params if name in _VERBATIM else params.strip(" \t")
+
+
+def tokenize(data: bytes) -> list[Command]:
+    """All commands of a ZPL stream, in order."""
+    return list(Lexer(data))

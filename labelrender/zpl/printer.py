@@ -1,0 +1,131 @@
+"""Printer state: the one mutable object that commands act upon.
+
+Label-scoped settings reset at every ^XA; stored formats, stored graphics and
+font aliases live in "printer memory" and persist across labels of a stream, as
+they do on a real printer.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from dataclasses import field as member
+
+from .elements import BarcodeSpec, Element, FieldBlock, FontSpec, Label, Origin, TextBlock
+from .errors import Limits, Warning, ZplError
+from .graphic_data import Bitmap
+from .lexer import Command
+
+
+@dataclass
+class FieldState:
+    """What the commands of the current field (up to ^FS) have said."""
+
+    origin: Origin | None = None
+    font: FontSpec | None = None
+    orientation: str | None = None
+    hex_indicator: str | None = None
+    reverse: bool = False
+    block: FieldBlock | None = None
+    text_block: TextBlock | None = None
+    number: int | None = None  # ^FN
+    data: str | None = None  # raw, latin-1 decoded; code page applied at ^FS
+    data_offset: int = 0
+    barcode: BarcodeSpec | None = None
+    vertical: bool = False
+    reverse_direction: bool = False
+    char_gap: int = 0
+    clock: bool = False
+
+
+@dataclass
+class LabelSettings:
+    """Settings that hold for one label format and reset at ^XA."""
+
+    home_x: int = 0
+    home_y: int = 0
+    label_top: int = 0
+    label_shift: int = 0
+    reverse_all: bool = False
+    field_orientation: str = "N"
+    field_justification: int = 0
+    default_font: str = "A"
+    default_font_height: int = 9
+    default_font_width: int = 0
+    module_width: int = 2
+    module_ratio: float = 3.0
+    barcode_height: int = 10
+    code_page: int = 0
+    last_ft: tuple[int, int] | None = None  # where the previous ^FT field ended
+
+
+@dataclass
+class PrinterState:
+    """Everything the command handlers read and write while a stream is played."""
+
+    limits: Limits
+    deadline: float
+    delimiter: str = ","
+    settings: LabelSettings = member(default_factory=LabelSettings)
+    field: FieldState = member(default_factory=FieldState)
+    label: Label = member(default_factory=Label)
+    labels: list[Label] = member(default_factory=list)
+    in_label: bool = False
+    warnings: list[Warning] = member(default_factory=list)
+    graphics: dict[str, Bitmap] = member(default_factory=dict)
+    fonts: dict[str, bytes] = member(default_factory=dict)  # ~DY/~DU downloaded font files
+    font_aliases: dict[str, str] = member(default_factory=dict)  # ^CW letter -> object name
+    formats: dict[str, list[Command]] = member(default_factory=dict)  # ^DF name -> commands
+    recording: tuple[str, list[Command]] | None = None  # inside a ^DF format
+    recalled: dict[int, str] = member(default_factory=dict)  # ^XF: ^FN values of this label
+    uses_format: bool = False
+    stored_bytes: int = 0
+    command: Command | None = None  # the command being executed, for warnings
+
+    # -- diagnostics -------------------------------------------------------
+    def warn(self, message: str, command: Command | None = None) -> None:
+        cmd = command or self.command
+        offset = cmd.offset if cmd else 0
+        code = cmd.code if cmd else ""
+        self.warnings.append(Warning(offset, code, message))
+
+    def fail(self, message: str, command: Command | None = None) -> ZplError:
+        cmd = command or self.command
+        return ZplError(message, cmd.offset if cmd else None, cmd.code if cmd else None)
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise self.fail(
+                f"render exceeded the {self.limits.time_budget_s:g} s time budget"
+            )
+
+    # -- label lifecycle ---------------------------------------------------
+    def start_label(self) -> None:
+        self.settings = LabelSettings()
+        self.field = FieldState()
+        self.label = Label()
+        self.in_label = True
+        self.uses_format = False
+        self.recalled = {}
+
+    def end_label(self) -> None:
+        if self.recording is not None:
+            name, commands = self.recording
+            self.formats[name] = commands
+            self.recording = None
+        elif self.in_label:
+            self.labels.append(self.label)
+        self.in_label = False
+        self.field = FieldState()
+
+    def add(self, element: Element) -> None:
+        if len(self.label.elements) >= self.limits.max_elements:
+            raise self.fail(
+                f"label has more than {self.limits.max_elements} elements, the per-label cap"
+            )
+        self.label.elements.append(element)
+
+    def place(self, x: int, y: int) -> tuple[int, int]:
+        """A field position with label home (^LH), top (^LT) and shift (^LS) applied."""
+        s = self.settings
+        return x + s.home_x - s.label_shift, y + s.home_y + s.label_top

@@ -1,0 +1,209 @@
+"""Raster: paints positioned primitives with Pillow and encodes the PNG.
+
+The canvas holds ink (255 = black) so that ZPL's three ways of drawing map to
+three compositing rules: ink (max), paper (^GB...W: subtract) and reverse
+(^FR/^LR: difference, i.e. XOR for a black-and-white image).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+from PIL import Image, ImageChops, ImageDraw, ImageOps
+
+from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
+
+_ROTATE = {
+    "R": Image.Transpose.ROTATE_270,
+    "I": Image.Transpose.ROTATE_180,
+    "B": Image.Transpose.ROTATE_90,
+}
+
+_THRESHOLD = [0] * 128 + [255] * 128
+
+
+def paint(primitives: list[Primitive], width: int, height: int) -> Image.Image:
+    """The ink image (mode L, 255 = black) of all primitives, in order."""
+    canvas = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(canvas)
+    for item in primitives:
+        match item:
+            case Rect():
+                _rect(canvas, draw, item)
+            case Frame():
+                _frame(canvas, item)
+            case Ellipse():
+                _ellipse(canvas, item)
+            case Polygon():
+                _polygon(canvas, item)
+            case GlyphRun():
+                _glyphs(canvas, item)
+            case Picture():
+                _picture(canvas, item)
+            case Symbol():
+                _symbol(canvas, draw, item)
+    return canvas
+
+
+def _apply(canvas: Image.Image, mask: Image.Image, x: int, y: int, mode: str) -> None:
+    """Composite an ink mask at (x, y) with the given rule, clipped to the canvas."""
+    left, top = max(x, 0), max(y, 0)
+    right, bottom = min(x + mask.width, canvas.width), min(y + mask.height, canvas.height)
+    if right <= left or bottom <= top:
+        return
+    if (left, top, right, bottom) != (x, y, x + mask.width, y + mask.height):
+        mask = mask.crop((left - x, top - y, right - x, bottom - y))
+    box = (left, top, right, bottom)
+    if mode == "ink":
+        canvas.paste(255, box, mask)
+    elif mode == "paper":
+        canvas.paste(0, box, mask)
+    else:
+        canvas.paste(ImageChops.difference(canvas.crop(box), mask), box)
+
+
+def _rect(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect) -> None:
+    if rect.w <= 0 or rect.h <= 0:
+        return
+    if rect.mode == "xor":
+        _apply(canvas, Image.new("L", (rect.w, rect.h), 255), rect.x, rect.y, "xor")
+        return
+    fill = 255 if rect.mode == "ink" else 0
+    draw.rectangle((rect.x, rect.y, rect.x + rect.w - 1, rect.y + rect.h - 1), fill=fill)
+
+
+def _frame(canvas: Image.Image, frame: Frame) -> None:
+    if frame.w <= 0 or frame.h <= 0:
+        return
+    mask = Image.new("L", (frame.w, frame.h), 0)
+    shape = (0, 0, frame.w - 1, frame.h - 1)
+    draw = ImageDraw.Draw(mask)
+    filled = 2 * frame.thickness >= min(frame.w, frame.h)
+    if frame.radius > 0:
+        draw.rounded_rectangle(shape, frame.radius, fill=255 if filled else None,
+                               outline=255, width=frame.thickness)
+    else:
+        draw.rectangle(shape, fill=255 if filled else None, outline=255, width=frame.thickness)
+    _apply(canvas, mask, frame.x, frame.y, frame.mode)
+
+
+def _ellipse(canvas: Image.Image, shape: Ellipse) -> None:
+    if shape.w <= 0 or shape.h <= 0:
+        return
+    mask = Image.new("L", (shape.w, shape.h), 0)
+    filled = 2 * shape.thickness >= min(shape.w, shape.h)
+    ImageDraw.Draw(mask).ellipse((0, 0, shape.w - 1, shape.h - 1), fill=255 if filled else None,
+                                 outline=255, width=shape.thickness)
+    _apply(canvas, mask, shape.x, shape.y, shape.mode)
+
+
+def _polygon(canvas: Image.Image, shape: Polygon) -> None:
+    xs = [p[0] for p in shape.points]
+    ys = [p[1] for p in shape.points]
+    x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+    w, h = math.ceil(max(xs)) - x0, math.ceil(max(ys)) - y0
+    if w <= 0 or h <= 0:
+        return
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).polygon([(px - x0, py - y0) for px, py in shape.points], fill=255)
+    _apply(canvas, mask, x0, y0, shape.mode)
+
+
+def _glyphs(canvas: Image.Image, run: GlyphRun) -> None:
+    target = canvas
+    origin = (0, 0)
+    if run.clip is not None:
+        x0, y0, x1, y1 = run.clip
+        if x1 <= x0 or y1 <= y0:
+            return
+        target = Image.new("L", (x1 - x0, y1 - y0), 0)
+        origin = (x0, y0)
+    transpose = _ROTATE.get(run.orientation)
+    for char, px, py in run.glyphs:
+        mask, left, top = run.font.glyph(char)
+        if mask.width == 0:
+            continue
+        w, h = mask.width, mask.height
+        if transpose is not None:
+            mask = mask.transpose(transpose)
+        dx, dy = {
+            "R": (-(top + h), left),
+            "I": (-(left + w), -(top + h)),
+            "B": (top, -(left + w)),
+        }.get(run.orientation, (left, top))
+        mode = "ink" if run.clip is not None and run.mode == "xor" else run.mode
+        _apply(target, mask, round(px) + dx - origin[0], round(py) + dy - origin[1], mode)
+    if run.clip is not None:
+        _apply(canvas, target, origin[0], origin[1], run.mode)
+
+
+def _picture(canvas: Image.Image, picture: Picture) -> None:
+    if picture.width <= 0 or picture.height <= 0:
+        return
+    image = picture.bitmap.to_image()
+    if image.size != (picture.width, picture.height):
+        image = image.resize((picture.width, picture.height), Image.Resampling.NEAREST)
+    _apply(canvas, image, picture.x, picture.y, picture.mode)
+
+
+def _symbol(canvas: Image.Image, draw: ImageDraw.ImageDraw, symbol: Symbol) -> None:
+    if symbol.mode == "ink" and not symbol.hexagons and not symbol.rings:
+        for r in symbol.rects:
+            if r.w > 0 and r.h > 0:
+                draw.rectangle((r.x, r.y, r.x + r.w - 1, r.y + r.h - 1), fill=255)
+        return
+    boxes = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in symbol.rects]
+    boxes += [(cx - d, cy - d, cx + d, cy + d) for cx, cy, d in symbol.hexagons]
+    boxes += [(cx - r, cy - r, cx + r, cy + r) for cx, cy, r, _ in symbol.rings]
+    if not boxes:
+        return
+    x0 = math.floor(min(b[0] for b in boxes))
+    y0 = math.floor(min(b[1] for b in boxes))
+    x1 = math.ceil(max(b[2] for b in boxes))
+    y1 = math.ceil(max(b[3] for b in boxes))
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    mdraw = ImageDraw.Draw(mask)
+    for r in symbol.rects:
+        if r.w > 0 and r.h > 0:
+            mdraw.rectangle((r.x - x0, r.y - y0, r.x - x0 + r.w - 1, r.y - y0 + r.h - 1), fill=255)
+    pointy = symbol.orientation in ("N", "I")
+    for cx, cy, d in symbol.hexagons:
+        mdraw.polygon(_hexagon(cx - x0, cy - y0, d, pointy), fill=255)
+    for cx, cy, outer, inner in symbol.rings:
+        mdraw.ellipse((cx - x0 - outer, cy - y0 - outer, cx - x0 + outer, cy - y0 + outer),
+                      outline=255, width=max(1, round(outer - inner)))
+    _apply(canvas, mask, x0, y0, symbol.mode)
+
+
+def _hexagon(cx: float, cy: float, width: float, pointy: bool) -> list[tuple[float, float]]:
+    """A regular hexagon ``width`` across its flats (MaxiCode modules are pointy-top)."""
+    radius = width / math.sqrt(3)
+    start = 90.0 if pointy else 0.0
+    return [(cx + radius * math.cos(math.radians(start + 60 * k)),
+             cy + radius * math.sin(math.radians(start + 60 * k))) for k in range(6)]
+
+
+def finish(canvas: Image.Image, *, threshold: bool, mirror: bool, invert: bool,
+           rotation: int) -> Image.Image:
+    """Ink canvas -> the printed picture (paper white), with whole-label transforms."""
+    if threshold:
+        image = canvas.point(_THRESHOLD).point(lambda v: 255 - v, "1")
+    else:
+        image = ImageOps.invert(canvas)
+    if mirror:
+        image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+    if invert:
+        image = image.transpose(Image.Transpose.ROTATE_180)
+    turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180,
+            270: Image.Transpose.ROTATE_90}.get(rotation % 360)
+    if turn is not None:
+        image = image.transpose(turn)
+    return image
+
+
+def encode_png(image: Image.Image) -> bytes:
+    out = io.BytesIO()
+    # Level 1: a label is mostly paper, so fast deflate is nearly as small as level 9.
+    image.save(out, format="PNG", compress_level=1)
+    return out.getvalue()

@@ -1,0 +1,162 @@
+"""Text arrangement: lines, ^FB/^TB wrapping and justification, in a local frame.
+
+The local frame has u running along the text and v running down from the top
+of the block; each glyph is given as its pen point on the baseline. Layout then
+rotates the frame onto the page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .elements import TextField
+from .fonts import ScaledFont
+
+GlyphPos = tuple[str, float, float]
+
+# ZPL II guide, ^FB: "\&" is a line break inside a field block; "\\" a backslash.
+_BREAK = "\\&"
+
+# An endless ^FB (huge text, one char wide) must stay bounded: lines are capped.
+MAX_LINES = 2000
+
+
+@dataclass(frozen=True)
+class Block:
+    lines: tuple[tuple[GlyphPos, ...], ...]
+    width: float
+    height: float
+    anchor_v: float  # the baseline ^FT anchors to
+    end: tuple[float, float] | None  # pen after the last glyph
+    clip_height: float | None = None
+
+
+def _advances(text: str, font: ScaledFont, gap: float) -> list[float]:
+    return [font.advance(ch) + gap for ch in text]
+
+
+def arrange(field: TextField, font: ScaledFont, scale: float) -> Block:
+    gap = field.char_gap * scale
+    if field.block is not None and field.block.width > 0:
+        return _field_block(field, font, scale, gap)
+    if field.text_block is not None and field.text_block.width > 0:
+        return _text_block(field, font, scale, gap)
+    if field.vertical:
+        return _vertical(field.text, font, gap)
+    text = field.text[::-1] if field.reverse_direction else field.text
+    glyphs, width = _line(text, font, gap, 0.0, font.ascent)
+    return Block((glyphs,), width, font.height, font.ascent, (width, font.ascent))
+
+
+def _line(text: str, font: ScaledFont, gap: float, u0: float, v: float,
+          space_extra: float = 0.0) -> tuple[tuple[GlyphPos, ...], float]:
+    u = u0
+    glyphs = []
+    for ch, adv in zip(text, _advances(text, font, gap), strict=True):
+        glyphs.append((ch, u, v))
+        u += adv + (space_extra if ch == " " else 0.0)
+    return tuple(glyphs), u - u0
+
+
+def _vertical(text: str, font: ScaledFont, gap: float) -> Block:
+    """^FPV: characters stacked top to bottom, each on its own baseline."""
+    glyphs = []
+    v = font.ascent
+    width = 0.0
+    for ch in text:
+        glyphs.append((ch, 0.0, v))
+        width = max(width, font.advance(ch))
+        v += font.height + gap
+    height = v - font.ascent
+    return Block(tuple((g,) for g in glyphs), width, height, font.ascent, None)
+
+
+def wrap(text: str, font: ScaledFont, width: float, gap: float, indent: float = 0.0,
+         limit: int = MAX_LINES) -> list[str]:
+    """Word-wrap at spaces; a word longer than the line breaks where it must."""
+    lines: list[str] = []
+    for paragraph in text.replace("\\\\", "\\").split(_BREAK):
+        current = ""
+        for word in paragraph.split(" "):
+            candidate = word if current == "" else current + " " + word
+            avail = width - (indent if lines else 0.0)
+            if _measure(candidate, font, gap) <= avail + 0.01 or current == "" and not word:
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+            current = _break_long(word, font, width, gap, lines, limit)
+            if len(lines) >= limit:
+                return lines[:limit]
+        lines.append(current)
+        if len(lines) >= limit:
+            return lines[:limit]
+    return lines
+
+
+def _break_long(word: str, font: ScaledFont, width: float, gap: float,
+                lines: list[str], limit: int) -> str:
+    while word and _measure(word, font, gap) > width and len(lines) < limit:
+        cut = 1
+        while cut < len(word) and _measure(word[: cut + 1], font, gap) <= width:
+            cut += 1
+        lines.append(word[:cut])
+        word = word[cut:]
+    return word
+
+
+def _measure(text: str, font: ScaledFont, gap: float) -> float:
+    return sum(_advances(text, font, gap))
+
+
+def _field_block(field: TextField, font: ScaledFont, scale: float, gap: float) -> Block:
+    fb = field.block
+    assert fb is not None
+    width = fb.width * scale
+    indent = fb.hanging_indent * scale
+    line_height = font.height + fb.line_spacing * scale
+    texts = wrap(field.text, font, width, gap, indent, limit=max(fb.max_lines, 1) + MAX_LINES)
+    lines = []
+    end = None
+    for i, content in enumerate(texts):
+        # ZPL II guide ^FB: text beyond the last line overwrites the last line.
+        row = min(i, fb.max_lines - 1)
+        v = row * line_height + font.ascent
+        u0 = indent if i > 0 and row == i else 0.0
+        glyphs, end = _justified(content, font, width - u0, gap, fb.justify, u0, v,
+                                 last=i == len(texts) - 1)
+        lines.append(glyphs)
+    height = fb.max_lines * line_height - fb.line_spacing * scale
+    anchor = (fb.max_lines - 1) * line_height + font.ascent
+    return Block(tuple(lines), width, max(height, font.height), anchor, end)
+
+
+def _justified(content: str, font: ScaledFont, width: float, gap: float, justify: str,
+               u0: float, v: float, last: bool) -> tuple[tuple[GlyphPos, ...], tuple[float, float]]:
+    measured = _measure(content, font, gap)
+    extra = 0.0
+    if justify == "C":
+        u0 += (width - measured) / 2
+    elif justify == "R":
+        u0 += width - measured
+    elif justify == "J" and not last and content.count(" "):
+        extra = (width - measured) / content.count(" ")
+    glyphs, used = _line(content, font, gap, u0, v, extra)
+    return glyphs, (u0 + used, v)
+
+
+def _text_block(field: TextField, font: ScaledFont, scale: float, gap: float) -> Block:
+    """^TB: wrap within the width; lines that do not fit the height are clipped."""
+    tb = field.text_block
+    assert tb is not None
+    width, height = tb.width * scale, tb.height * scale
+    room = max(1, int(height // font.height)) if tb.height else MAX_LINES
+    texts = wrap(field.text, font, width, gap, limit=min(room, MAX_LINES))
+    lines = []
+    end = None
+    for i, content in enumerate(texts):
+        glyphs, end = _justified(content, font, width, gap, "L", 0.0,
+                                 i * font.height + font.ascent, last=True)
+        lines.append(glyphs)
+    h = height or len(texts) * font.height
+    return Block(tuple(lines), width, h, font.ascent, end, clip_height=h)

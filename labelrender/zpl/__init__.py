@@ -66,6 +66,8 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
     execute(state, tokenize(data))
     if state.in_label:
         state.end_label()  # a stream cut off before ^XZ still prints what it has
+    if not state.labels and state.empty_formats:
+        state.labels.append(Label())  # only blank formats: one blank label
     if not state.labels:
         raise ZplError("no label format found: ZPL labels start with ^XA and end with ^XZ")
     if opts.index >= len(state.labels):

@@ -48,6 +48,7 @@ import io
 import re
 import warnings as _py_warnings
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,6 +67,7 @@ DEFAULT_MAX_PNG_PIXELS = 64_000_000
 
 _WHITESPACE = b" \t\r\n\x0b\x0c"
 _INFLATE_CHUNK = 1 << 20
+_TOKEN_WINDOW = 1 << 16
 
 # One token of compressed ASCII hex: a run of plain hex digits, a repeat prefix with the digit
 # it applies to (possibly missing), a row command, or anything else (invalid).
@@ -310,7 +312,7 @@ def _expand_hex(text: bytes, row_chars: int, limit: int, notes: list[str]) -> tu
     dangling = 0
     mid_row_repeat = 0
     counts: dict[bytes, int] = {}
-    for run, prefix, digit, op, junk in _TOKEN.findall(text):
+    for run, prefix, digit, op, junk in _tokens(text):
         if run:
             buf += run
         elif digit:
@@ -351,6 +353,21 @@ def _expand_hex(text: bytes, row_chars: int, limit: int, notes: list[str]) -> tu
     if len(buf) % 2:
         buf += b"0"
     return binascii.unhexlify(buf), extra
+
+
+def _tokens(text: bytes) -> Iterator[tuple[bytes, bytes, bytes, bytes, bytes]]:
+    """``_TOKEN.findall`` over windows of the text, so a huge input never becomes a huge list.
+
+    A window never ends inside a repeat prefix, which must stay with the digit after it.
+    """
+    pos = 0
+    size = len(text)
+    while pos < size:
+        end = min(pos + _TOKEN_WINDOW, size)
+        while end < size and _REPEAT[text[end - 1]]:
+            end += 1
+        yield from _TOKEN.findall(text, pos, end)
+        pos = end
 
 
 def _decode_zb64(kind: str, text: bytes, keep: int, cap: int) -> tuple[bytes, int]:

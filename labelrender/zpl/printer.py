@@ -80,6 +80,7 @@ class PrinterState:
     recalled: dict[int, str] = member(default_factory=dict)  # ^XF: ^FN values of this label
     uses_format: bool = False
     stored_bytes: int = 0
+    empty_formats: int = 0
     command: Command | None = None  # the command being executed, for warnings
 
     # -- diagnostics -------------------------------------------------------
@@ -113,8 +114,11 @@ class PrinterState:
             name, commands = self.recording
             self.formats[name] = commands
             self.recording = None
-        elif self.in_label:
+        elif self.in_label and self.label.elements:
+            # A format that prints nothing (printer setup, downloads) is not a label.
             self.labels.append(self.label)
+        elif self.in_label:
+            self.empty_formats += 1
         self.in_label = False
         self.field = FieldState()
 

@@ -8,10 +8,9 @@ from .params import Params
 
 
 def start_format(state: PrinterState, command: Command) -> None:
-    """^XA - Start Format."""
-    if state.in_label:
-        state.end_label()  # an ^XA without ^XZ still ends the previous label
-    state.start_label()
+    """^XA - Start Format. A second ^XA inside a format is ignored, as printers do."""
+    if not state.in_label:
+        state.start_label()
 
 
 def end_format(state: PrinterState, command: Command) -> None:

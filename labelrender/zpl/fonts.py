@@ -137,7 +137,7 @@ def _advance(file: str, pixel_size: int, char: str) -> float:
 def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
            cell: float | None) -> tuple[Image.Image, int, int]:
     font = face(file, pixel_size)
-    left, top, right, bottom = font.getbbox(char, anchor="ls")
+    left, top, right, bottom = (round(v) for v in font.getbbox(char, anchor="ls"))
     if right <= left or bottom <= top:
         return Image.new("L", (0, 0)), 0, 0
     mask = Image.new("L", (right - left, bottom - top), 0)

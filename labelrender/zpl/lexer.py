@@ -79,10 +79,8 @@ class Lexer:
                 continue
             # Field data and comments end only at the format prefix: a tilde in
             # a product name is text, not a control command.
-            if name in _VERBATIM:
-                stop = text.find(self.caret, body)
-            else:
-                stop = self._next_prefix(body)
+            verbatim = name in _VERBATIM
+            stop = text.find(self.caret, body) if verbatim else self._next_prefix(body)
             stop = end if stop < 0 else stop
             yield Command(prefix, name, self._clean(name, text[body:stop]), start)
             pos = stop

@@ -153,7 +153,8 @@ def _symbol(canvas: Image.Image, draw: ImageDraw.ImageDraw, symbol: Symbol) -> N
             if r.w > 0 and r.h > 0:
                 draw.rectangle((r.x, r.y, r.x + r.w - 1, r.y + r.h - 1), fill=255)
         return
-    boxes = [(r.x, r.y, r.x + r.w, r.y + r.h) for r in symbol.rects]
+    boxes: list[tuple[float, float, float, float]] = [
+        (r.x, r.y, r.x + r.w, r.y + r.h) for r in symbol.rects]
     boxes += [(cx - d, cy - d, cx + d, cy + d) for cx, cy, d in symbol.hexagons]
     boxes += [(cx - r, cy - r, cx + r, cy + r) for cx, cy, r, _ in symbol.rings]
     if not boxes:

@@ -3,13 +3,26 @@
 libzint (zint-bindings) does the symbol encoding; this module turns its module
 matrix into bars and text at the size ZPL asks for. It measures nothing about
 fonts and paints nothing: layout rotates and places the geometry, raster paints it.
+
+Every size is rounded to whole target pixels before bars are laid out, so a
+module is the same number of pixels everywhere in a symbol and scanners decode it
+at any resolution (ZPL II guide, ^BY: "module width in dots").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import zint
 
 from .elements import BarcodeSpec
+from .symbol_data import (
+    PreparedData,
+    prepare_linear,
+)
 
 
 @dataclass(frozen=True)
@@ -40,8 +53,3 @@ class SymbolGeometry:
 
 class SymbolError(ValueError):
     """Data the symbology cannot encode; the field is skipped with a warning."""
-
-
-def build_symbol(spec: BarcodeSpec, data: str, scale: float) -> tuple[SymbolGeometry, list[str]]:
-    """The geometry of one barcode field and warnings (check digit added, data trimmed...)."""
-    raise SymbolError(f"symbology {spec.command} is not implemented yet")

@@ -5,11 +5,16 @@ from __future__ import annotations
 from ..lexer import Command
 from ..printer import PrinterState
 
+# Aliases: inside Params the names str/int/float are its own methods.
+Text = str
+Whole = int
+Real = float
+
 
 class Params:
     """The comma-separated (^CD) parameters of one command."""
 
-    def __init__(self, state: PrinterState, command: Command, raw: str | None = None) -> None:
+    def __init__(self, state: PrinterState, command: Command, raw: Text | None = None) -> None:
         self.state = state
         self.command = command
         text = command.params if raw is None else raw
@@ -18,26 +23,26 @@ class Params:
     def __len__(self) -> int:
         return len(self.values)
 
-    def str(self, index: int, default: str = "") -> str:
+    def str(self, index: Whole, default: Text = "") -> Text:
         if index < len(self.values):
             value = self.values[index].strip()
             return value if value != "" else default
         return default
 
-    def raw(self, index: int) -> str:
+    def raw(self, index: Whole) -> Text:
         """The parameter exactly as written (spaces kept), or ''."""
         return self.values[index] if index < len(self.values) else ""
 
-    def has(self, index: int) -> bool:
+    def has(self, index: Whole) -> bool:
         return self.str(index) != ""
 
-    def int(self, index: int, default: int, low: int, high: int) -> int:
+    def int(self, index: Whole, default: Whole, low: Whole, high: Whole) -> Whole:
         """An integer parameter; bad text falls back to ``default``, range is clamped."""
         text = self.str(index)
         if text == "":
             return default
         try:
-            value = int(float(text))
+            value = Whole(Real(text))
         except ValueError:
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default}")
             return default
@@ -48,12 +53,13 @@ class Params:
             return clamped
         return value
 
-    def float(self, index: int, default: float, low: float, high: float) -> float:
+    def float(self, index: Whole, default: Real, low: Real,
+              high: Real) -> Real:
         text = self.str(index)
         if text == "":
             return default
         try:
-            value = float(text)
+            value = Real(text)
         except ValueError:
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default:g}")
             return default
@@ -64,7 +70,7 @@ class Params:
             return clamped
         return value
 
-    def choice(self, index: int, default: str, allowed: str) -> str:
+    def choice(self, index: Whole, default: Text, allowed: Text) -> Text:
         """A one-letter parameter from ``allowed`` (case-insensitive)."""
         text = self.str(index).upper()
         if text == "":
@@ -75,6 +81,6 @@ class Params:
                         f"{', '.join(allowed)}; using {default}")
         return default
 
-    def flag(self, index: int, default: bool) -> bool:
+    def flag(self, index: Whole, default: bool) -> bool:
         """A Y/N parameter."""
         return self.choice(index, "Y" if default else "N", "YN") == "Y"

@@ -120,13 +120,13 @@ def accepted(state: PrinterState, command: Command) -> None:
 
 
 # Commands that only set up the printer, media or memory: accepted silently.
-SILENT = (
+SILENT = frozenset((  # noqa: SIM905 - a word list reads best as words
     "MD SD PR PQ MN MT MM JM PA TA JS JU MC MF MU MW JZ JT KL KN KP LF PF PH PP PS JB JC "
     "JD JE JF JG JH JI JL JN JO JP JQ JR JW JX SC SE SL SO SP SQ SR SS ST SX SZ TO WD XS "
     "ZZ HH HM HS HT HU HV HW HZ HG HI HB HD HF HL HQ NC NI NN NP NS NT NW NB RT RS RF RW "
     "KC KD DN DB DE DS DT DU EG EF CM CN CO CP CV DI EN FL FM IS MI PN ML WF WP WR WS "
     "SI PL CL"
-).split()
+).split())
 
 COMMANDS = {
     "XA": start_format,

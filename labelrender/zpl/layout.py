@@ -195,10 +195,12 @@ def _ellipse(shape: GraphicEllipse, ctx: LayoutContext) -> Ellipse:
 def _diagonal(line: GraphicDiagonal, ctx: LayoutContext) -> Polygon:
     w, h, t = _px(line.width, ctx), _px(line.height, ctx), _px(line.thickness, ctx)
     x, y = _box_origin(line.origin, ctx, w, h)
+    # The stroke is t dots wide horizontally; its far end starts at x + w, so the
+    # line covers w + t dots across, as Labelary draws it.
     if line.lean == "L":
-        points = ((x, y), (x + t, y), (x + w, y + h), (x + w - t, y + h))
+        points = ((x, y), (x + t, y), (x + w + t, y + h), (x + w, y + h))
     else:
-        points = ((x, y + h), (x + t, y + h), (x + w, y), (x + w - t, y))
+        points = ((x, y + h), (x + t, y + h), (x + w + t, y), (x + w, y))
     return Polygon(tuple((float(a), float(b)) for a, b in points), _mode(line.reverse, line.color))
 
 

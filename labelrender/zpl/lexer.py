@@ -23,7 +23,11 @@ _VERBATIM = frozenset({"FD", "FV", "FX", "SN"})
 # Characters that Zebra firmware ignores inside a format.
 _LINE_BREAKS = re.compile(r"[\r\n]")
 
-_GF_BINARY_HEAD = re.compile(r"\s*B\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,")
+# Commands that may carry raw binary: their byte count says where the data ends.
+_BINARY_HEAD = {
+    "GF": re.compile(r"\s*B\s*,\s*(\d+)\s*,\s*\d+\s*,\s*\d+\s*,"),
+    "DY": re.compile(r"[^,^~]*,\s*[BbPp]\s*,\s*\w\s*,\s*(\d+)\s*,\s*\d*\s*,"),
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,7 @@ class Lexer:
                 self._change_prefix(name, text[body])
                 pos = body + 1
                 continue
-            if name == "GF" and (binary := self._binary_graphic(body)) is not None:
+            if name in _BINARY_HEAD and (binary := self._binary_data(name, body)) is not None:
                 params, pos = binary
                 yield Command(prefix, name, params, start)
                 continue
@@ -100,9 +104,10 @@ class Lexer:
         elif name == "CT":
             self.tilde = char
 
-    def _binary_graphic(self, body: int) -> tuple[str, int] | None:
-        """^GFB carries raw bytes that may contain a prefix: read exactly ``b`` bytes."""
-        match = _GF_BINARY_HEAD.match(self.text, body)
+    def _binary_data(self, name: str, body: int) -> tuple[str, int] | None:
+        """^GFB and binary ~DY carry raw bytes that may contain a prefix: read exactly
+        the declared count."""
+        match = _BINARY_HEAD[name].match(self.text, body)
         if match is None:
             return None
         count = int(match.group(1))

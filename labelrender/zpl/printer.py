@@ -56,7 +56,6 @@ class LabelSettings:
     module_ratio: float = 3.0
     barcode_height: int = 10
     code_page: int = 0
-    last_ft: tuple[int, int] | None = None  # where the previous ^FT field ended
 
 
 @dataclass

@@ -19,8 +19,8 @@ _HEX = re.compile(rb"[0-9A-Fa-f]{2}")
 def _origin(state: PrinterState, command: Command, baseline: bool) -> Origin:
     p = Params(state, command)
     s = state.settings
-    follow_x = baseline and not p.has(0) and s.last_ft is not None
-    follow_y = baseline and not p.has(1) and s.last_ft is not None
+    follow_x = baseline and not p.has(0)
+    follow_y = baseline and not p.has(1)
     x = p.int(0, 0, 0, 32000)
     y = p.int(1, 0, 0, 32000)
     justification = p.int(2, s.field_justification, 0, 2)

@@ -674,3 +674,158 @@ def _aztec(job: _Job, data: str) -> SymbolGeometry:
         job.warnings.append("^BO: data does not fit the requested layers; size chosen")
         symbol = _encode(job, Z.AZTEC, _bytes(data), option_1=ecc)
     return _matrix_geometry(job, symbol, module)
+
+
+# -- MaxiCode -----------------------------------------------------------------
+
+# Labelary draws MaxiCode 200 dots wide at 8 dots/mm (30 columns of hexagons).
+_MAXI_WIDTH = 200.0
+
+
+def _maxicode_primary(job: _Job, data: str, mode: int) -> tuple[str, str]:
+    """Modes 2/3: the high priority message is class, country and postcode, then the rest."""
+    if mode not in (2, 3):
+        return "", data
+    length = 15 if mode == 2 else 12
+    hpm, rest = data[:length], data[length:]
+    if len(hpm) < length:
+        raise SymbolError(f"^BD mode {mode} needs a {length}-character primary message")
+    service, country, postcode = hpm[:3], hpm[3:6], hpm[6:]
+    if mode == 2:
+        postcode = postcode.rstrip()
+    return postcode + country + service, rest
+
+
+def _maxicode(job: _Job, data: str) -> SymbolGeometry:
+    """^BD - MaxiCode modes 2-6; modes 2 and 3 carry a structured carrier message."""
+    mode = int(job.opt("mode", "2"))
+    primary, secondary = _maxicode_primary(job, data, mode)
+    symbol = zint.Symbol()
+    total = int(job.opt("total", "1"))
+    if total > 1:
+        symbol.structapp = zint.StructApp(int(job.opt("number", "1")), total)
+    symbol = _encode(job, Z.MAXICODE, _bytes(secondary) if secondary else b" ",
+                     option_1=mode, primary=primary)
+    symbol.buffer_vector()
+    vector = symbol.vector
+    unit = _MAXI_WIDTH * job.scale / vector.width
+    pitch = unit * vector.width / symbol.width
+    hexagons = tuple((h.x * unit, h.y * unit, pitch * 0.9) for h in vector.hexagons)
+    rings = tuple(
+        (c.x * unit, c.y * unit, (c.diameter + c.width) / 2 * unit,
+         (c.diameter - c.width) / 2 * unit)
+        for c in vector.circles
+    )
+    height = vector.height * unit
+    return SymbolGeometry(vector.width * unit, height, (), hexagons, rings, baseline=height)
+
+
+# -- GS1 ----------------------------------------------------------------------
+
+_GS1_MODE = zint.InputMode.GS1 | zint.InputMode.GS1NOCHECK
+
+# Element strings of predefined length, by the AI's first two digits (GS1 General
+# Specifications, figure 7.8.4-2); the length counts the AI itself.
+_GS1_FIXED = {
+    "00": 20, "01": 16, "02": 16, "03": 16, "04": 18, "11": 8, "12": 8, "13": 8, "14": 8,
+    "15": 8, "16": 8, "17": 8, "18": 8, "19": 8, "20": 4, "31": 10, "32": 10, "33": 10,
+    "34": 10, "35": 10, "36": 10, "41": 16,
+}
+
+
+def _ai_length(digits: str) -> int:
+    """How many digits the AI at the start of ``digits`` has."""
+    head = digits[:2]
+    if head in ("23", "24", "25", "71") or "40" <= head <= "49":
+        return 3
+    if "31" <= head <= "36" or head in ("39", "70", "72", "80", "81", "82"):
+        return 4
+    return 2
+
+
+def _gs1_brackets(text: str) -> str:
+    """'0112345678901231' or '(01)...' -> zint's '[01]...'; GS or FNC1 ends a variable field."""
+    if text.startswith("("):
+        return text.replace("(", "[").replace(")", "]").replace("\x1d", "")
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\x1d":
+            i += 1
+            continue
+        ai_len = _ai_length(text[i:])
+        end = i + _GS1_FIXED[text[i : i + 2]] if text[i : i + 2] in _GS1_FIXED else -1
+        if end < 0:
+            gs = text.find("\x1d", i)
+            end = len(text) if gs < 0 else gs
+        out.append(f"[{text[i : i + ai_len]}]{text[i + ai_len : end]}")
+        i = end
+    return "".join(out)
+
+
+# -- GS1 DataBar (^BR) ----------------------------------------------------------
+
+_DATABAR = {
+    1: Z.DBAR_OMN, 2: Z.DBAR_OMN, 3: Z.DBAR_STK, 4: Z.DBAR_OMNSTK, 5: Z.DBAR_LTD,
+    6: Z.DBAR_EXP, 7: Z.UPCA, 8: Z.UPCE, 9: Z.EANX, 10: Z.EANX, 11: Z.GS1_128, 12: Z.GS1_128,
+}
+_DATABAR_CC = {
+    7: Z.UPCA_CC, 8: Z.UPCE_CC, 9: Z.EANX_CC, 10: Z.EANX_CC, 11: Z.GS1_128_CC,
+    12: Z.GS1_128_CC, 1: Z.DBAR_OMN_CC, 2: Z.DBAR_OMN_CC, 3: Z.DBAR_STK_CC,
+    4: Z.DBAR_OMNSTK_CC, 5: Z.DBAR_LTD_CC, 6: Z.DBAR_EXP_CC,
+}
+
+
+def _vector_rows(symbol: zint.Symbol) -> list[float]:
+    """Row heights in modules, read from zint's vector output (row_height is unreadable)."""
+    symbol.buffer_vector()
+    vector = symbol.vector
+    unit = vector.width / max(1, symbol.width)
+    tops = sorted({round(r.y / unit, 3) for r in vector.rectangles})
+    bottom = max((r.y + r.height) / unit for r in vector.rectangles)
+    if len(tops) != symbol.rows:
+        return [bottom / symbol.rows] * symbol.rows
+    return [b - t for t, b in zip(tops, [*tops[1:], bottom], strict=True)]
+
+
+def _databar_payload(kind: int, linear: str) -> tuple[str, zint.InputMode | None]:
+    if kind in (6, 11, 12):
+        return _gs1_brackets(linear), _GS1_MODE
+    if kind <= 5:
+        digits = _digits(linear)
+        return (digits[2:] if len(digits) > 14 and digits.startswith("01") else digits), None
+    return _digits(linear), None
+
+
+def _databar(job: _Job, data: str) -> SymbolGeometry:
+    """^BR - GS1 DataBar (types 1-6) and the composite-capable linear types 7-12."""
+    kind = int(job.opt("type", "1"))
+    module = job.px(int(job.opt("magnification", "2")))
+    separator = job.px(int(job.opt("separator", "1")) * int(job.opt("magnification", "2")))
+    linear, _, composite = data.partition("|")
+    payload, mode = _databar_payload(kind, linear)
+    segments = int(job.opt("segments", "22"))
+    symbology = _DATABAR.get(kind, Z.DBAR_OMN)
+    if kind == 6 and segments < 22:
+        symbology = Z.DBAR_EXPSTK
+    option_2 = segments // 2 if symbology == Z.DBAR_EXPSTK else None
+    if composite:
+        symbol = _encode(job, _DATABAR_CC[kind], _gs1_brackets(composite), mode=_GS1_MODE,
+                         option_1=3 if kind == 12 else None, option_2=option_2, primary=payload)
+    else:
+        symbol = zint.Symbol()
+        symbol = _encode(job, symbology, payload, mode=mode, option_2=option_2)
+        if kind == 2:
+            symbol.height = 13.0
+    heights = _databar_row_heights(job, symbol, kind, module, separator)
+    return _matrix_geometry(job, symbol, module, heights)
+
+
+def _databar_row_heights(job: _Job, symbol: zint.Symbol, kind: int, module: int,
+                         separator: int) -> list[int]:
+    if kind >= 7 and symbol.rows == 1:
+        return [job.px(job.spec.height)]
+    rows = _vector_rows(symbol)
+    if kind == 2:
+        rows = [13.0] * len(rows)
+    return [separator if r <= 1.0 else max(1, round(r * module)) for r in rows]

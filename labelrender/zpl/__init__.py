@@ -115,7 +115,8 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions
           ) -> tuple[bytes, int, int, list[Warning]]:
     scale = opts.dpi / (opts.source_dpi or opts.dpi)
     width, height = _canvas_size(label, opts, scale)
-    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile))
+    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile),
+                        max_font_px=opts.limits.max_font_px)
     for name, blob in state.fonts.items():
         ctx.font_files[name] = fonts.register_font_file(name, blob)
     primitives = layout(label.elements, ctx)

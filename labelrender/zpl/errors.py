@@ -42,6 +42,7 @@ class Limits:
     max_field_bytes: int = 32 * 1024
     max_barcode_bytes: int = 8 * 1024
     max_elements: int = 20_000
+    max_font_px: int = 4096
     max_input_bytes: int = 8 * 1024 * 1024
     max_stored_bytes: int = 64 * 1024 * 1024
     time_budget_s: float = 10.0

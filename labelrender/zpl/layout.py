@@ -23,7 +23,7 @@ from .elements import (
     Origin,
     TextField,
 )
-from .errors import Warning
+from .errors import Warning, ZplError
 from .graphic_data import Bitmap
 from .symbols import SymbolError, SymbolGeometry, SymbolText, build_symbol
 
@@ -110,6 +110,7 @@ class LayoutContext:
     warnings: list[Warning] = field(default_factory=list)
     last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
+    max_font_px: int = 4096
 
 
 def rotate(orientation: str, du: float, dv: float) -> Point:
@@ -213,6 +214,9 @@ def _picture(image: GraphicImage, ctx: LayoutContext) -> Picture:
 
 def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     font = resolve_font(element.font, ctx)
+    if max(font.height, font.pixel_size, font.pixel_size * font.x_scale) > ctx.max_font_px:
+        raise ZplError(f"font height {font.height:.0f} px is over the {ctx.max_font_px} px cap",
+                       element.offset, "^A")
     block = text.arrange(element, font, ctx.scale)
     x, y = _at(element.origin, ctx)
     o = element.orientation

@@ -11,6 +11,7 @@ at any resolution. Quiet zones are not drawn: a Zebra printer does not draw them
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -104,10 +105,13 @@ def _encode(
     option_3: int | None = None,
     mode: zint.InputMode | None = None,
     primary: str = "",
+    structapp: tuple[int, int] | None = None,
 ) -> zint.Symbol:
     """Run libzint; its errors become SymbolError, its warnings ours."""
     symbol = zint.Symbol()
     symbol.symbology = symbology
+    if structapp is not None:
+        symbol.structapp = zint.StructApp(*structapp)
     if mode is not None:
         symbol.input_mode = mode
     for name, value in (("option_1", option_1), ("option_2", option_2), ("option_3", option_3)):
@@ -165,10 +169,7 @@ def _bar_runs(job: _Job, row: np.ndarray, two_widths: bool) -> tuple[list[tuple[
     bars: list[tuple[int, int]] = []
     x = 0
     for value, _, length in runs:
-        if two_widths:
-            width = wide if length > shortest else narrow
-        else:
-            width = length * narrow
+        width = (wide if length > shortest else narrow) if two_widths else length * narrow
         if value:
             bars.append((x, width))
         x += width
@@ -186,10 +187,7 @@ def _interpretation(job: _Job, text: str, width: float, height: float) -> tuple[
     if not text or not job.flag("line"):
         return ()
     font_h, font_w = _text_font(job)
-    if job.flag("line_above"):
-        y = -font_h - job.px(8)
-    else:
-        y = height + job.px(6)
+    y = -font_h - job.px(8) if job.flag("line_above") else height + job.px(6)
     return (SymbolText(text, 0.0, y, font_h, font_w, "A", center_width=width),)
 
 
@@ -259,27 +257,31 @@ def _code128(job: _Job, data: str) -> SymbolGeometry:
     else:
         payload, text = _code128_normal(data)
         linear = _Linear(Z.CODE128, payload, text, mode=extra)
-    if job.flag("check") and mode in ("N", "A"):
-        check = _mod10(_digits(linear.text))
-        linear.payload += check
-        linear.text += check
+    # ^BC e (UCC check digit) changes nothing in modes N and A: Labelary draws the same bars.
     return _linear_geometry(job, linear)
 
 
 def _code39(job: _Job, data: str) -> SymbolGeometry:
     """^B3 - Code 39: optional mod-43 check; the line shows the * start/stop."""
     text = data.upper()
-    check = job.flag("check")
-    geometry = _linear_geometry(
-        job, _Linear(Z.CODE39, text, f"*{text}*", True, option_2=1 if check else 0)
-    )
-    return geometry
+    check = 1 if job.flag("check") else 0
+    return _linear_geometry(job, _Linear(Z.CODE39, text, f"*{text}*", True, option_2=check))
 
 
 def _logmars(job: _Job, data: str) -> SymbolGeometry:
-    """^BL - LOGMARS: Code 39 with a mandatory mod-43 check digit."""
+    """^BL - LOGMARS: Code 39 with a mandatory mod-43 check digit, shown in the line."""
     text = data.upper()
-    return _linear_geometry(job, _Linear(Z.LOGMARS, text, text, True))
+    shown = text + _mod43(text)
+    return _linear_geometry(job, _Linear(Z.LOGMARS, text, shown, True, option_2=1))
+
+
+_CODE39_SET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%"
+
+
+def _mod43(text: str) -> str:
+    """Code 39 mod-43 check character (ISO/IEC 16388 annex A)."""
+    total = sum(_CODE39_SET.index(ch) for ch in text if ch in _CODE39_SET)
+    return _CODE39_SET[total % 43]
 
 
 def _code93(job: _Job, data: str) -> SymbolGeometry:
@@ -303,8 +305,8 @@ def _industrial(job: _Job, data: str) -> SymbolGeometry:
 
 
 def _standard25(job: _Job, data: str) -> SymbolGeometry:
-    """^BJ - Standard 2 of 5."""
-    return _linear_geometry(job, _Linear(Z.C25IND, data, data, True))
+    """^BJ - Standard 2 of 5: Labelary's bars match the IATA start/stop patterns."""
+    return _linear_geometry(job, _Linear(Z.C25IATA, data, data, True))
 
 
 def _codabar(job: _Job, data: str) -> SymbolGeometry:
@@ -383,7 +385,7 @@ def _ean_geometry(job: _Job, kind: str, symbology: zint.Symbology, digits: str,
             if piece:
                 texts.append(SymbolText(piece, lo * m, y, font_h, font_w, "A",
                                         center_width=(hi - lo) * m))
-    bottom = height + (descent if guards else 0)
+    bottom = height  # Labelary lets the guard bars overhang the field box (see ^BER)
     if texts and texts[0].y > 0:
         bottom = max(bottom, int(texts[0].y + texts[0].font_height))
     return SymbolGeometry(float(width), float(bottom), tuple(rects), texts=tuple(texts),
@@ -458,6 +460,7 @@ def _postal(job: _Job, symbology: zint.Symbology, data: str) -> SymbolGeometry:
     bar = job.module
     pitch = bar + max(1, round(job.spec.module_width * 1.5 * job.scale))
     height = job.px(job.spec.height)
+    bands: tuple[tuple[int, int], ...]
     if bits.shape[0] == 3:  # ascender, tracker, descender
         tracker = max(1, round(height * 0.34))
         asc = (height - tracker) // 2
@@ -538,9 +541,8 @@ def _qr_payload(job: _Job, data: str) -> tuple[str, str]:
 def _qr(job: _Job, data: str) -> SymbolGeometry:
     """^BQ - QR Code (model 2): magnification is the module size in dots."""
     ecc, body = _qr_payload(job, data)
-    mask = int(job.opt("mask", "7"))
-    symbol = _encode(job, Z.QRCODE, body.encode("utf-8"), option_1=_QR_LEVELS.get(ecc, 3),
-                     option_3=(mask + 1) << 8)
+    # The mask is left to zint's automatic choice: Labelary's output matches that, not ^BQ e.
+    symbol = _encode(job, Z.QRCODE, body.encode("utf-8"), option_1=_QR_LEVELS.get(ecc, 3))
     module = job.px(int(job.opt("magnification", "2")))
     # A Zebra printer (and Labelary) sets QR symbols 10 dots below the field origin.
     return _matrix_geometry(job, symbol, module, y0=job.px(10))
@@ -553,6 +555,28 @@ _DM_SIZES = (
     (88, 88), (96, 96), (104, 104), (120, 120), (132, 132), (144, 144), (8, 18), (8, 32),
     (12, 26), (12, 36), (16, 36), (16, 48),
 )
+
+
+# Data codewords each size holds, in _DM_SIZES order.
+_DM_CAPACITY = (
+    3, 5, 8, 12, 18, 22, 30, 36, 44, 62, 86, 114, 144, 174, 204, 280, 368, 456, 576, 696, 816,
+    1050, 1304, 1558, 5, 10, 16, 22, 32, 49,
+)
+
+
+def _dm_ascii_size(payload: bytes, rectangular: bool) -> int | None:
+    """The smallest size that holds ``payload`` in ASCII encodation, as Zebra picks it."""
+    count, i = 0, 0
+    while i < len(payload):
+        pair = payload[i : i + 2]
+        step = 2 if len(pair) == 2 and pair.isdigit() else 1
+        count += 2 if payload[i] > 127 else 1
+        i += step
+    candidates = range(24, 30) if rectangular else range(24)
+    for index in candidates:
+        if _DM_CAPACITY[index] >= count:
+            return index + 1
+    return None
 
 
 def _dm_unescape(data: str, escape: str) -> tuple[str, bool]:
@@ -590,20 +614,22 @@ def _datamatrix(job: _Job, data: str) -> SymbolGeometry:
         job.warnings.append("^BX: only ECC 200 is supported; quality 200 used")
     text, gs1 = _dm_unescape(data, job.opt("escape", "~") or "~")
     size = (int(job.opt("rows", "0")), int(job.opt("columns", "0")))
-    option_2 = _DM_SIZES.index(size) + 1 if size in _DM_SIZES else None
-    option_3 = 100 if job.opt("aspect", "1") == "1" and option_2 is None else None
+    rectangular = job.opt("aspect", "1") == "2"
     if gs1:
-        payload, mode = _gs1_brackets(text.lstrip("\x1d")), _GS1_MODE
+        payload, mode = _gs1_brackets(text.lstrip("\x1d")), _GS1_MODE | zint.InputMode.FAST
     else:
-        payload, mode = text, None
+        payload, mode = text, zint.InputMode.FAST
+    asked = _DM_SIZES.index(size) + 1 if size in _DM_SIZES else None
+    option_2 = asked or _dm_ascii_size(_bytes(text), rectangular)
     try:
-        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), option_2=option_2,
-                         option_3=option_3, mode=mode)
+        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), option_2=option_2, mode=mode)
     except SymbolError:
         if option_2 is None:
             raise
-        job.warnings.append("^BX: data does not fit the requested size; size chosen")
-        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), mode=mode)
+        if asked:
+            job.warnings.append("^BX: data does not fit the requested size; size chosen")
+        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), mode=mode,
+                         option_3=None if rectangular else 100)
     module = int(job.opt("module", "0"))
     if module <= 0:  # h omitted: ^BY height is the approximate symbol height
         module = max(1, job.spec.height // max(1, symbol.rows))
@@ -618,12 +644,19 @@ def _bytes(text: str) -> bytes:
         return text.encode("utf-8")
 
 
-def _pdf417_columns(job: _Job, data: str, security: int) -> int | None:
-    """Zebra's automatic PDF417 shape: one column until the rows pass a 2:1 look."""
+def _pdf417_columns(job: _Job, symbology: zint.Symbology, payload: bytes,
+                    security: int) -> int | None:
+    """Zebra's automatic shape (c=0): floor(sqrt(codewords) / 2) columns, fitted to Labelary."""
     columns = int(job.opt("columns", "0"))
-    if columns:
-        return columns
-    return None
+    if columns or int(job.opt("rows", "0")):
+        return columns or None
+    try:
+        codewords = _encode(_Job(job.spec, job.scale, []), symbology, payload,
+                            option_1=security, option_2=1).rows
+    except SymbolError:  # over 90 codewords: estimate from a four-column symbol
+        codewords = 4 * _encode(_Job(job.spec, job.scale, []), symbology, payload,
+                                option_1=security, option_2=4).rows
+    return max(1, min(30, math.isqrt(codewords) // 2))
 
 
 def _pdf417(job: _Job, data: str) -> SymbolGeometry:
@@ -632,8 +665,10 @@ def _pdf417(job: _Job, data: str) -> SymbolGeometry:
     truncate = job.flag("truncate")
     rows = int(job.opt("rows", "0"))
     symbology = Z.PDF417COMP if truncate else Z.PDF417
-    symbol = _encode(job, symbology, _bytes(data), option_1=security,
-                     option_2=_pdf417_columns(job, data, security), option_3=rows or None)
+    payload = _bytes(data)
+    columns = _pdf417_columns(job, symbology, payload, security)
+    symbol = _encode(job, symbology, payload, option_1=security, option_2=columns,
+                     option_3=rows or None)
     row_height = job.px(int(job.opt("row_height", str(job.spec.height))))
     return _matrix_geometry(job, symbol, job.module, [row_height] * symbol.rows)
 
@@ -700,12 +735,10 @@ def _maxicode(job: _Job, data: str) -> SymbolGeometry:
     """^BD - MaxiCode modes 2-6; modes 2 and 3 carry a structured carrier message."""
     mode = int(job.opt("mode", "2"))
     primary, secondary = _maxicode_primary(job, data, mode)
-    symbol = zint.Symbol()
     total = int(job.opt("total", "1"))
-    if total > 1:
-        symbol.structapp = zint.StructApp(int(job.opt("number", "1")), total)
+    structapp = (min(int(job.opt("number", "1")), total), total) if total > 1 else None
     symbol = _encode(job, Z.MAXICODE, _bytes(secondary) if secondary else b" ",
-                     option_1=mode, primary=primary)
+                     option_1=mode, primary=primary, structapp=structapp)
     symbol.buffer_vector()
     vector = symbol.vector
     unit = _MAXI_WIDTH * job.scale / vector.width
@@ -776,6 +809,10 @@ _DATABAR_CC = {
 }
 
 
+# Single-row heights in modules as Labelary draws them (it ignores ^BR e for these).
+_DATABAR_HEIGHTS = {1: 33.0, 2: 13.0, 5: 10.0, 6: 34.0}
+
+
 def _vector_rows(symbol: zint.Symbol) -> list[float]:
     """Row heights in modules, read from zint's vector output (row_height is unreadable)."""
     symbol.buffer_vector()
@@ -813,10 +850,7 @@ def _databar(job: _Job, data: str) -> SymbolGeometry:
         symbol = _encode(job, _DATABAR_CC[kind], _gs1_brackets(composite), mode=_GS1_MODE,
                          option_1=3 if kind == 12 else None, option_2=option_2, primary=payload)
     else:
-        symbol = zint.Symbol()
         symbol = _encode(job, symbology, payload, mode=mode, option_2=option_2)
-        if kind == 2:
-            symbol.height = 13.0
     heights = _databar_row_heights(job, symbol, kind, module, separator)
     return _matrix_geometry(job, symbol, module, heights)
 
@@ -826,6 +860,80 @@ def _databar_row_heights(job: _Job, symbol: zint.Symbol, kind: int, module: int,
     if kind >= 7 and symbol.rows == 1:
         return [job.px(job.spec.height)]
     rows = _vector_rows(symbol)
-    if kind == 2:
-        rows = [13.0] * len(rows)
+    if kind in _DATABAR_HEIGHTS and len(rows) == 1:
+        rows = [_DATABAR_HEIGHTS[kind]]
     return [separator if r <= 1.0 else max(1, round(r * module)) for r in rows]
+
+
+# -- multi-row linear ---------------------------------------------------------
+
+
+def _separated(job: _Job, symbol: zint.Symbol, row_height: int, bind: bool) -> SymbolGeometry:
+    """Rows with a one-module separator bar between them (and above/below if ``bind``)."""
+    bits = _matrix(symbol)
+    m = job.module
+    rule = m
+    rects: list[Rect] = []
+    y = rule if bind else 0
+    width = bits.shape[1] * m
+    for r in range(bits.shape[0]):
+        rects += _grid(bits[r : r + 1], m, [row_height], y)
+        y += row_height
+        if r < bits.shape[0] - 1 or bind:
+            rects.append((0.0, float(y), float(width), float(rule)))
+            y += rule
+    if bind:
+        rects.append((0.0, 0.0, float(width), float(rule)))
+    return SymbolGeometry(float(width), float(y), tuple(rects), baseline=float(y))
+
+
+def _code49(job: _Job, data: str) -> SymbolGeometry:
+    """^B4 - Code 49: h times the module is each row's height; f N, A(bove) or B(elow)."""
+    symbol = _encode(job, Z.CODE49, _bytes(data))
+    row_height = job.px(job.spec.height * job.spec.module_width)
+    geometry = _separated(job, symbol, row_height, bind=False)
+    line = job.opt("line", "N")
+    if line not in ("A", "B"):
+        return geometry
+    font_h, font_w = _text_font(job)
+    y = -font_h - job.px(8) if line == "A" else geometry.height + job.px(6)
+    text = SymbolText(data, 0.0, y, font_h, font_w, "A", center_width=geometry.width)
+    return SymbolGeometry(geometry.width, geometry.height, geometry.rects, texts=(text,),
+                          baseline=geometry.baseline)
+
+
+def _codablock(job: _Job, data: str) -> SymbolGeometry:
+    """^BB - CODABLOCK F (modes A and E drawn as F): h is each row's height in dots."""
+    columns = int(job.opt("columns", "0"))
+    rows = int(job.opt("rows", "0"))
+    symbol = _encode(job, Z.CODABLOCKF, _bytes(data), option_1=rows or None,
+                     option_2=columns + 5 if columns else None)
+    return _separated(job, symbol, job.px(int(job.opt("row_height", "8"))), bind=True)
+
+
+def _tlc39(job: _Job, data: str) -> SymbolGeometry:
+    """^BT - TLC39: Code 39 of the ECI number with a MicroPDF417 of the rest at its top right."""
+    eci, _, rest = data.partition(",")
+    code39 = BarcodeSpec("B3", job.spec.orientation, int(job.opt("height1", "40")),
+                         int(job.opt("width1", "2")), float(job.opt("ratio1", "2.0")),
+                         (("line", "N"),))
+    first = _code39(_Job(code39, job.scale, job.warnings), eci)
+    if not rest:
+        return first
+    micro = BarcodeSpec("BF", job.spec.orientation, int(job.opt("height2", "4")),
+                        int(job.opt("width2", "4")), 2.0, (("mode", "0"),))
+    second = _micropdf417(_Job(micro, job.scale, job.warnings), rest)
+    x0 = first.width + job.px(int(job.opt("width1", "2")))
+    rects = first.rects + tuple((x + x0, y, w, h) for x, y, w, h in second.rects)
+    height = max(first.height, second.height)
+    return SymbolGeometry(x0 + second.width, height, rects, baseline=first.baseline)
+
+
+_BUILDERS: dict[str, Callable[[_Job, str], SymbolGeometry]] = {
+    "BC": _code128, "B3": _code39, "BL": _logmars, "BA": _code93, "B2": _interleaved,
+    "BI": _industrial, "BJ": _standard25, "BK": _codabar, "B1": _code11, "BM": _msi,
+    "BP": _plessey, "BE": _ean13, "B8": _ean8, "BU": _upca, "B9": _upce, "BS": _upc_extension,
+    "BZ": _postnet, "B5": _planet, "BQ": _qr, "BX": _datamatrix, "B7": _pdf417,
+    "BF": _micropdf417, "BO": _aztec, "B0": _aztec, "BD": _maxicode, "BR": _databar,
+    "B4": _code49, "BB": _codablock, "BT": _tlc39,
+}

@@ -73,36 +73,43 @@ def _vertical(text: str, font: ScaledFont, gap: float) -> Block:
 
 def wrap(text: str, font: ScaledFont, width: float, gap: float, indent: float = 0.0,
          limit: int = MAX_LINES) -> list[str]:
-    """Word-wrap at spaces; a word longer than the line breaks where it must."""
+    """Greedy word wrap at spaces; a word wider than the line breaks where it must.
+
+    One pass over the characters with cached advances, so a hostile block (a
+    huge word in a 1-dot-wide ^FB) costs linear time and at most ``limit`` lines.
+    """
     lines: list[str] = []
     for paragraph in text.replace("\\\\", "\\").split(_BREAK):
-        current = ""
-        for word in paragraph.split(" "):
-            candidate = word if current == "" else current + " " + word
+        if paragraph == "":
+            lines.append("")
+        advances = _advances(paragraph, font, gap)
+        start = 0
+        while start < len(paragraph) and len(lines) < limit:
             avail = width - (indent if lines else 0.0)
-            if _measure(candidate, font, gap) <= avail + 0.01 or current == "" and not word:
-                current = candidate
-                continue
-            if current:
-                lines.append(current)
-            current = _break_long(word, font, width, gap, lines, limit)
-            if len(lines) >= limit:
-                return lines[:limit]
-        lines.append(current)
+            (first, last), start = _next_break(paragraph, advances, start, avail)
+            lines.append(paragraph[first:last])
         if len(lines) >= limit:
-            return lines[:limit]
-    return lines
+            break
+    return lines[:limit]
 
 
-def _break_long(word: str, font: ScaledFont, width: float, gap: float,
-                lines: list[str], limit: int) -> str:
-    while word and _measure(word, font, gap) > width and len(lines) < limit:
-        cut = 1
-        while cut < len(word) and _measure(word[: cut + 1], font, gap) <= width:
-            cut += 1
-        lines.append(word[:cut])
-        word = word[cut:]
-    return word
+def _next_break(paragraph: str, advances: list[float], start: int,
+                avail: float) -> tuple[tuple[int, int], int]:
+    """The next line's (start, end) slice and where the line after it starts."""
+    end, used, space = start, 0.0, -1
+    while end < len(paragraph) and used + advances[end] <= avail + 0.01:
+        if paragraph[end] == " ":
+            space = end
+        used += advances[end]
+        end += 1
+    if end >= len(paragraph):
+        return (start, end), end
+    if paragraph[end] == " ":
+        return (start, end), end + 1
+    if space > start:
+        return (start, space), space + 1
+    end = max(end, start + 1)
+    return (start, end), end
 
 
 def _measure(text: str, font: ScaledFont, gap: float) -> float:

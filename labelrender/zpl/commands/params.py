@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 from ..lexer import Command
 from ..printer import PrinterState
+
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 
 # Aliases: inside Params the names str/int/float are its own methods.
 Text = str
@@ -41,11 +45,10 @@ class Params:
         text = self.str(index)
         if text == "":
             return default
-        try:
-            value = Whole(Real(text))
-        except ValueError:
+        if not _NUMBER.fullmatch(text):
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default}")
             return default
+        value = Whole(Real(text))
         if value < low or value > high:
             clamped = min(max(value, low), high)
             self.state.warn(f"parameter {index + 1} {value} is out of range {low}-{high}; "
@@ -58,11 +61,10 @@ class Params:
         text = self.str(index)
         if text == "":
             return default
-        try:
-            value = Real(text)
-        except ValueError:
+        if not _NUMBER.fullmatch(text):
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default:g}")
             return default
+        value = Real(text)
         if value < low or value > high:
             clamped = min(max(value, low), high)
             self.state.warn(f"parameter {index + 1} {value:g} is out of range "

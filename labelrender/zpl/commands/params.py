@@ -45,10 +45,11 @@ class Params:
         text = self.str(index)
         if text == "":
             return default
-        if not _NUMBER.fullmatch(text):
+        number = self._number(index, text)
+        if number is None:
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default}")
             return default
-        value = Whole(Real(text))
+        value = Whole(Real(number))
         if value < low or value > high:
             clamped = min(max(value, low), high)
             self.state.warn(f"parameter {index + 1} {value} is out of range {low}-{high}; "
@@ -61,16 +62,28 @@ class Params:
         text = self.str(index)
         if text == "":
             return default
-        if not _NUMBER.fullmatch(text):
+        number = self._number(index, text)
+        if number is None:
             self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default:g}")
             return default
-        value = Real(text)
+        value = Real(number)
         if value < low or value > high:
             clamped = min(max(value, low), high)
             self.state.warn(f"parameter {index + 1} {value:g} is out of range "
                             f"{low:g}-{high:g}; using {clamped:g}")
             return clamped
         return value
+
+    def _number(self, index: Whole, text: Text) -> Text | None:
+        """The number in a parameter. Like a printer, stray characters around digits
+        are skipped (``B50`` reads as 50), with a warning."""
+        if _NUMBER.fullmatch(text):
+            return text
+        found = _NUMBER.search(text)
+        if found is None:
+            return None
+        self.state.warn(f"parameter {index + 1} {text!r} read as {found.group()}")
+        return found.group()
 
     def choice(self, index: Whole, default: Text, allowed: Text) -> Text:
         """A one-letter parameter from ``allowed`` (case-insensitive)."""

@@ -117,6 +117,9 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions
     width, height = _canvas_size(label, opts, scale)
     ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile),
                         max_font_px=opts.limits.max_font_px)
+    if label.width is not None and opts.width_dots is not None and label.width < opts.width_dots:
+        # Labelary centres a label narrower than the requested canvas (^PW < width).
+        ctx.offset_x = float((opts.width_dots - label.width) // 2) * scale
     for name, blob in state.fonts.items():
         ctx.font_files[name] = fonts.register_font_file(name, blob)
     primitives = layout(label.elements, ctx)

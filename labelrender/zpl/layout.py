@@ -111,6 +111,7 @@ class LayoutContext:
     last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
     max_font_px: int = 4096
+    offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
 
 
 def rotate(orientation: str, du: float, dv: float) -> Point:
@@ -137,7 +138,7 @@ def _mode(reverse: bool, color: str = "B") -> str:
 
 
 def _at(origin: Origin, ctx: LayoutContext) -> Point:
-    x, y = origin.x * ctx.scale, origin.y * ctx.scale
+    x, y = origin.x * ctx.scale + ctx.offset_x, origin.y * ctx.scale
     if ctx.last_pen is not None:
         x = ctx.last_pen[0] if origin.follow_x else x
         y = ctx.last_pen[1] if origin.follow_y else y

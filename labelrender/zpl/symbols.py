@@ -544,8 +544,9 @@ def _qr(job: _Job, data: str) -> SymbolGeometry:
     # The mask is left to zint's automatic choice: Labelary's output matches that, not ^BQ e.
     symbol = _encode(job, Z.QRCODE, body.encode("utf-8"), option_1=_QR_LEVELS.get(ecc, 3))
     module = job.px(int(job.opt("magnification", "2")))
-    # A Zebra printer (and Labelary) sets QR symbols 10 dots below the field origin.
-    return _matrix_geometry(job, symbol, module, y0=job.px(10))
+    # A Zebra printer (and Labelary) sets a QR symbol below the field origin by the
+    # ^BY bar code height (10 dots by default).
+    return _matrix_geometry(job, symbol, module, y0=job.px(job.spec.height))
 
 
 # Data Matrix ECC 200 sizes (rows, columns) in zint's option_2 order (ISO/IEC 16022 table 7).

@@ -121,7 +121,11 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions
         # Labelary centres a label narrower than the requested canvas (^PW < width).
         ctx.offset_x = float((opts.width_dots - label.width) // 2) * scale
     for name, blob in state.fonts.items():
-        ctx.font_files[name] = fonts.register_font_file(name, blob)
+        key = fonts.register_font_file(name, blob)
+        if key is None:
+            ctx.warnings.append(Warning(0, "~DU", f"font {name} cannot be read; font 0 used"))
+        else:
+            ctx.font_files[name] = key
     primitives = layout(label.elements, ctx)
     state.check_time()
     canvas = paint(primitives, width, height)

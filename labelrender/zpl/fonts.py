@@ -11,6 +11,7 @@ Everything is loaded lazily and cached, so a process pays for a face once.
 from __future__ import annotations
 
 import functools
+import hashlib
 import io
 import threading
 from dataclasses import dataclass
@@ -118,11 +119,24 @@ def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:
                                   layout_engine=ImageFont.Layout.BASIC)
 
 
-def register_font_file(name: str, data: bytes) -> str:
-    """Make a downloaded font (~DY/~DU) usable by name; returns its cache key."""
-    key = f"mem:{name}"
-    _memory_fonts[key] = data
+def register_font_file(name: str, data: bytes) -> str | None:
+    """Make a downloaded font (~DY/~DU) usable; its cache key, or None if it is not a font
+    FreeType can read."""
+    key = "mem:" + hashlib.sha256(data).hexdigest()
+    if key not in _memory_fonts:
+        try:
+            ImageFont.truetype(io.BytesIO(data), 12)
+        except OSError:
+            return None
+        with _lock:
+            if len(_memory_fonts) >= _MAX_MEMORY_FONTS:
+                _memory_fonts.pop(next(iter(_memory_fonts)))
+            _memory_fonts[key] = data
     return key
+
+
+# Downloaded fonts are keyed by content, so a font sent with every label is parsed once.
+_MAX_MEMORY_FONTS = 64
 
 
 _memory_fonts: dict[str, bytes] = {}

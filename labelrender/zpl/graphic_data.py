@@ -89,6 +89,10 @@ class GraphicDataError(ValueError):
     """Graphic data that cannot be decoded; the message says what is wrong."""
 
 
+class GraphicCapError(GraphicDataError):
+    """Data past a safety cap: the render must stop, not just skip the graphic."""
+
+
 @dataclass(frozen=True)
 class Bitmap:
     """A monochrome bitmap: packed rows, most significant bit first, 1 = ink (black)."""
@@ -202,13 +206,13 @@ def decode_download_object(
         return Bitmap(bytes_per_row * 8, height, bits), notes
 
     if total_bytes > max_bytes:
-        raise GraphicDataError(
+        raise GraphicCapError(
             f"declared object size {total_bytes} bytes exceeds the {max_bytes}-byte cap"
         )
     binary = kind in ("B", "C")
     payload = data if binary else _decode_ascii_file(data, max_bytes, notes)
     if len(payload) > max_bytes:
-        raise GraphicDataError(f"object data is past the {max_bytes}-byte cap")
+        raise GraphicCapError(f"object data is past the {max_bytes}-byte cap")
     if total_bytes > 0 and len(payload) != total_bytes:
         notes.append(f"object data is {len(payload)} bytes, declared {total_bytes}")
 
@@ -229,7 +233,7 @@ def _check_declared(total_bytes: int, bytes_per_row: int, max_bytes: int) -> tup
     height = -(-total_bytes // bytes_per_row)
     target = height * bytes_per_row
     if target > max_bytes:
-        raise GraphicDataError(
+        raise GraphicCapError(
             f"declared graphic size {target} bytes exceeds the {max_bytes}-byte cap"
         )
     return height, target
@@ -282,10 +286,10 @@ def _decode_ascii_file(data: bytes, max_bytes: int, notes: list[str]) -> bytes:
     if kind is not None:
         raw, total = _decode_zb64(kind, text, max_bytes, max_bytes)
         if total > max_bytes:  # _decode_zb64 already raised for Z64; B64 lands here
-            raise GraphicDataError(f"object data is past the {max_bytes}-byte cap")
+            raise GraphicCapError(f"object data is past the {max_bytes}-byte cap")
         return raw
     if len(text) > 2 * max_bytes:
-        raise GraphicDataError(f"object data is past the {max_bytes}-byte cap")
+        raise GraphicCapError(f"object data is past the {max_bytes}-byte cap")
     if not _HEX_ONLY.fullmatch(text):
         bad = len(text) - sum(len(m) for m in re.findall(rb"[0-9A-Fa-f]+", text))
         notes.append(f"ignored {bad} non-hex character(s) in object data")
@@ -398,7 +402,7 @@ def _decode_zb64(kind: str, text: bytes, keep: int, cap: int) -> tuple[bytes, in
         raise GraphicDataError(f"{kind} data is not valid base64: {exc}") from None
     if kind == "B64":
         if len(raw) > cap:
-            raise GraphicDataError(f"graphic data is past the {cap}-byte cap")
+            raise GraphicCapError(f"graphic data is past the {cap}-byte cap")
         return raw, len(raw)
     return _inflate(raw, keep, cap)
 
@@ -417,7 +421,7 @@ def _inflate(raw: bytes, keep: int, cap: int) -> tuple[bytes, int]:
     except zlib.error as exc:
         raise GraphicDataError(f"Z64 data is not valid zlib data: {exc}") from None
     if total > cap:
-        raise GraphicDataError(f"graphic data decompresses past the {cap}-byte cap")
+        raise GraphicCapError(f"graphic data decompresses past the {cap}-byte cap")
     return out, total
 
 
@@ -432,10 +436,10 @@ def _decode_png(payload: bytes, max_bytes: int, max_pixels: int) -> Bitmap:
             width, height = image.size
             pixels = width * height
             if pixels > max_pixels:
-                raise GraphicDataError(f"PNG is {width}x{height}, past the {max_pixels}-pixel cap")
+                raise GraphicCapError(f"PNG is {width}x{height}, past the {max_pixels}-pixel cap")
             bytes_per_row = -(-width // 8)
             if bytes_per_row * height > max_bytes:
-                raise GraphicDataError(
+                raise GraphicCapError(
                     f"PNG bitmap needs {bytes_per_row * height} bytes, past the "
                     f"{max_bytes}-byte cap"
                 )

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 # Commands whose parameter block runs to the next prefix verbatim (field data
 # keeps its spaces). Every other command has CR/LF and surrounding spaces removed.
 _VERBATIM = frozenset({"FD", "FV", "FX", "SN"})
+# Field data ends only at the format prefix; a comment ends at either prefix.
+_DATA = frozenset({"FD", "FV", "SN"})
 
 # Characters that Zebra firmware ignores inside a format.
 _LINE_BREAKS = re.compile(r"[\r\n]")
@@ -71,6 +73,9 @@ class Lexer:
             if start < 0:
                 return
             prefix = "caret" if text[start] == self.caret else "tilde"
+            if text[start + 1 : start + 2] in (self.caret, self.tilde):
+                pos = start + 1  # a doubled prefix ("^^FT"): the second one starts the command
+                continue
             name, body = _name_at(text, start + 1)
             if name in ("CC", "CT", "CD") and body < end:
                 yield Command(prefix, name, text[body], start)
@@ -83,7 +88,7 @@ class Lexer:
                 continue
             # Field data and comments end only at the format prefix: a tilde in
             # a product name is text, not a control command.
-            verbatim = name in _VERBATIM
+            verbatim = name in _DATA
             stop = text.find(self.caret, body) if verbatim else self._next_prefix(body)
             stop = end if stop < 0 else stop
             yield Command(prefix, name, self._clean(name, text[body:stop]), start)

@@ -1,8 +1,8 @@
 """Printer state: the one mutable object that commands act upon.
 
-Label-scoped settings reset at every ^XA; stored formats, stored graphics and
-font aliases live in "printer memory" and persist across labels of a stream, as
-they do on a real printer.
+Format settings stay in effect until a command changes them, across the formats
+of a stream; stored formats, stored graphics and font aliases live in "printer
+memory". Field settings reset at every ^FS.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class FieldState:
 
 @dataclass
 class LabelSettings:
-    """Settings that hold for one label format and reset at ^XA."""
+    """Format settings; they persist from one format to the next until changed."""
 
     home_x: int = 0
     home_y: int = 0
@@ -101,9 +101,11 @@ class PrinterState:
 
     # -- label lifecycle ---------------------------------------------------
     def start_label(self) -> None:
-        self.settings = LabelSettings()
+        # Format settings (^LH, ^CI, ^FW, ^CF, ^BY, ^PW, ^LL, ^PO ...) stay in effect until
+        # changed, across formats, as on a printer: a setup-only format configures the next.
+        previous = self.label
         self.field = FieldState()
-        self.label = Label()
+        self.label = Label(previous.width, previous.length, previous.invert, previous.mirror)
         self.in_label = True
         self.uses_format = False
         self.recalled = {}

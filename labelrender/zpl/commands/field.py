@@ -13,6 +13,9 @@ from .params import Params
 # Zebra code page 1252; 28 UTF-8; 29 UTF-16 big-endian; 30 UTF-16 little-endian.
 _CODECS = {27: "cp1252", 28: "utf-8", 29: "utf-16-be", 30: "utf-16-le", 31: "utf-16-be"}
 
+_GRAPHIC_SYMBOLS = str.maketrans({"A": "\u00ae", "B": "\u00a9", "C": "\u2122", "D": "UL",
+                                   "E": "SP"})
+
 _HEX = re.compile(rb"[0-9A-Fa-f]{2}")
 
 
@@ -158,6 +161,11 @@ def field_separator(state: PrinterState, command: Command) -> None:
     if text == "":
         return
     font = f.font or _default_font(state)
+    if font.name == "GS":
+        # ^GS: A-E are the registered, copyright and trademark marks and the UL and
+        # CSA logos (drawn here as their letters), in the scalable font.
+        text = text.translate(_GRAPHIC_SYMBOLS)
+        font = FontSpec("0", font.height, font.width)
     orientation = f.orientation or state.settings.field_orientation
     state.add(
         TextField(

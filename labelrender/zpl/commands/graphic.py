@@ -12,6 +12,7 @@ from ..elements import (
 )
 from ..graphic_data import (
     Bitmap,
+    GraphicCapError,
     GraphicDataError,
     decode_download_graphic,
     decode_download_object,
@@ -99,6 +100,14 @@ def graphic_symbol(state: PrinterState, command: Command) -> None:
     state.field.font = FontSpec("GS", height, width)
 
 
+def _rejected(state: PrinterState, exc: GraphicDataError) -> None:
+    """A graphic or font that cannot be decoded is skipped, as a printer rejects a bad
+    download; data past a safety cap stops the render."""
+    if isinstance(exc, GraphicCapError):
+        raise state.fail(str(exc)) from exc
+    state.warn(f"{exc}; object skipped")
+
+
 def _image(state: PrinterState, bitmap: Bitmap, mag_x: int = 1, mag_y: int = 1) -> None:
     _check_area(state, bitmap.width * mag_x, bitmap.height * mag_y)
     state.add(GraphicImage(_field_origin(state), bitmap, mag_x, mag_y, _reverse(state)))
@@ -132,7 +141,8 @@ def graphic_field(state: PrinterState, command: Command) -> None:
             state.limits.max_graphic_bytes,
         )
     except GraphicDataError as exc:
-        raise state.fail(str(exc)) from exc
+        _rejected(state, exc)
+        return
     for note in notes:
         state.warn(note)
     _image(state, bitmap)
@@ -156,7 +166,8 @@ def download_graphic(state: PrinterState, command: Command) -> None:
             total, row_bytes, parts[3].encode("latin-1"), state.limits.max_graphic_bytes
         )
     except GraphicDataError as exc:
-        raise state.fail(str(exc)) from exc
+        _rejected(state, exc)
+        return
     for note in notes:
         state.warn(note)
     _store(state, _with_extension(name, ".GRF"), bitmap)
@@ -181,7 +192,8 @@ def download_objects(state: PrinterState, command: Command) -> None:
             state.limits.max_graphic_bytes,
         )
     except GraphicDataError as exc:
-        raise state.fail(str(exc)) from exc
+        _rejected(state, exc)
+        return
     for note in notes:
         state.warn(note)
     if isinstance(obj, Bitmap):
@@ -190,6 +202,26 @@ def download_objects(state: PrinterState, command: Command) -> None:
             _store(state, _with_extension(name, ".GRF"), obj)
     else:
         state.fonts[name] = obj
+
+
+def download_font(state: PrinterState, command: Command) -> None:
+    """~DUd:o.x,s,data - Download Unbounded TrueType Font (ASCII hex, Z64 or B64)."""
+    parts = command.params.split(state.delimiter, 2)
+    if len(parts) < 3:
+        state.warn("~DU needs name, size and data")
+        return
+    name = _with_extension(_object_name(parts[0]), ".TTF")
+    size = Params(state, command, parts[1]).int(0, 0, 0, 2**31)
+    try:
+        blob, notes = decode_download_object("A", "T", size, 0, parts[2].encode("latin-1"),
+                                             state.limits.max_graphic_bytes)
+    except GraphicDataError as exc:
+        _rejected(state, exc)
+        return
+    for note in notes:
+        state.warn(note)
+    if isinstance(blob, bytes):
+        state.fonts[name] = blob
 
 
 def _with_extension(name: str, extension: str) -> str:
@@ -235,6 +267,7 @@ COMMANDS = {
     "GF": graphic_field,
     "DG": download_graphic,
     "DY": download_objects,
+    "DU": download_font,
     "XG": recall_graphic,
     "IM": image_move,
     "IL": image_load,

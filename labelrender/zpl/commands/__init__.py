@@ -84,4 +84,5 @@ def _field_values(rest: Sequence[Command]) -> dict[int, str]:
 
 
 # Commands that act outside ^XA..^XZ (control commands and downloads).
-_OUTSIDE_LABEL = frozenset({"XA", "CC", "CT", "CD", "DG", "DY", "DU", "CW", "CI"} | set(setup.SILENT))
+_OUTSIDE_LABEL = frozenset(
+    {"XA", "CC", "CT", "CD", "DG", "DY", "DU", "CW", "CI"} | set(setup.SILENT))

@@ -24,7 +24,7 @@ FONT_DIR = Path(__file__).with_name("fonts")
 # Font 0 per profile (ZPL "^A0"). The default is the closest match to Zebra's
 # CG Triumvirate Bold Condensed that an open licence allows.
 PROFILES: dict[str, str] = {
-    "default": "texgyreheroscn-bold.otf",
+    "default": "IBMPlexSansCondensed-Bold.ttf",
     "dejavu": "DejaVuSansCondensed-Bold.ttf",
     "inter": "Inter-Bold.otf",
     "plex": "IBMPlexSansCondensed-Bold.ttf",
@@ -44,11 +44,11 @@ class ScalableRule:
 
 # Calibrated against Labelary's renders of ^A0 glyphs (fonts/CALIBRATION.md).
 FONT0_RULES: dict[str, ScalableRule] = {
-    "texgyreheroscn-bold.otf": ScalableRule("texgyreheroscn-bold.otf", 1.04, 0.75),
-    "DejaVuSansCondensed-Bold.ttf": ScalableRule("DejaVuSansCondensed-Bold.ttf", 1.03, 0.75, 0.9),
-    "Inter-Bold.otf": ScalableRule("Inter-Bold.otf", 1.03, 0.75, 0.8),
-    "IBMPlexSansCondensed-Bold.ttf": ScalableRule("IBMPlexSansCondensed-Bold.ttf", 1.09, 0.75),
-    "RobotoCondensed-Bold.ttf": ScalableRule("RobotoCondensed-Bold.ttf", 1.05, 0.75),
+    "texgyreheroscn-bold.otf": ScalableRule("texgyreheroscn-bold.otf", 1.0, 0.725),
+    "DejaVuSansCondensed-Bold.ttf": ScalableRule("DejaVuSansCondensed-Bold.ttf", 0.96, 0.72, 0.9),
+    "Inter-Bold.otf": ScalableRule("Inter-Bold.otf", 1.0, 0.73, 0.8),
+    "IBMPlexSansCondensed-Bold.ttf": ScalableRule("IBMPlexSansCondensed-Bold.ttf", 1.04, 0.74, 0.9),
+    "RobotoCondensed-Bold.ttf": ScalableRule("RobotoCondensed-Bold.ttf", 1.02, 0.74, 0.95),
 }
 
 

@@ -67,14 +67,13 @@ class BitmapCell:
 
 BITMAP_FONTS: dict[str, BitmapCell] = {
     "A": BitmapCell(9, 5, 1, 7, "DejaVuSansMono.ttf", 1.05),
-    "B": BitmapCell(11, 7, 2, 11, "DejaVuSansMono-Bold.ttf", 1.2),
+    "B": BitmapCell(11, 7, 2, 11, "DejaVuSansMono-Bold.ttf", 1.35),
     "C": BitmapCell(18, 10, 2, 14, "DejaVuSansMono.ttf", 1.1),
-    "D": BitmapCell(18, 10, 2, 14, "DejaVuSansMono-Bold.ttf", 1.1),
-    "E": BitmapCell(28, 15, 5, 23, "DejaVuSansMono-Bold.ttf", 1.1),
-    "F": BitmapCell(26, 13, 3, 21, "DejaVuSansMono-Bold.ttf", 1.1),
-    "G": BitmapCell(60, 40, 8, 48, "DejaVuSansMono-Bold.ttf", 1.1),
-    "H": BitmapCell(21, 13, 6, 21, "DejaVuSansMono-Bold.ttf", 1.1),
-    "GS": BitmapCell(24, 24, 0, 24, "DejaVuSansCondensed-Bold.ttf", 1.0),
+    "D": BitmapCell(18, 10, 2, 14, "DejaVuSansMono.ttf", 1.1),
+    "E": BitmapCell(28, 15, 5, 23, "DejaVuSansMono.ttf", 1.0),
+    "F": BitmapCell(26, 13, 3, 21, "DejaVuSansMono.ttf", 1.15),
+    "G": BitmapCell(60, 40, 8, 48, "DejaVuSansMono.ttf", 1.15),
+    "H": BitmapCell(21, 13, 6, 21, "DejaVuSansMono-Bold.ttf", 1.4),
 }
 
 
@@ -89,6 +88,7 @@ class ScaledFont:
     ascent: float  # cell top to baseline
     advance_pad: float = 0.0  # extra advance per character (bitmap gap)
     fixed_advance: float | None = None  # monospaced cell advance (bitmap fonts)
+    cell_width: float | None = None  # glyphs are centred in this width (bitmap fonts)
 
     def advance(self, char: str) -> float:
         if self.fixed_advance is not None:
@@ -98,7 +98,7 @@ class ScaledFont:
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
         return _glyph(self.file, self.pixel_size, round(self.x_scale, 4), char,
-                      self.fixed_advance)
+                      self.cell_width)
 
 
 _lock = threading.Lock()
@@ -157,7 +157,7 @@ def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), char, font=font, fill=255, anchor="ls")
     if cell is not None:
-        # Bitmap-font stand-in: centre the glyph in its fixed cell.
+        # Bitmap-font stand-in: centre the glyph in the character cell (the gap follows).
         left = round((cell - (right - left) * x_scale) / 2 / x_scale)
     if abs(x_scale - 1.0) > 1e-3:
         width = max(1, round(mask.width * x_scale))
@@ -187,7 +187,7 @@ def bitmap(name: str, height: int, width: int, scale: float) -> ScaledFont:
     natural = _advance(cell.file, pixel_size, "M") or 1.0
     x_scale = cell.glyph_width * cell.width * mag_x * scale / natural
     return ScaledFont(cell.file, pixel_size, x_scale, cell_h, cell.baseline * mag_y * scale,
-                      fixed_advance=advance)
+                      fixed_advance=advance, cell_width=cell.width * mag_x * scale)
 
 
 def profile_file(profile: str | None) -> str:

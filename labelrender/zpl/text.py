@@ -166,4 +166,5 @@ def _text_block(field: TextField, font: ScaledFont, scale: float, gap: float) ->
                                  i * font.height + font.ascent, last=True)
         lines.append(glyphs)
     h = height or len(texts) * font.height
-    return Block(tuple(lines), width, h, font.ascent, end, clip_height=h)
+    # With ^FT the origin is the block's bottom-left corner (as Labelary places it).
+    return Block(tuple(lines), width, h, h, end, clip_height=h)

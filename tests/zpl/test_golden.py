@@ -29,7 +29,7 @@ FLOORS = {
     "ups_maxicode": 0.97,
     "gb_rounded": 0.98,
     "barcode_code128_standard": 0.95,
-    "h50_M": 0.70,
+    "h50_M": 0.65,
 }
 
 

@@ -179,8 +179,10 @@ def qr_code(state: PrinterState, command: Command) -> None:
     model = p.int(1, 2, 1, 2)
     if model == 1:
         state.warn("^BQ model 1 is drawn as model 2")
+    # The guide allows magnification 1-10; Labelary (and newer firmware) draw larger
+    # ones as asked, so only absurd values are clamped.
     options = (
-        ("magnification", str(p.int(2, 2, 1, 10))),
+        ("magnification", str(p.int(2, 2, 1, 100))),
         ("ecc", p.choice(3, "Q", "HQML")),
         ("mask", str(p.int(4, 7, 0, 7))),
     )

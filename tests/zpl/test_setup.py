@@ -144,3 +144,40 @@ def test_encodings_and_prefixes(zpl: bytes, same_as: bytes) -> None:
 def test_label_reverse_inverts_fields() -> None:
     _, mask = draw("^XA^FO0,0^GB100,100,100^FS^LRY^FO50,50^GB100,100,100^FS^XZ")
     assert mask[25, 25] and not mask[75, 75] and mask[125, 125]
+
+
+def test_threshold_gives_pure_black_and_white() -> None:
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    zpl = "^XA^FO10,10^A0N,40^FDSmooth text^FS^XZ"
+    grey = np.asarray(Image.open(io.BytesIO(render(zpl).png)).convert("L"))
+    hard = np.asarray(Image.open(io.BytesIO(
+        render(zpl, RenderOptions(threshold=True)).png)).convert("L"))
+    assert set(np.unique(hard)) <= {0, 255}
+    assert len(np.unique(grey)) > 2
+
+
+@pytest.mark.parametrize(("rotation", "size"), [(0, (300, 100)), (90, (100, 300)),
+                                                (180, (300, 100)), (270, (100, 300))])
+def test_output_rotation(rotation: int, size: tuple[int, int]) -> None:
+    result = render("^XA^FO0,0^GB50,20,20^FS^XZ",
+                    RenderOptions(width_dots=300, height_dots=100, rotation=rotation))
+    assert (result.width, result.height) == size
+    corner = {0: (0, 0), 90: (80, 0), 180: (250, 80), 270: (0, 250)}[rotation]
+    assert bbox(ink(result))[:2] == corner  # type: ignore[index]
+
+
+def test_narrow_label_is_centred_on_a_wider_canvas() -> None:
+    result = render("^XA^PW200^FO0,0^GB10,10,10^FS^XZ",
+                    RenderOptions(width_dots=400, height_dots=50))
+    assert bbox(ink(result))[:2] == (100, 0)  # type: ignore[index]
+
+
+def test_settings_persist_into_the_next_format() -> None:
+    zpl = "^XA^LH50,20^CI28^XZ^XA^FO0,0^GB10,10,10^FS^XZ"
+    result = render(zpl, RenderOptions(width_dots=200, height_dots=100))
+    assert result.label_count == 1
+    assert bbox(ink(result))[:2] == (50, 20)  # type: ignore[index]

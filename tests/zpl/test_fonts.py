@@ -50,7 +50,7 @@ def test_bitmap_fonts_snap_to_cell_multiples(font: str, asked: str, same_as: str
 def test_bitmap_font_is_monospaced() -> None:
     narrow = extent("^XA^FO10,10^ADN,18,10^FDiiii^FS^XZ")
     wide = extent("^XA^FO10,10^ADN,18,10^FDWWWW^FS^XZ")
-    assert abs((wide[0] - narrow[0])) <= 12  # same cell pitch, only the glyph ink differs
+    assert abs(wide[0] - narrow[0]) <= 12  # same cell pitch, only the glyph ink differs
 
 
 def test_font_alias_and_font_by_name_use_font_files() -> None:

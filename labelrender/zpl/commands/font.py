@@ -27,8 +27,17 @@ def scalable_font(state: PrinterState, command: Command) -> None:
     if not p.has(1) and not p.has(2) and name == state.settings.default_font:
         height, width = state.settings.default_font_height, state.settings.default_font_width
     path = state.font_aliases.get(name)
+    if path is None and name not in RESIDENT:
+        # A font the printer does not have prints in the default font (^CF), as Labelary
+        # does; the size asked for still applies.
+        name = state.settings.default_font
+        path = state.font_aliases.get(name)
     state.field.font = FontSpec(name, height, width, path)
     state.field.orientation = orientation
+
+
+# Fonts every Zebra printer has: the scalable font 0 and the bitmap fonts A-H.
+RESIDENT = frozenset("0ABCDEFGH")
 
 
 def font_by_name(state: PrinterState, command: Command) -> None:

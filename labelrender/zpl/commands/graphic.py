@@ -43,13 +43,19 @@ def _check_area(state: PrinterState, width: int, height: int) -> None:
         )
 
 
+def _shape(p: Params, low: int, high: int) -> tuple[int, int, int, str]:
+    """The w,h,t,c parameters shared by ^GB, ^GE and ^GD: w and h default to, and are at
+    least, the line thickness t."""
+    thickness = p.int(2, 1, 1, high)
+    width = max(p.int(0, thickness, low, high), thickness)
+    height = max(p.int(1, thickness, low, high), thickness)
+    return width, height, thickness, p.choice(3, "B", "BW")
+
+
 def graphic_box(state: PrinterState, command: Command) -> None:
     """^GB w,h,t,c,r - Graphic Box; w and h default to (and are at least) t."""
     p = Params(state, command)
-    thickness = p.int(2, 1, 1, _MAX_DOTS)
-    width = max(p.int(0, thickness, 0, _MAX_DOTS), thickness)
-    height = max(p.int(1, thickness, 0, _MAX_DOTS), thickness)
-    color = p.choice(3, "B", "BW")
+    width, height, thickness, color = _shape(p, 0, _MAX_DOTS)
     rounding = p.int(4, 0, 0, 8)
     _check_area(state, width, height)
     state.add(GraphicBox(_field_origin(state), width, height, thickness, color, rounding,
@@ -68,11 +74,7 @@ def graphic_circle(state: PrinterState, command: Command) -> None:
 
 def graphic_ellipse(state: PrinterState, command: Command) -> None:
     """^GE w,h,t,c - Graphic Ellipse: width and height 3-4095, default to t."""
-    p = Params(state, command)
-    thickness = p.int(2, 1, 1, 4095)
-    width = max(p.int(0, thickness, 3, 4095), thickness)
-    height = max(p.int(1, thickness, 3, 4095), thickness)
-    color = p.choice(3, "B", "BW")
+    width, height, thickness, color = _shape(Params(state, command), 3, 4095)
     state.add(GraphicEllipse(_field_origin(state), width, height, thickness, color,
                              _reverse(state)))
 
@@ -80,10 +82,7 @@ def graphic_ellipse(state: PrinterState, command: Command) -> None:
 def graphic_diagonal(state: PrinterState, command: Command) -> None:
     """^GD w,h,t,c,o - Graphic Diagonal Line: o is R (/) or L (\\)."""
     p = Params(state, command)
-    thickness = p.int(2, 1, 1, _MAX_DOTS)
-    width = max(p.int(0, thickness, 3, _MAX_DOTS), thickness)
-    height = max(p.int(1, thickness, 3, _MAX_DOTS), thickness)
-    color = p.choice(3, "B", "BW")
+    width, height, thickness, color = _shape(p, 3, _MAX_DOTS)
     lean = p.choice(4, "R", "RL/\\")
     lean = {"/": "R", "\\": "L"}.get(lean, lean)
     _check_area(state, width, height)

@@ -42,23 +42,10 @@ class Params:
 
     def int(self, index: Whole, default: Whole, low: Whole, high: Whole) -> Whole:
         """An integer parameter; bad text falls back to ``default``, range is clamped."""
-        text = self.str(index)
-        if text == "":
-            return default
-        number = self._number(index, text)
-        if number is None:
-            self.state.warn(f"parameter {index + 1} {text!r} is not a number; using {default}")
-            return default
-        value = Whole(Real(number))
-        if value < low or value > high:
-            clamped = min(max(value, low), high)
-            self.state.warn(f"parameter {index + 1} {value} is out of range {low}-{high}; "
-                            f"using {clamped}")
-            return clamped
-        return value
+        return Whole(self.float(index, default, low, high))
 
-    def float(self, index: Whole, default: Real, low: Real,
-              high: Real) -> Real:
+    def float(self, index: Whole, default: Real, low: Real, high: Real) -> Real:
+        """A number parameter; bad text falls back to ``default``, range is clamped."""
         text = self.str(index)
         if text == "":
             return default

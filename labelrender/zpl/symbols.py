@@ -39,7 +39,13 @@ class SymbolGeometry:
     """Everything a barcode draws, unrotated, with (0, 0) at the field origin (^FO)."""
 
     width: float
-    height: float  # bars plus interpretation line
+    # The box a rotation turns about: the bars (or modules) only. Labelary keeps a
+    # rotated linear symbol's bars on the field origin and lets its interpretation line
+    # and EAN guard bars hang outside: ^BCI,200,Y puts the bars at ^FO y..y+200 and the
+    # digits above them (labelize-units/barcode128_rotated), ^BER,80,Y keeps the bars at
+    # ^FO x with the digits to their left, ^BEI,320,Y the same upside down
+    # (labelize-units/ean13).
+    height: float
     rects: tuple[tuple[float, float, float, float], ...]  # x, y, w, h of ink
     hexagons: tuple[tuple[float, float, float], ...] = ()  # MaxiCode: cx, cy, width
     rings: tuple[tuple[float, float, float, float], ...] = ()  # cx, cy, r_outer, r_inner
@@ -198,8 +204,7 @@ def _linear_geometry(job: _Job, linear: _Linear) -> SymbolGeometry:
     height = job.px(job.spec.height)
     rects = tuple((float(x), 0.0, float(w), float(height)) for x, w in bars)
     texts = _interpretation(job, linear.text, width, height)
-    total = height + (sum(t.font_height for t in texts if t.y > 0) + job.px(6) if texts else 0)
-    return SymbolGeometry(float(width), float(total), rects, texts=texts, baseline=float(height))
+    return SymbolGeometry(float(width), float(height), rects, texts=texts, baseline=float(height))
 
 
 def _digits(text: str) -> str:
@@ -212,31 +217,71 @@ def _mod10(digits: str) -> str:
     return str((10 - total % 10) % 10)
 
 
-# ^BC field data: Zebra's invocation codes (">" + char) -> zint's extra escapes.
-_C128_CODES = {
-    "9": r"\^A", ":": r"\^B", ";": r"\^C", "7": r"\^A", "6": r"\^B", "5": r"\^C",
-    "8": r"\^1", "<": ">", "0": ">", "=": "~",
-}
+# ^BC field data: Zebra's invocation codes (">" + char). >9 >: >; start a subset; >5 >6 >7
+# are the code values 99-101, whose meaning depends on the subset in use (ZPL II guide,
+# table "Code 128 Invocation Characters"): CODE C from A or B, CODE B from A or C, CODE A
+# from B or C; >6 in B and >7 in A are FNC4, which zint places itself.
+_C128_STARTS = {"9": "A", ":": "B", ";": "C"}
+_C128_SWITCHES = {"5": {"A": "C", "B": "C"}, "6": {"A": "B", "C": "B"},
+                  "7": {"B": "A", "C": "A"}}
+_C128_LITERALS = {"8": r"\^1", "<": ">", "0": ">", "=": "~"}
+
+
+def _code128_subset_a(data: str, i: int) -> tuple[str, str, int]:
+    """One subset A character from digit pairs at ``data[i]``: (payload, text, next i).
+
+    The ZPL II guide: "Subsets A and C are programmed in pairs of digits, 00 to 99 ... In
+    Subset A, each pair of digits results in a single character being encoded". A
+    non-digit before a pair is ignored, one after a digit voids the pair, and a digit
+    left unpaired before a code shift is dropped. Labelary does the same: ">7" then
+    "52375152" prints TEST (labelize-units/barcode128_mode_n_cba_sets).
+    """
+    if not data[i].isdigit():
+        return "", "", i + 1
+    second = data[i + 1 : i + 2]
+    if not second.isdigit():
+        return "", "", i + 1 if second in ("", ">") else i + 2
+    value = int(data[i : i + 2])
+    if value < 64:
+        char = chr(value + 32)
+        return ("\\\\" if char == "\\" else char), char, i + 2
+    if value < 96:  # NUL..US
+        return ("\\0" if value == 64 else chr(value - 64)), "", i + 2
+    return "", "", i + 2  # FNC3, FNC2, SHIFT, CODE C: not data
 
 
 def _code128_normal(data: str) -> tuple[str, str]:
     """Mode N: invocation codes become subset switches; the default start is subset B."""
-    payload, text, i = [], [], 0
+    payload, text, i = [r"\^B"], [], 0
+    subset = "B"
     while i < len(data):
-        ch = data[i]
-        code = _C128_CODES.get(data[i + 1 : i + 2]) if ch == ">" else None
-        if code is not None:
-            payload.append(code)
-            text.append(code if code in "<>~" else "")
+        ch, nxt = data[i], data[i + 1 : i + 2]
+        if ch == ">" and nxt in _C128_STARTS:
+            subset = _C128_STARTS[nxt]
+            if i == 0:
+                payload = []
+            payload.append("\\^" + subset)
             i += 2
-            continue
-        payload.append("\\\\" if ch == "\\" else ch)
-        text.append(ch)
-        i += 1
-    joined = "".join(payload)
-    if not joined.startswith("\\^"):
-        joined = r"\^B" + joined
-    return joined, "".join(text)
+        elif ch == ">" and nxt in _C128_SWITCHES:
+            target = _C128_SWITCHES[nxt].get(subset)
+            if target is not None:
+                subset = target
+                payload.append("\\^" + subset)
+            i += 2
+        elif ch == ">" and nxt in _C128_LITERALS:
+            literal = _C128_LITERALS[nxt]
+            payload.append(literal)
+            text.append(literal if literal in "<>~" else "")
+            i += 2
+        elif subset == "A":
+            code, shown, i = _code128_subset_a(data, i)
+            payload.append(code)
+            text.append(shown)
+        else:
+            payload.append("\\\\" if ch == "\\" else ch)
+            text.append(ch)
+            i += 1
+    return "".join(payload), "".join(text)
 
 
 def _code128(job: _Job, data: str) -> SymbolGeometry:
@@ -385,10 +430,8 @@ def _ean_geometry(job: _Job, kind: str, symbology: zint.Symbology, digits: str,
             if piece:
                 texts.append(SymbolText(piece, lo * m, y, font_h, font_w, "A",
                                         center_width=(hi - lo) * m))
-    bottom = height  # Labelary lets the guard bars overhang the field box (see ^BER)
-    if texts and texts[0].y > 0:
-        bottom = max(bottom, int(texts[0].y + texts[0].font_height))
-    return SymbolGeometry(float(width), float(bottom), tuple(rects), texts=tuple(texts),
+    # The guard bars and the digits overhang the field box (see SymbolGeometry.height).
+    return SymbolGeometry(float(width), float(height), tuple(rects), texts=tuple(texts),
                           baseline=float(height))
 
 
@@ -510,9 +553,9 @@ def _grid(bits: np.ndarray, module_x: int, row_heights: list[int], y0: int = 0) 
     return rects
 
 
-def _matrix_geometry(job: _Job, symbol: zint.Symbol, module_x: int,
+def _matrix_geometry(job: _Job, symbol: zint.Symbol | np.ndarray, module_x: int,
                      row_heights: list[int] | None = None, y0: int = 0) -> SymbolGeometry:
-    bits = _matrix(symbol)
+    bits = symbol if isinstance(symbol, np.ndarray) else _matrix(symbol)
     heights = row_heights or [module_x] * bits.shape[0]
     rects = _grid(bits, module_x, heights, y0)
     height = y0 + sum(heights)
@@ -524,29 +567,138 @@ _QR_LEVELS = {"L": 1, "M": 2, "Q": 3, "H": 4}
 
 
 def _qr_payload(job: _Job, data: str) -> tuple[str, str]:
-    """^BQ field data: '<ecc><input mode>,<data>'; manual mode puts a type before the data."""
+    """^BQ field data '<ecc><input mode>,<data>', read the way Labelary reads it.
+
+    The first character is the error correction level (^BQ d when it is not one of
+    H, Q, M, L) and the second the input mode; a third character - the comma - is
+    skipped only after a letter. So "EXAMPLE CODE" encodes "MPLE CODE"
+    (labelize-units/qr_code_offset). In manual mode (M) a character mode follows:
+    B and a four-digit count, or N/A/K, whose data loses its '|' separators
+    ("MM,A3SPOST...|2514EE|..." encodes "3SPOST...2514EE...": labelize-units/
+    postnl_qr, carriers auspost, royalmail, inpost). The modes only say what the
+    data is: the segments are chosen by the encoder either way.
+    """
     ecc = job.opt("ecc", "Q")
-    head, sep, body = data.partition(",")
-    if not sep or len(head) > 2 or (head[:1].upper() not in "HQML" and head[:1] != ""):
-        job.warnings.append("^BQ data should start with '<ecc><mode>,'; all of it is encoded")
-        return ecc, data
-    ecc = head[:1].upper() or ecc
-    if head[1:2].upper() == "M" and body[:1].upper() in ("N", "A", "K"):
-        body = body[1:]
-    elif head[1:2].upper() == "M" and body[:1].upper() == "B":
-        body = body[5:]  # B + a four-digit byte count
+    if data[:1].upper() in _QR_LEVELS:
+        ecc = data[0].upper()
+    mode = data[1:2]
+    if data[2:3] != "," or data[:1].upper() not in _QR_LEVELS or mode.upper() not in "AM":
+        job.warnings.append("^BQ data should start with '<ecc><mode>,'; its head is dropped")
+    body = data[3:] if mode.isalpha() else data[2:]
+    if mode.upper() == "M":
+        kind = body[:1].upper()
+        if kind == "B":
+            body = body[5:]  # B + a four-digit byte count
+        elif kind in ("N", "A", "K"):
+            body = body[1:].replace("|", "")
     return ecc, body
 
 
+def _qr_symbol(job: _Job, payload: bytes, level: int, version: int, mask: int) -> zint.Symbol:
+    return _encode(_Job(job.spec, job.scale, []), Z.QRCODE, payload, option_1=level,
+                   option_2=version, option_3=(mask + 1) << 8)
+
+
+def _qr_format_cells(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of the 2 x 15 format information modules (ISO/IEC 18004 7.9)."""
+    cells = [(i, 8) for i in range(6)] + [(7, 8), (8, 8), (8, 7)]
+    cells += [(8, 5 - i) for i in range(6)] + [(8, size - 1 - i) for i in range(8)]
+    cells += [(size - 7 + i, 8) for i in range(7)]
+    rows, cols = zip(*cells, strict=True)
+    return np.array(rows), np.array(cols)
+
+
+def _qr_run_penalty(lines: np.ndarray) -> int:
+    """Rule 1 as Labelary scores it: a run past 5 modules costs 3 + (length - 5), where
+    every run after a line's first is counted one module short."""
+    total = 0
+    for line in lines:
+        edges = np.flatnonzero(np.diff(line)) + 1
+        lengths = np.diff(np.concatenate(([0], edges, [len(line)])))
+        lengths[1:] -= 1
+        long = lengths[lengths > 5]
+        total += int((long - 2).sum())
+    return total
+
+
+_QR_FINDER = np.array([1, 0, 1, 1, 1, 0, 1], dtype=np.uint8)
+
+
+def _qr_finder_penalty(lines: np.ndarray) -> int:
+    """Rule 3: 40 for each 1:1:3:1:1 run with 4 light modules (or the edge) on one side.
+
+    Patterns that start in the last 7 modules of a line are not looked at."""
+    n = lines.shape[1]
+    if n < 8:
+        return 0
+    padded = np.pad(lines, ((0, 0), (4, 4)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 15, axis=1)[:, : n - 7]
+    found = (windows[:, :, 4:11] == _QR_FINDER).all(axis=2)
+    clear = ~windows[:, :, :4].any(axis=2) | ~windows[:, :, 11:].any(axis=2)
+    return 40 * int((found & clear).sum())
+
+
+def _qr_penalty(bits: np.ndarray, mask: int, version: int) -> int:
+    """The mask score Labelary's QR encoder minimises (lowest wins, ties to the lower mask).
+
+    It follows ISO/IEC 18004 7.8.3 rules 1-3 with an older encoder's quirks (the one
+    zint once had): the format information is scored only for mask 0 - every other
+    mask sees those modules light - the version information is always light, runs
+    are counted as above and rule 4 adds the same to every mask. This picks
+    Labelary's mask in 33 of the 37 corpus QR symbols whose codewords match ours
+    (zplkit qr_equipment, qr_label, microqr, the shop_*, bin_* and shipping_*
+    labels...); the ISO scoring zint uses picks 23.
+    """
+    grid = bits.astype(np.uint8)
+    size = grid.shape[0]
+    if mask:
+        grid[_qr_format_cells(size)] = 0
+    if version >= 7:
+        grid[size - 11 : size - 8, :6] = 0
+        grid[:6, size - 11 : size - 8] = 0
+    same = grid[:-1, :-1] == grid[1:, :-1]
+    same &= grid[:-1, :-1] == grid[:-1, 1:]
+    same &= grid[:-1, :-1] == grid[1:, 1:]
+    return (_qr_run_penalty(grid) + _qr_run_penalty(grid.T) + 3 * int(same.sum())
+            + _qr_finder_penalty(grid) + _qr_finder_penalty(grid.T))
+
+
 def _qr(job: _Job, data: str) -> SymbolGeometry:
-    """^BQ - QR Code (model 2): magnification is the module size in dots."""
+    """^BQ - QR Code (model 2): magnification is the module size in dots.
+
+    The level asked for picks the version; then, as in Labelary, the level is raised
+    to the highest that still fits that version: "MA,HELLO WORLD" prints at Q
+    (labelize-units/qr_ft_*), "MA,LOC-A-01" at H (zplkit warehouse_bin, bin_storage),
+    inpost's "MM,..." at Q: every M request in the corpus whose data zint segments as
+    Labelary does (royalmail's does not). ^BQ e (mask) is ignored: Labelary chooses
+    the mask itself (see _qr_penalty).
+    """
     ecc, body = _qr_payload(job, data)
-    # The mask is left to zint's automatic choice: Labelary's output matches that, not ^BQ e.
-    symbol = _encode(job, Z.QRCODE, body.encode("utf-8"), option_1=_QR_LEVELS.get(ecc, 3))
+    payload = body.encode("utf-8")
+    first = _encode(job, Z.QRCODE, payload, option_1=_QR_LEVELS.get(ecc, 3))
+    version = (first.width - 17) // 4
+    level = _QR_LEVELS.get(ecc, 3)
+    for higher in range(level + 1, 5):
+        try:
+            _qr_symbol(job, payload, higher, version, 0)
+        except SymbolError:
+            break
+        level = higher
+    symbols = [_qr_symbol(job, payload, level, version, mask) for mask in range(8)]
+    scores = [_qr_penalty(_matrix(symbol), mask, version) for mask, symbol in enumerate(symbols)]
+    symbol = symbols[scores.index(min(scores))]
     module = job.px(int(job.opt("magnification", "2")))
     # A Zebra printer (and Labelary) sets a QR symbol below the field origin by the
     # ^BY bar code height (10 dots by default).
-    return _matrix_geometry(job, symbol, module, y0=job.px(job.spec.height))
+    top = job.px(job.spec.height)
+    geometry = _matrix_geometry(job, symbol, module, y0=top)
+    # With ^FT the symbol's bottom sits above the given y, by 4 * version - 1 modules:
+    # 3 modules for version 1 (15 dots at magnification 5: labelize-units/qr_ft_test,
+    # qr_ft_600, qr_ft_by100 - whatever ^BY h is), 7 for version 2 (70 dots at 10:
+    # qr_code_ft_manual, where it lands on the label's rule at y=430).
+    lift = (4 * version - 1) * module
+    return SymbolGeometry(geometry.width, geometry.height, geometry.rects,
+                          baseline=geometry.height + lift)
 
 
 # Data Matrix ECC 200 sizes (rows, columns) in zint's option_2 order (ISO/IEC 16022 table 7).
@@ -558,26 +710,192 @@ _DM_SIZES = (
 )
 
 
-# Data codewords each size holds, in _DM_SIZES order.
-_DM_CAPACITY = (
-    3, 5, 8, 12, 18, 22, 30, 36, 44, 62, 86, 114, 144, 174, 204, 280, 368, 456, 576, 696, 816,
-    1050, 1304, 1558, 5, 10, 16, 22, 32, 49,
+# Per size, in _DM_SIZES order: data codewords, error correction codewords, Reed-Solomon
+# blocks, and data regions down and across (ISO/IEC 16022 table 7).
+_DM_LAYOUT = (
+    (3, 5, 1, 1, 1), (5, 7, 1, 1, 1), (8, 10, 1, 1, 1), (12, 12, 1, 1, 1), (18, 14, 1, 1, 1),
+    (22, 18, 1, 1, 1), (30, 20, 1, 1, 1), (36, 24, 1, 1, 1), (44, 28, 1, 1, 1),
+    (62, 36, 1, 2, 2), (86, 42, 1, 2, 2), (114, 48, 1, 2, 2), (144, 56, 1, 2, 2),
+    (174, 68, 1, 2, 2), (204, 84, 2, 2, 2), (280, 112, 2, 4, 4), (368, 144, 4, 4, 4),
+    (456, 192, 4, 4, 4), (576, 224, 4, 4, 4), (696, 272, 4, 4, 4), (816, 336, 6, 4, 4),
+    (1050, 408, 6, 6, 6), (1304, 496, 8, 6, 6), (1558, 620, 10, 6, 6),
+    (5, 7, 1, 1, 1), (10, 11, 1, 1, 2), (16, 14, 1, 1, 1), (22, 18, 1, 1, 2),
+    (32, 24, 1, 1, 2), (49, 28, 1, 1, 2),
 )
 
 
-def _dm_ascii_size(payload: bytes, rectangular: bool) -> int | None:
-    """The smallest size that holds ``payload`` in ASCII encodation, as Zebra picks it."""
-    count, i = 0, 0
-    while i < len(payload):
-        pair = payload[i : i + 2]
-        step = 2 if len(pair) == 2 and pair.isdigit() else 1
-        count += 2 if payload[i] > 127 else 1
-        i += step
-    candidates = range(24, 30) if rectangular else range(24)
-    for index in candidates:
-        if _DM_CAPACITY[index] >= count:
-            return index + 1
+def _dm_placement(nrow: int, ncol: int) -> list[list[tuple[int, int]]]:
+    """Module (row, column) of each codeword's bits, most significant first, in the
+    mapping matrix (ISO/IEC 16022 annex F)."""
+    taken = np.zeros((nrow, ncol), dtype=bool)
+    cells: list[list[tuple[int, int]]] = []
+
+    def put(spots: list[tuple[int, int]]) -> None:
+        placed = []
+        for row, col in spots:
+            if row < 0:
+                row, col = row + nrow, col + 4 - ((nrow + 4) % 8)
+            if col < 0:
+                row, col = row + 4 - ((ncol + 4) % 8), col + ncol
+            taken[row, col] = True
+            placed.append((row, col))
+        cells.append(placed)
+
+    def utah(r: int, c: int) -> None:
+        put([(r - 2, c - 2), (r - 2, c - 1), (r - 1, c - 2), (r - 1, c - 1), (r - 1, c),
+             (r, c - 2), (r, c - 1), (r, c)])
+
+    n, m = nrow, ncol
+    corners = (
+        [(n - 1, 0), (n - 1, 1), (n - 1, 2), (0, m - 2), (0, m - 1), (1, m - 1), (2, m - 1),
+         (3, m - 1)],
+        [(n - 3, 0), (n - 2, 0), (n - 1, 0), (0, m - 4), (0, m - 3), (0, m - 2), (0, m - 1),
+         (1, m - 1)],
+        [(n - 3, 0), (n - 2, 0), (n - 1, 0), (0, m - 2), (0, m - 1), (1, m - 1), (2, m - 1),
+         (3, m - 1)],
+        [(n - 1, 0), (n - 1, m - 1), (0, m - 3), (0, m - 2), (0, m - 1), (1, m - 3),
+         (1, m - 2), (1, m - 1)],
+    )
+    row, col = 4, 0
+    while row < nrow or col < ncol:
+        if row == nrow and col == 0:
+            put(corners[0])
+        if row == nrow - 2 and col == 0 and ncol % 4:
+            put(corners[1])
+        if row == nrow - 2 and col == 0 and ncol % 8 == 4:
+            put(corners[2])
+        if row == nrow + 4 and col == 2 and ncol % 8 == 0:
+            put(corners[3])
+        while True:  # up and to the right
+            if row < nrow and col >= 0 and not taken[row, col]:
+                utah(row, col)
+            row, col = row - 2, col + 2
+            if not (row >= 0 and col < ncol):
+                break
+        row, col = row + 1, col + 3
+        while True:  # down and to the left
+            if row >= 0 and col < ncol and not taken[row, col]:
+                utah(row, col)
+            row, col = row + 2, col - 2
+            if not (row < nrow and col >= 0):
+                break
+        row, col = row + 3, col + 1
+    return cells
+
+
+def _gf256_tables() -> tuple[list[int], list[int]]:
+    """Exponent and log tables of GF(256) with Data Matrix's polynomial 0x12D."""
+    exp, log = [0] * 512, [0] * 256
+    value = 1
+    for i in range(255):
+        exp[i], log[value] = value, i
+        value <<= 1
+        if value & 0x100:
+            value ^= 0x12D
+    for i in range(255, 512):
+        exp[i] = exp[i - 255]
+    return exp, log
+
+
+_GF_EXP, _GF_LOG = _gf256_tables()
+
+
+def _dm_check_words(data: list[int], count: int) -> list[int]:
+    """Reed-Solomon check codewords with generator roots alpha^1..alpha^count."""
+    gen = [1]
+    for i in range(1, count + 1):
+        nxt = [0] * (len(gen) + 1)
+        for j, coef in enumerate(gen):
+            nxt[j] ^= coef
+            if coef:
+                nxt[j + 1] ^= _GF_EXP[_GF_LOG[coef] + i]
+        gen = nxt
+    rest = [0] * count
+    for value in data:
+        factor = value ^ rest[0]
+        rest = rest[1:] + [0]
+        if factor:
+            for j in range(count):
+                if gen[j + 1]:
+                    rest[j] ^= _GF_EXP[_GF_LOG[factor] + _GF_LOG[gen[j + 1]]]
+    return rest
+
+
+_DM_C40_BASIC = " 0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_DM_TEXT_BASIC = " 0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _dm_short_tail(data: list[int]) -> list[int] | None:
+    """Labelary's end of a C40/Text run with two characters left, or None if it differs.
+
+    Where zint unlatches and writes the last two characters as ASCII, Labelary keeps
+    them in the run as one triple padded with Shift 1 (the ISO/IEC 16022 end-of-data
+    option), then unlatches: the same three codewords, different bits. Seen in
+    "DataMatrixTest" (zplab barcode_datamatrix_standard and _rot_R), carriers
+    colissimo ("...DUPONT") and dhlecommercetr ("...A6J"); every other ^BX in the
+    corpus matches zint's codewords as they are.
+    """
+    basic, i = "", 0
+    while i < len(data):
+        word = data[i]
+        if basic:
+            if word != 254:
+                i += 2
+                continue
+            tail = data[i + 1 : i + 3]
+            rest = data[i + 3 : i + 4]
+            chars = "".join(chr(w - 1) for w in tail if 1 <= w <= 128)
+            if len(chars) == 2 and rest in ([], [129]) and all(c in basic for c in chars):
+                # C40/Text values: space 3, digits 4-13, letters 14-39; Shift 1 is 0.
+                first, second = (basic.index(c) + 3 for c in chars)
+                value = 1600 * first + 40 * second + 1
+                return [*data[:i], value >> 8, value & 0xFF, 254, *data[i + 3 :]]
+            basic, i = "", i + 1
+        elif word == 129:
+            return None
+        elif word in (230, 239):  # latch to C40 or Text
+            basic, i = (_DM_C40_BASIC if word == 230 else _DM_TEXT_BASIC), i + 1
+        elif word == 235:
+            i += 2
+        elif word > 229 and word != 232:
+            return None  # Base 256, X12, EDIFACT, ECI...: left to zint
+        else:
+            i += 1
     return None
+
+
+def _dm_labelary_bits(symbol: zint.Symbol) -> np.ndarray:
+    """The symbol's modules, with its codewords rewritten where Labelary's differ."""
+    bits = _matrix(symbol).copy()
+    size = (symbol.rows, symbol.width)
+    if size not in _DM_SIZES:
+        return bits
+    data_n, check_n, blocks, down, across = _DM_LAYOUT[_DM_SIZES.index(size)]
+    if data_n % blocks or check_n % blocks:
+        return bits
+    rh, rw = size[0] // down - 2, size[1] // across - 2
+    cells = [[((r // rh) * (rh + 2) + 1 + r % rh, (c // rw) * (rw + 2) + 1 + c % rw)
+              for r, c in spots] for spots in _dm_placement(rh * down, rw * across)]
+    words = [sum(int(bits[r, c]) << (7 - b) for b, (r, c) in enumerate(spots))
+             for spots in cells[: data_n + check_n]]
+
+    def with_checks(data: list[int]) -> list[int]:
+        stream = data + [0] * check_n
+        for block in range(blocks):
+            checks = _dm_check_words(data[block::blocks], check_n // blocks)
+            for k, word in enumerate(checks):
+                stream[data_n + k * blocks + block] = word
+        return stream
+
+    if with_checks(words[:data_n]) != words:  # not read back as laid out: leave it
+        return bits
+    tail = _dm_short_tail(words[:data_n])
+    if tail is None:
+        return bits
+    for spots, word in zip(cells, with_checks(tail), strict=False):
+        for b, (r, c) in enumerate(spots):
+            bits[r, c] = (word >> (7 - b)) & 1
+    return bits
 
 
 def _dm_unescape(data: str, escape: str) -> tuple[str, bool]:
@@ -620,21 +938,24 @@ def _datamatrix(job: _Job, data: str) -> SymbolGeometry:
         payload, mode = _gs1_brackets(text.lstrip("\x1d")), _GS1_MODE | zint.InputMode.FAST
     else:
         payload, mode = text, zint.InputMode.FAST
+    # Without c and r the size is the smallest that holds the data as zint's FAST
+    # (ISO/IEC 16022 look-ahead) encodation packs it, as Labelary's are: 18x18 for
+    # "DataMatrixTest" (zplab barcode_datamatrix_*), 20x20 for purolator's 32 mixed
+    # characters, 18x18 for dhlecommercetr's 19 capitals, 36x36 for glsdk_return.
     asked = _DM_SIZES.index(size) + 1 if size in _DM_SIZES else None
-    option_2 = asked or _dm_ascii_size(_bytes(text), rectangular)
+    shape = None if rectangular else 100
     try:
-        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), option_2=option_2, mode=mode)
+        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), option_2=asked, mode=mode,
+                         option_3=None if asked else shape)
     except SymbolError:
-        if option_2 is None:
+        if asked is None:
             raise
-        if asked:
-            job.warnings.append("^BX: data does not fit the requested size; size chosen")
-        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), mode=mode,
-                         option_3=None if rectangular else 100)
+        job.warnings.append("^BX: data does not fit the requested size; size chosen")
+        symbol = _encode(job, Z.DATAMATRIX, _bytes(payload), mode=mode, option_3=shape)
     module = int(job.opt("module", "0"))
     if module <= 0:  # h omitted: ^BY height is the approximate symbol height
         module = max(1, job.spec.height // max(1, symbol.rows))
-    return _matrix_geometry(job, symbol, job.px(module))
+    return _matrix_geometry(job, _dm_labelary_bits(symbol), job.px(module))
 
 
 def _bytes(text: str) -> bytes:
@@ -647,17 +968,35 @@ def _bytes(text: str) -> bytes:
 
 def _pdf417_columns(job: _Job, symbology: zint.Symbology, payload: bytes,
                     security: int) -> int | None:
-    """Zebra's automatic shape (c=0): floor(sqrt(codewords) / 2) columns, fitted to Labelary."""
+    """Zebra's automatic shape (c=0, r=0): the symbol closest to 1:2 height to width.
+
+    The ZPL guide gives "1:2 (row-to-column aspect ratio)" as the default for both
+    c and r. Labelary reads it with the height counted at ISO/IEC 15438's nominal
+    row height of 3 modules (not ^B7 h) and the width at 17c + 69 modules, taking
+    the column count whose height/width comes nearest 0.5. That reproduces every
+    automatic ^B7 in the corpus: 1 column for 8-18 codewords (zplab
+    barcode_pdf417_auto, auto_ecc; zplkit canonical_pdf417 with 18 rows, and the
+    three automatic symbols of zplkit barcode_pdf417), 2 for 35 (zplab long60),
+    3 for 45-58 (zplab long120, long90_sec2) - whatever ^B7 h is (4, 8 or 10).
+    """
     columns = int(job.opt("columns", "0"))
     if columns or int(job.opt("rows", "0")):
         return columns or None
-    try:
-        codewords = _encode(_Job(job.spec, job.scale, []), symbology, payload,
-                            option_1=security, option_2=1).rows
-    except SymbolError:  # over 90 codewords: estimate from a four-column symbol
-        codewords = 4 * _encode(_Job(job.spec, job.scale, []), symbology, payload,
-                                option_1=security, option_2=4).rows
-    return max(1, min(30, math.isqrt(codewords) // 2))
+    best, best_gap = None, math.inf
+    for columns in range(1, 31):
+        probe = _Job(job.spec, job.scale, [])
+        try:
+            symbol = _encode(probe, symbology, payload, option_1=security, option_2=columns)
+        except SymbolError:
+            continue
+        if probe.warnings:  # zint had to widen it: over 90 rows at this width
+            continue
+        ratio = 3 * symbol.rows / (17 * columns + 69)
+        if abs(ratio - 0.5) < best_gap:
+            best, best_gap = columns, abs(ratio - 0.5)
+        if ratio <= 0.5:  # wider only moves further from 1:2
+            break
+    return best
 
 
 def _pdf417(job: _Job, data: str) -> SymbolGeometry:
@@ -683,16 +1022,72 @@ def _micropdf417(job: _Job, data: str) -> SymbolGeometry:
     return _matrix_geometry(job, symbol, job.module, [row_height] * symbol.rows)
 
 
-def _aztec_options(job: _Job) -> tuple[int | None, int | None]:
-    """^BO d: 1-99 error correction percent, 101-104 compact, 201-232 full-range layers."""
+def _aztec_options(job: _Job) -> int | None:
+    """^BO d: 101-104 compact, 201-232 full-range layers, as zint's option_2."""
     code = int(job.opt("size", "0"))
-    if 1 <= code <= 99:
-        return (1 if code <= 10 else 2 if code <= 23 else 3 if code <= 36 else 4), None
     if 101 <= code <= 104:
-        return None, code - 100
+        return code - 100
     if 201 <= code <= 232:
-        return None, code - 200 + 4
-    return None, None
+        return code - 200 + 4
+    return None
+
+
+def _aztec_layers(option_2: int) -> tuple[bool, int]:
+    """zint's option_2 -> (compact, layers)."""
+    return (True, option_2) if option_2 <= 4 else (False, option_2 - 4)
+
+
+def _aztec_codewords(compact: bool, layers: int) -> tuple[int, int]:
+    """(codeword size in bits, codewords in the symbol) - ISO/IEC 24778 table 1."""
+    word = 6 if layers <= 2 else 8 if layers <= 8 else 10 if layers <= 22 else 12
+    return word, ((88 if compact else 112) + 16 * layers) * layers // word
+
+
+def _aztec_data_words(symbol: zint.Symbol, compact: bool) -> int:
+    """Data codewords in a symbol, read back from its mode message (ISO/IEC 24778 7.2)."""
+    bits = _matrix(symbol)
+    c = bits.shape[0] // 2
+    if compact:  # 7 bits along the top of the core, then down its right side
+        cells = [(c - 5, c - 3 + i) for i in range(7)] + [(c - 3 + i, c + 5) for i in range(7)]
+        head = [int(bits[y, x]) for y, x in cells][:8]
+        return int("".join(map(str, head[2:8])), 2) + 1
+    steps = [i + i // 5 for i in range(10)]  # the full-range core skips its centre line
+    cells = [(c - 7, c - 5 + d) for d in steps] + [(c - 5 + d, c + 7) for d in steps]
+    head = [int(bits[y, x]) for y, x in cells][:16]
+    return int("".join(map(str, head[5:16])), 2) + 1
+
+
+def _aztec_for_ecc(job: _Job, payload: bytes, percent: int) -> zint.Symbol:
+    """^BO d 1-99: the smallest symbol whose check words are at least d% of its codewords.
+
+    Labelary treats d as ISO/IEC 24778's error correction percentage of the whole
+    symbol: it takes the smallest size (compact 1-4, then full range) where the data
+    codewords plus floor(total * d / 100) check words fit. That picks exactly the
+    sizes of its references for "Part:123;..." (labelize-units/aztec_ec*): d=23 ->
+    compact 3 layers (23 modules), 45 -> compact 4 (27), 70 -> full 5 (37), 95 ->
+    full 15 (79, where 501 of 528 words are checks: 94.9 %, and 14 layers fall
+    short), and zplkit/barcode_aztec's d=50 -> compact 2. zint's own four levels
+    (10/23/36/50 % + 3 words) top out at half the symbol, so the size is chosen here
+    and zint fills every codeword past the data with checks.
+    """
+    sizes = [*range(1, 5), *range(8, 37)]  # zint option_2: compact 1-4, full 4-32
+    data_words: dict[int, int] = {}  # by codeword size: the data's length in words
+    for option_2 in sizes:
+        compact, layers = _aztec_layers(option_2)
+        word, total = _aztec_codewords(compact, layers)
+        known = data_words.get(word)
+        if known is not None and known + total * percent // 100 > total:
+            continue
+        try:
+            symbol = _encode(_Job(job.spec, job.scale, []), Z.AZTEC, payload, option_2=option_2)
+        except SymbolError:
+            continue
+        words = _aztec_data_words(symbol, compact)
+        data_words.setdefault(word, words)
+        if words + total * percent // 100 <= total:
+            return symbol
+    job.warnings.append(f"^BO: no symbol has {percent}% error correction; largest used")
+    return _encode(job, Z.AZTEC, payload)
 
 
 def _aztec(job: _Job, data: str) -> SymbolGeometry:
@@ -701,14 +1096,17 @@ def _aztec(job: _Job, data: str) -> SymbolGeometry:
     if job.opt("size") == "300":
         digits = _digits(data)[:3] or "0"
         return _matrix_geometry(job, _encode(job, Z.AZRUNE, digits), module)
-    ecc, layers = _aztec_options(job)
+    percent = int(job.opt("size", "0"))
+    if 1 <= percent <= 99:
+        return _matrix_geometry(job, _aztec_for_ecc(job, _bytes(data), percent), module)
+    layers = _aztec_options(job)
     try:
-        symbol = _encode(job, Z.AZTEC, _bytes(data), option_1=ecc, option_2=layers)
+        symbol = _encode(job, Z.AZTEC, _bytes(data), option_2=layers)
     except SymbolError:
         if layers is None:
             raise
         job.warnings.append("^BO: data does not fit the requested layers; size chosen")
-        symbol = _encode(job, Z.AZTEC, _bytes(data), option_1=ecc)
+        symbol = _encode(job, Z.AZTEC, _bytes(data))
     return _matrix_geometry(job, symbol, module)
 
 

@@ -19,7 +19,7 @@ from labelrender.zpl.elements import BarcodeSpec
 from labelrender.zpl.errors import DEFAULT_LIMITS
 from labelrender.zpl.lexer import Command
 from labelrender.zpl.printer import PrinterState
-from labelrender.zpl.symbols import MAX_DATA, SymbolError, build_symbol
+from labelrender.zpl.symbols import MAX_DATA, SymbolError, _dm_check_words, build_symbol
 
 ORIENTATIONS = ("N", "R", "I", "B")
 DPIS = (203, 300, 600)
@@ -246,3 +246,107 @@ def test_symbol_errors_become_warnings() -> None:
     result = render("^XA^FO20,20^BEN,50^FDNOT-DIGITS^FS^XZ", RenderOptions(width_dots=300,
                                                                            height_dots=200))
     assert any("digits" in w.message for w in result.warnings)
+
+
+# -- Labelary's automatic choices ----------------------------------------------------
+
+AZTEC_DATA = "Part:123;Warehouse:BYZA;Position:12-12-1"
+
+
+@pytest.mark.parametrize(("percent", "modules"), [(23, 23), (45, 27), (70, 37), (95, 79)])
+def test_aztec_error_correction_percent_sets_the_size(percent: int, modules: int) -> None:
+    spec = BarcodeSpec("BO", "N", 10, 2, 3.0, (("magnification", "5"), ("size", str(percent))))
+    geometry, warnings = build_symbol(spec, AZTEC_DATA, 1.0)
+    assert (geometry.width, geometry.height) == (modules * 5, modules * 5)
+    assert not warnings
+
+
+@pytest.mark.parametrize(("data", "security", "columns", "rows"), [
+    ("CANONICAL-PDF417-TEST-DATA", 0, 1, 18),
+    ("1234567890", 1, 1, 10),
+    ("ABCDEFGHIJ0123456789" * 3, 0, 2, 18),
+    ("ABCDEFGHIJ0123456789" * 4 + "ABCDEFGHIJ", 2, 3, 20),
+])
+def test_pdf417_automatic_shape_is_near_one_to_two(data: str, security: int, columns: int,
+                                                   rows: int) -> None:
+    options = (("row_height", "10"), ("security", str(security)), ("columns", "0"),
+               ("rows", "0"), ("truncate", "N"))
+    geometry, _ = build_symbol(BarcodeSpec("B7", "N", 10, 2, 3.0, options), data, 1.0)
+    assert geometry.width == (17 * columns + 69) * 2
+    assert geometry.height == rows * 10
+
+
+def _qr_spec(magnification: int = 5) -> BarcodeSpec:
+    return BarcodeSpec("BQ", "N", 10, 2, 3.0, (("magnification", str(magnification)),
+                                                ("ecc", "Q"), ("mask", "7")))
+
+
+def _qr_found(field: str) -> zxingcpp.Barcode:
+    result = render(f"^XA^FO20,20^BQN,2,4^FD{field}^FS^XZ",
+                    RenderOptions(width_dots=300, height_dots=300))
+    image = Image.open(io.BytesIO(result.png)).convert("L")
+    (found,) = zxingcpp.read_barcodes(image, formats=F.QRCode)
+    return found
+
+
+@pytest.mark.parametrize(("field", "text", "level", "mask"), [
+    ("MA,HELLO WORLD", "HELLO WORLD", "Q", 0),  # M raised to Q: version 1 holds it
+    ("MA,LOC-A-01", "LOC-A-01", "H", 6),
+    ("QA,https://example.com", "https://example.com", "Q", 0),
+    ("EXAMPLE CODE", "MPLE CODE", "H", None),  # three characters of head, then data
+    ("MM,AAB12|SW1|JOHN", "AB12SW1JOHN", "Q", None),  # manual mode drops the '|'
+])
+def test_qr_level_mask_and_data_follow_labelary(field: str, text: str, level: str,
+                                                mask: int | None) -> None:
+    found = _qr_found(field)
+    assert (found.text, found.ec_level) == (text, level)
+    if mask is not None:
+        assert found.extra["DataMask"] == mask
+
+
+@pytest.mark.parametrize(("data", "lift_modules"), [
+    ("MA,HELLO WORLD", 3),  # version 1
+    ("HM,B002012345678901234567890", 7),  # version 2
+])
+def test_qr_field_typeset_lifts_the_symbol_by_version(data: str, lift_modules: int) -> None:
+    geometry, _ = build_symbol(_qr_spec(10), data, 1.0)
+    assert geometry.baseline - geometry.height == lift_modules * 10
+
+
+def test_rotated_barcode_box_is_the_bars_only() -> None:
+    spec = BarcodeSpec("BC", "I", 200, 2, 3.0, (("line", "Y"), ("mode", "N")))
+    geometry, _ = build_symbol(spec, "123456", 1.0)
+    assert geometry.height == geometry.baseline == 200
+    assert geometry.texts and geometry.texts[0].y > 200
+
+
+def test_code128_subset_a_takes_digit_pairs() -> None:
+    spec = BarcodeSpec("BC", "N", 100, 3, 3.0, (("line", "Y"), ("mode", "N")))
+    geometry, _ = build_symbol(spec, ">;382436>6CODE128>752375152", 1.0)
+    assert geometry.texts[0].text == "382436CODE128TEST"
+    assert geometry.width == 211 * 3
+    result = render("^XA^FO20,20^BY2^BCN,60^FD>;382436>6CODE128>752375152^FS^XZ",
+                    RenderOptions(width_dots=600, height_dots=200))
+    assert ("Code128", "382436CODE128TEST") in _decode(result.png, "Code128")
+
+
+def test_datamatrix_automatic_size_packs_like_labelary() -> None:
+    spec = BarcodeSpec("BX", "N", 10, 2, 3.0, (("module", "6"), ("quality", "200")))
+    geometry, _ = build_symbol(spec, "32901234567898|V6Z1K3|ROBERTCHEN", 1.0)
+    assert geometry.width == 20 * 6
+
+
+@pytest.mark.parametrize("dpi", DPIS)
+def test_datamatrix_ends_a_text_run_with_a_padded_triple(dpi: int) -> None:
+    """'...st' stays in Text mode as one triple, then unlatches; it still decodes."""
+    spec = BarcodeSpec("BX", "N", 10, 2, 3.0, (("module", "5"), ("quality", "200")))
+    geometry, _ = build_symbol(spec, "DataMatrixTest", 1.0)
+    assert geometry.width == 18 * 5
+    result = render("^XA^FO40,40^BXN,5,200^FDDataMatrixTest^FS^XZ",
+                    RenderOptions(dpi=dpi, source_dpi=203, width_dots=300, height_dots=300))
+    assert ("DataMatrix", "DataMatrixTest") in _decode(result.png, "DataMatrix")
+
+
+def test_datamatrix_reed_solomon_follows_the_standard() -> None:
+    # ISO/IEC 16022 annex O example: "123456" in a 10x10 symbol.
+    assert _dm_check_words([142, 164, 186], 5) == [114, 25, 5, 88, 102]

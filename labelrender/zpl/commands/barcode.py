@@ -2,7 +2,8 @@
 
 Each handler reads its parameters with the ZPL II guide's defaults and ranges, and
 leaves the spec in ``state.field.barcode`` for ^FS. Orientation defaults to ^FW,
-height and module width to ^BY. What the symbol looks like is symbols.py's business.
+height and module width to ^BY. What the symbol looks like is the business of the
+symbols package.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ baseline start (bars' bottom-left for a barcode) sits on the origin.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import fonts, text
 from .elements import (
@@ -231,9 +231,22 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         x -= block.width
     runs: list[Primitive] = []
     mode = _mode(element.reverse)
+    if mode == "xor":
+        # Labelary draws reverse (^FR/^LR) text bolder: every pixel a glyph's outline
+        # touches is inverted, not only those it half covers. Its ^A0N,,28^FR "GOGREEN"
+        # (labelize-units/text_fo_* and text_ft_*) has 5-dot stems where plain text of
+        # that size has 4, and the rule lifts those eight labels (0.88-0.90 -> 0.94-0.96)
+        # and carriers/glsdk_return (reverse text from 20 to 100 dots; 0.913 -> 0.926)
+        # while leaving labelize-units/reverse and carriers/dhlpaket as they were.
+        font = replace(font, solid=True)
     clip = None
     if block.clip_height is not None:
-        cx0, cy0 = x + off[0], y + off[1]
+        # The clip box is the block's own frame: its top-left sits anchor_v above a
+        # baseline (^FT) origin, so a ^TB placed with ^FT clips around the text it holds
+        # (zplab/fG_tb_ft and h84_tb_ft print their block above the ^FT point; the clip
+        # used to sit below it and hid all the text: F1 0.0 -> 0.99 and 0.40).
+        tu, tv = rotate(o, 0.0, -anchor_v)
+        cx0, cy0 = x + off[0] + tu, y + off[1] + tv
         ex, ey = rotate(o, block.width, block.clip_height)
         clip = (round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
                 round(max(cx0, cx0 + ex)), round(max(cy0, cy0 + ey)))

@@ -13,10 +13,65 @@ from .params import Params
 # Zebra code page 1252; 28 UTF-8; 29 UTF-16 big-endian; 30 UTF-16 little-endian.
 _CODECS = {27: "cp1252", 28: "utf-8", 29: "utf-16-be", 30: "utf-16-le", 31: "utf-16-be"}
 
+# ^CI 0-12 are Zebra code page 850 with national characters in place of some ASCII
+# punctuation (ZPL II guide, ^CI and "International Character Sets"; the guide notes
+# that ^CI13 must be selected to print a backslash). The sets as Labelary prints them:
+# labelize-units/encodings_013 prints  # 0 @ [ \ ] ^ ` { | }  under each of ^CI0-13,
+# and zplab/h50_bslash a backslash as a cent sign under the default ^CI0. " " marks a
+# position with no national character, which prints blank.
+_NATIONAL_CHARS: dict[int, dict[str, str]] = {
+    0: {"\\": "\u00a2"},  # U.S.A. 1
+    1: {"[": " ", "\\": "\u00a2", "]": " ", "{": "\u00bc", "|": "\u00bd",
+        "}": "\u00be"},  # U.S.A. 2
+    2: {"#": "\u00a3", "\\": "\u00a2"},  # U.K.
+    3: {"#": "\u0192", "@": "\u00a7", "\\": "\u0132", "|": "\u0133"},  # Holland
+    4: {"[": "\u00c6", "\\": "\u00d8", "]": "\u00c5", "{": "\u00e6", "|": "\u00f8",
+        "}": "\u00e5"},  # Denmark/Norway
+    5: {"#": "\u00dc", "@": "\u00c9", "[": "\u00c4", "\\": "\u00d6", "]": "\u00c5",
+        "^": "\u00dc", "`": "\u00e9", "{": "\u00e4", "|": "\u00f6",
+        "}": "\u00e5"},  # Sweden/Finland
+    6: {"@": "\u00a7", "[": "\u00c4", "\\": "\u00d6", "]": "\u00dc", "{": "\u00e4",
+        "|": "\u00f6", "}": "\u00fc"},  # Germany
+    7: {"#": "\u00a3", "@": "\u00e0", "\\": "\u00e7", "{": "\u00e9",
+        "}": "\u00f9"},  # France 1
+    8: {"@": "\u00e0", "[": "\u00e2", "\\": "\u00e7", "]": "\u00ea", "^": "\u00ee",
+        "`": "\u00f4", "{": "\u00e9", "|": "\u00f9", "}": "\u00e8"},  # France 2
+    9: {"#": "\u00a3", "@": "\u00a7", "\\": "\u00e7", "]": "\u00e9", "`": "\u00f9",
+        "{": "\u00e0", "|": "\u00f2", "}": "\u00e8"},  # Italy
+    10: {"@": "\u00a7", "[": "\u00a1", "\\": "\u00d1", "]": "\u00bf", "|": "\u00f1",
+         "}": "\u00e7"},  # Spain
+    11: {"#": "\u00a3", "@": "\u00c9", "[": "\u00c4", "\\": "\u00d6", "]": "\u00dc",
+         "`": "\u00e4", "{": "\u00eb", "|": "\u00ef", "}": "\u00f6"},  # Miscellaneous
+    12: {"\\": "\u00a5"},  # Japan
+}
+_NATIONAL = {page: str.maketrans(chars) for page, chars in _NATIONAL_CHARS.items()}
+
+# ^FB's own escapes ("\&" line break, "\\" backslash) are read before the character set.
+_BLOCK_ESCAPE = re.compile(r"(\\[&\\])")
+
+
+def _national(state: PrinterState, text: str, block: bool) -> str:
+    """Field text with the ^CI 0-12 national characters in place."""
+    table = _NATIONAL.get(state.settings.code_page)
+    if table is None:
+        return text
+    if not block:
+        return text.translate(table)
+    parts = _BLOCK_ESCAPE.split(text)
+    return "".join(part if i % 2 else part.translate(table) for i, part in enumerate(parts))
+
+
 _GRAPHIC_SYMBOLS = str.maketrans({"A": "\u00ae", "B": "\u00a9", "C": "\u2122", "D": "UL",
                                    "E": "SP"})
 
 _HEX = re.compile(rb"[0-9A-Fa-f]{2}")
+
+# ZPL II guide, font matrices: bitmap fonts B and H (OCR-A) hold upper-case letters
+# only, so a lower-case letter prints as its capital. Labelary does the same
+# (labelize-units/cf_font_designator "Hello" in font B prints "HELLO"; carriers/dpdpl
+# "zpl 1.5.1.DEMO" in ^AB prints "ZPL").
+_UPPER_CASE_ONLY = frozenset("BH")
+_TO_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 def _origin(state: PrinterState, command: Command, baseline: bool) -> Origin:
@@ -166,6 +221,10 @@ def field_separator(state: PrinterState, command: Command) -> None:
         # CSA logos (drawn here as their letters), in the scalable font.
         text = text.translate(_GRAPHIC_SYMBOLS)
         font = FontSpec("0", font.height, font.width)
+    else:
+        text = _national(state, text, f.block is not None)
+        if font.name in _UPPER_CASE_ONLY and font.path is None:
+            text = text.translate(_TO_UPPER)
     orientation = f.orientation or state.settings.field_orientation
     state.add(
         TextField(

@@ -163,23 +163,79 @@ _MAX_MEMORY_FONTS = 64
 _memory_fonts: dict[str, bytes] = {}
 
 
+# Zebra's font 0 (CG Triumvirate) draws the capital I as a plain stem, as Labelary
+# does (labelize-units/usps_priority_mail "PRIORITY MAIL": 8-dot stems, no serifs,
+# about 15 dots of advance at ^CF0,65,55). IBM Plex Sans, the default stand-in,
+# gives its I slab serifs and a wider advance. For that face the I (and its
+# accented forms) is redrawn as Plex's own stem, without the serifs, with the side
+# bearings of Plex's H, so weight and height stay the face's.
+_PLAIN_I_FACES = frozenset({"IBMPlexSansCondensed-Bold.ttf"})
+_PLAIN_I = frozenset("I\u00cc\u00cd\u00ce\u00cf")
+
+
 @functools.lru_cache(maxsize=65536)
 def _advance(file: str, pixel_size: int, char: str) -> float:
+    if file in _PLAIN_I_FACES and char in _PLAIN_I:
+        lsb, stem, rsb, _ = _stem_metrics(file, pixel_size)
+        return float(lsb + stem + rsb)
     return float(face(file, pixel_size).getlength(char))
 
 
-@functools.lru_cache(maxsize=65536)
-def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
-           cell: float | None) -> tuple[Image.Image, int, int]:
+def _outline(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, int]:
+    """The glyph's mask as the face draws it and its offset from the pen at baseline."""
     font = face(file, pixel_size)
     left, top, right, bottom = (round(v) for v in font.getbbox(char, anchor="ls"))
     if right <= left or bottom <= top:
         return Image.new("L", (0, 0)), 0, 0
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), char, font=font, fill=255, anchor="ls")
+    return mask, left, top
+
+
+def _ink_columns(mask: Image.Image, row: int | None = None) -> tuple[int, int]:
+    """First and last+1 ink column of the mask (or of one row of it)."""
+    if row is not None:
+        mask = mask.crop((0, row, mask.width, row + 1))
+    box = mask.point(lambda v: 255 if v >= 128 else 0).getbbox()
+    return (box[0], box[2]) if box else (0, 0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _stem_metrics(file: str, pixel_size: int) -> tuple[int, int, int, int]:
+    """H's left bearing, I's stem width, H's right bearing and the cap-height row."""
+    h_mask, h_left, h_top = _outline(file, pixel_size, "H")
+    h_first, h_last = _ink_columns(h_mask)
+    advance = face(file, pixel_size).getlength("H")
+    i_mask, _, i_top = _outline(file, pixel_size, "I")
+    stem_first, stem_last = _ink_columns(i_mask, i_mask.height // 2)
+    rsb = round(advance) - (h_left + h_last)
+    return h_left + h_first, stem_last - stem_first, rsb, max(h_top, i_top)
+
+
+def _plain_stem(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, int]:
+    """The I without serifs: its stem below cap height, anything above (an accent) kept."""
+    mask, left, top = _outline(file, pixel_size, char)
+    lsb, _, _, cap_top = _stem_metrics(file, pixel_size)
+    body = max(0, cap_top - top)  # first row of the letter's body in the mask
+    first, last = _ink_columns(mask, body + (mask.height - body) // 2)
+    out = Image.new("L", mask.size, 0)
+    out.paste(mask.crop((0, 0, mask.width, body)), (0, 0))
+    out.paste(mask.crop((first, body, last, mask.height)), (first, body))
+    return out, lsb - first, top
+
+
+@functools.lru_cache(maxsize=65536)
+def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
+           cell: float | None) -> tuple[Image.Image, int, int]:
+    if file in _PLAIN_I_FACES and char in _PLAIN_I:
+        mask, left, top = _plain_stem(file, pixel_size, char)
+    else:
+        mask, left, top = _outline(file, pixel_size, char)
+    if mask.width == 0:
+        return mask, 0, 0
     if cell is not None:
         # Bitmap-font stand-in: centre the glyph in the character cell (the gap follows).
-        left = round((cell - (right - left) * x_scale) / 2 / x_scale)
+        left = round((cell - mask.width * x_scale) / 2 / x_scale)
     if abs(x_scale - 1.0) > 1e-3:
         width = max(1, round(mask.width * x_scale))
         mask = mask.resize((width, mask.height), Image.Resampling.BILINEAR)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from . import fonts, text
+from . import fonts, marks, text
 from .elements import (
     BarcodeField,
     Element,
@@ -269,6 +269,8 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
 def resolve_font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
     """The drawable font for an ^A spec, with ZPL's defaults for missing sizes."""
     name = spec.name
+    if name == "GS":
+        return marks.symbol_font(spec.height, spec.width, ctx.scale)
     if name in fonts.BITMAP_FONTS and spec.path is None:
         return fonts.bitmap(name, spec.height, spec.width, ctx.scale)
     height = spec.height or spec.width or 15

@@ -65,6 +65,7 @@ class PrinterState:
     limits: Limits
     deadline: float
     delimiter: str = ","
+    control_prefix: str = "~"  # ^CT/~CT; the lexer reads with it, text fields drop it
     settings: LabelSettings = member(default_factory=LabelSettings)
     field: FieldState = member(default_factory=FieldState)
     label: Label = member(default_factory=Label)

@@ -86,3 +86,27 @@ def test_field_without_fs_at_end_of_format_still_prints() -> None:
 def test_empty_field_prints_nothing() -> None:
     result, mask = draw("^XA^FO10,10^A0N,30,30^FD^FS^XZ")
     assert bbox(mask) is None
+
+
+@pytest.mark.parametrize(
+    ("with_tilde", "same_as"),
+    [
+        # The control prefix does not print in a text field (ZPL II guide, ^FD) ...
+        ("^XA^FO10,10^A0N,40^FDA~B^FS^XZ", "^XA^FO10,10^A0N,40^FDAB^FS^XZ"),
+        # ... nor a changed one, while the old prefix is text again.
+        ("^XA~CT#^FO10,10^A0N,40^FDA#~^FS^XZ", "^XA^FO10,10^A0N,40^FH^FDA_7E^FS^XZ"),
+    ],
+)
+def test_text_field_drops_the_control_prefix(with_tilde: str, same_as: str) -> None:
+    assert render(with_tilde).png == render(same_as).png
+
+
+def test_hex_escape_prints_a_tilde() -> None:
+    _, plain = draw("^XA^FO10,10^A0N,40^FDA^FS^XZ")
+    _, tilde = draw("^XA^FO10,10^A0N,40^FH^FDA_7E^FS^XZ")
+    assert bbox(tilde)[2] > bbox(plain)[2] + 5  # type: ignore[index]
+
+
+def test_bar_code_data_keeps_the_tilde_for_data_matrix_escapes() -> None:
+    assert render("^XA^FO10,10^BXN,5,200^FD~1AB^FS^XZ").png != render(
+        "^XA^FO10,10^BXN,5,200^FD1AB^FS^XZ").png

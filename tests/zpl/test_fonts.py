@@ -91,6 +91,34 @@ def test_graphic_symbol_prints_marks(messages) -> None:
     assert result.warnings == ()
 
 
+@pytest.mark.parametrize(
+    ("data", "size"),
+    # On the 24-dot grid at 3x: (R) and (C) are 45-dot rings, TM 57 x 30, the UL logo
+    # fills the 72-dot cell and the CSA logo's C is open on the right.
+    [("A", (45, 45)), ("B", (45, 45)), ("C", (57, 30)), ("D", (72, 72)), ("E", (66, 72))],
+)
+def test_graphic_symbol_marks_fill_their_cell(data: str, size: tuple[int, int]) -> None:
+    w, h = extent(f"^XA^CFA,72^FO20,20^GS^FD{data}^FS^XZ")
+    assert abs(w - size[0]) <= 2 and abs(h - size[1]) <= 2
+
+
+def test_graphic_symbol_scales_in_whole_cells_and_advances_one_cell() -> None:
+    # The 24-dot cell: 9 (the power-up ^CF height) and 30 both print at 1x.
+    assert extent("^XA^FO20,20^GS^FDD^FS^XZ") == extent("^XA^FO20,20^GSN,30,30^FDD^FS^XZ")
+    _, one = draw("^XA^FO20,20^GS^FDD^FS^XZ")
+    _, two = draw("^XA^FO20,20^GS^FDDD^FS^XZ")
+    assert bbox(two)[2] - bbox(one)[2] == 26  # type: ignore[index]
+
+
+def test_font0_capital_i_is_a_plain_stem() -> None:
+    # CG Triumvirate's I has no serifs: every row of it is as wide as its stem.
+    _, mask = draw("^XA^FO20,20^A0N,100,100^FDI^FS^XZ")
+    x0, y0, x1, y1 = bbox(mask)  # type: ignore[misc]
+    widths = {int(row.sum()) for row in mask[y0:y1 + 1]}
+    assert max(widths) - min(widths) <= 1
+    assert x1 - x0 + 1 < 20
+
+
 def test_clock_fields_print_their_data() -> None:
     assert render("^XA^FO10,10^A0N,30^FC%,{,#^FD%Y-%m^FS^XZ").png == render(
         "^XA^FO10,10^A0N,30^FD%Y-%m^FS^XZ").png

@@ -61,9 +61,6 @@ def _national(state: PrinterState, text: str, block: bool) -> str:
     return "".join(part if i % 2 else part.translate(table) for i, part in enumerate(parts))
 
 
-_GRAPHIC_SYMBOLS = str.maketrans({"A": "\u00ae", "B": "\u00a9", "C": "\u2122", "D": "UL",
-                                   "E": "SP"})
-
 _HEX = re.compile(rb"[0-9A-Fa-f]{2}")
 
 # ZPL II guide, font matrices: bitmap fonts B and H (OCR-A) hold upper-case letters
@@ -186,13 +183,16 @@ def _unhex(raw: bytes, indicator: bytes) -> bytes:
     return bytes(out)
 
 
-def field_text(state: PrinterState, f: FieldState) -> str | None:
-    """The field's data with ^FH escapes resolved and the ^CI code page applied."""
+def field_text(state: PrinterState, f: FieldState, drop: str = "") -> str | None:
+    """The field's data with ^FH escapes resolved and the ^CI code page applied;
+    ``drop`` is a character the data loses before its escapes are read."""
     raw = f.data
     if f.number is not None and state.uses_format and f.number in state.recalled:
         raw = state.recalled[f.number]
     if raw is None:
         return None
+    if drop:
+        raw = raw.replace(drop, "")
     data = raw.encode("latin-1")
     if f.hex_indicator is not None:
         data = _unhex(data, f.hex_indicator.encode("latin-1"))
@@ -206,7 +206,12 @@ def field_separator(state: PrinterState, command: Command) -> None:
     state.field = FieldState()
     if state.uses_format and f.number is not None and f.origin is None:
         return  # a value for a recalled format's ^FN, already applied at ^XF
-    text = field_text(state, f)
+    # ZPL II guide, ^FD: field data is any printable character except the command
+    # prefixes; ^ and ~ print only after ^CC/^CT has changed them (or as ^FH escapes).
+    # Labelary prints a text field without its control prefix: labelize-units/
+    # encodings_013 ends each of its 14 ^CI lines with "~" and none prints it. Bar
+    # code data keeps it, since ^BX takes ~ as its default escape character.
+    text = field_text(state, f, "" if f.barcode is not None else state.control_prefix)
     if text is None:
         return
     origin = f.origin or Origin(*state.place(0, 0))
@@ -216,12 +221,7 @@ def field_separator(state: PrinterState, command: Command) -> None:
     if text == "":
         return
     font = f.font or _default_font(state)
-    if font.name == "GS":
-        # ^GS: A-E are the registered, copyright and trademark marks and the UL and
-        # CSA logos (drawn here as their letters), in the scalable font.
-        text = text.translate(_GRAPHIC_SYMBOLS)
-        font = FontSpec("0", font.height, font.width)
-    else:
+    if font.name != "GS":  # ^GS data A-E names its marks (marks.py draws them)
         text = _national(state, text, f.block is not None)
         if font.name in _UPPER_CASE_ONLY and font.path is None:
             text = text.translate(_TO_UPPER)

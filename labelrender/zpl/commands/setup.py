@@ -109,6 +109,8 @@ def change_delimiter(state: PrinterState, command: Command) -> None:
 
 def prefix_change(state: PrinterState, command: Command) -> None:
     """^CC/~CC, ^CT/~CT - prefix changes; the lexer applies them as it reads."""
+    if command.name == "CT" and command.params:
+        state.control_prefix = command.params[:1]
 
 
 def comment(state: PrinterState, command: Command) -> None:

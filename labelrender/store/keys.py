@@ -1,0 +1,70 @@
+"""Every Redis key name labelrender uses, and nothing else.
+
+Scheme: ``lr:`` then the owning object. Everything a tenant owns sits under
+``lr:tenant:{tid}:`` so one tenant's data can never be addressed with another
+tenant's id. Two keys are not under a tenant, on purpose:
+
+- ``lr:apikey:{sha256}``: the authentication lookup; it is how a request finds
+  its tenant, so it cannot be keyed by one.
+- ``lr:plan:{name}`` and ``lr:plans``: plans are global (operator resources).
+
+Hash tags are not used: v1 runs on a single Redis (primary + replicas).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+ROOT = "lr"
+
+
+def tenant(tenant_id: str) -> str:
+    """Hash: the tenant record (name, plan, overages, created_at)."""
+    return f"{ROOT}:tenant:{tenant_id}"
+
+
+def tenant_keys(tenant_id: str) -> str:
+    """Hash: key_prefix -> sha256 of every key the tenant ever created."""
+    return f"{ROOT}:tenant:{tenant_id}:keys"
+
+
+def tenant_active_keys(tenant_id: str) -> str:
+    """Set: key prefixes of the tenant's active keys (the cap counts these)."""
+    return f"{ROOT}:tenant:{tenant_id}:keys:active"
+
+
+def apikey(key_hash: str) -> str:
+    """Hash: one API key record, found by the SHA-256 of the secret."""
+    return f"{ROOT}:apikey:{key_hash}"
+
+
+def rate(tenant_id: str) -> str:
+    """String: GCRA theoretical arrival time of the tenant's next request."""
+    return f"{ROOT}:tenant:{tenant_id}:rate"
+
+
+def inflight(tenant_id: str) -> str:
+    """Sorted set: concurrency lease ids scored by their expiry (unix time)."""
+    return f"{ROOT}:tenant:{tenant_id}:inflight"
+
+
+def usage(tenant_id: str, period: str) -> str:
+    """Hash: unit -> count for one UTC month, ``period`` like ``2026-11``."""
+    return f"{ROOT}:tenant:{tenant_id}:usage:{period}"
+
+
+def idempotency(tenant_id: str, idempotency_key: str) -> str:
+    """Hash: one idempotency record. The client's key is hashed so any string
+    the client sends makes a short, safe key name."""
+    digest = hashlib.sha256(idempotency_key.encode()).hexdigest()
+    return f"{ROOT}:tenant:{tenant_id}:idem:{digest}"
+
+
+def plan(name: str) -> str:
+    """String (JSON): an operator's Plan resource overriding or adding a plan."""
+    return f"{ROOT}:plan:{name}"
+
+
+def plans() -> str:
+    """Set: names of all plans stored in Redis."""
+    return f"{ROOT}:plans"

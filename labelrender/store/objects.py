@@ -1,0 +1,302 @@
+"""Object storage for rendered labels: one interface, a filesystem and an S3 backend.
+
+Keys are content-addressed (``tenants/<tid>/labels/<hash>.png``), so an object
+never changes once written: a repeated put of the same bytes is a no-op that
+keeps the original `created_at`, which anchors the signed-URL windows
+(DECISIONS.md "Signed URLs"). A put of *different* bytes under an existing key
+replaces the object, and its `created_at` becomes the time of the replacement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import stat
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from botocore.exceptions import (  # type: ignore[import-untyped, unused-ignore]
+    BotoCoreError,
+    ClientError,
+)
+
+from labelrender.store.errors import InvalidValue, StoreError
+from labelrender.store.signing import (
+    S3_MAX_URL_LIFETIME_S,
+    UrlSigner,
+    Verdict,
+    enable_fixed_time_presign,
+    presign_s3_get,
+)
+
+# One path segment: ASCII letters, digits, '.', '_' and '-', never starting with
+# '.', which rules out '.', '..' and the store's own hidden temp files. Newlines
+# are excluded too, which keeps the signed text "<key>\n<exp>" unambiguous.
+_KEY_SEGMENT = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+MAX_KEY_BYTES = 1024
+
+
+@dataclass(frozen=True)
+class ObjectInfo:
+    """What `head` reports about a stored object."""
+
+    size: int
+    created_at: float  # unix seconds
+
+
+class ObjectStoreError(StoreError):
+    """The storage backend failed; callers answer with a retryable 5xx."""
+
+
+class InvalidKeyError(InvalidValue):
+    """A key that could escape its prefix or the store root; a programming error."""
+
+
+class SignedUrlRejected(StoreError):
+    """A signed file URL that is tampered with or expired (403)."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(f"signed URL rejected: {verdict.value}")
+        self.verdict = verdict
+
+
+def check_key(key: str) -> str:
+    """Return `key` if it is a safe relative object key, else raise InvalidKeyError."""
+    safe = len(key.encode()) <= MAX_KEY_BYTES and all(
+        _KEY_SEGMENT.fullmatch(segment) for segment in key.split("/")
+    )
+    if not safe:
+        raise InvalidKeyError(f"unsafe object key: {key!r}")
+    return key
+
+
+class ObjectStore(Protocol):
+    """The storage both embedded (filesystem) and scaled-out (S3) modes use."""
+
+    def put(self, key: str, data: bytes, content_type: str) -> None:
+        """Store `data`; idempotent for the same key and bytes."""
+
+    def get(self, key: str) -> bytes | None:
+        """The object's bytes, or None when there is no such object."""
+
+    def head(self, key: str) -> ObjectInfo | None:
+        """Size and creation time, or None when there is no such object."""
+
+    def delete(self, key: str) -> None:
+        """Remove the object; deleting a missing object is not an error."""
+
+    def signed_url(self, key: str, expires_at: int, base_url: str) -> str:
+        """A URL anyone can GET until `expires_at`; the same inputs give the same URL."""
+
+
+class FilesystemStore:
+    """Objects as files under `root`, written atomically; URLs served by our API.
+
+    `created_at` is the file's mtime, set by the write that created it: a re-put
+    of identical bytes does not touch the file. The content type is not stored;
+    the serving route derives it from the key's extension.
+    """
+
+    def __init__(self, root: Path, signer: UrlSigner) -> None:
+        self._root = root
+        self._signer = signer
+
+    def put(self, key: str, data: bytes, content_type: str) -> None:
+        path = self._path(key)
+        try:
+            if _holds(path, data):
+                return
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomic(path, data)
+        except OSError as exc:
+            raise ObjectStoreError(f"cannot store object {key!r}") from exc
+
+    def get(self, key: str) -> bytes | None:
+        path = self._path(key)
+        try:
+            return path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise ObjectStoreError(f"cannot read object {key!r}") from exc
+
+    def head(self, key: str) -> ObjectInfo | None:
+        path = self._path(key)
+        try:
+            status = path.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise ObjectStoreError(f"cannot stat object {key!r}") from exc
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        return ObjectInfo(size=status.st_size, created_at=status.st_mtime)
+
+    def delete(self, key: str) -> None:
+        path = self._path(key)
+        try:
+            path.unlink(missing_ok=True)
+        except (IsADirectoryError, NotADirectoryError):
+            return
+        except OSError as exc:
+            raise ObjectStoreError(f"cannot delete object {key!r}") from exc
+
+    def signed_url(self, key: str, expires_at: int, base_url: str) -> str:
+        """``<base_url>/files/<key>?exp=..&sig=..``; `base_url` is the spec's, with /v1."""
+        check_key(key)
+        sig = self._signer.sign(key, expires_at)
+        return f"{base_url.rstrip('/')}/files/{key}?exp={expires_at}&sig={sig}"
+
+    def read_signed(self, key: str, exp: str, sig: str, now: float) -> bytes | None:
+        """Bytes behind a signed URL's raw query values; None once purged (404).
+
+        The signature is checked before the object is looked up, so a bad or
+        expired URL (SignedUrlRejected, 403) says nothing about what exists.
+        """
+        verdict = self._signer.verify_query(key, exp, sig, now)
+        if verdict is not Verdict.OK:
+            raise SignedUrlRejected(verdict)
+        return self.get(key)
+
+    def _path(self, key: str) -> Path:
+        return self._root.joinpath(*check_key(key).split("/"))
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    """True when `path` already holds exactly `data`."""
+    try:
+        if path.stat().st_size != len(data):
+            return False
+        return path.read_bytes() == data
+    except FileNotFoundError:
+        return False
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temp file in the same directory, so readers never see half a file."""
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as temp:
+            temp.write(data)
+            temp.flush()
+            os.fsync(temp.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_name)
+        raise
+    _fsync_directory(path.parent)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Persist the rename itself, not only the file contents."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+# S3 reports a missing object as NoSuchKey (GET) or a bare 404 (HEAD).
+_NOT_FOUND_CODES = frozenset({"404", "NoSuchKey", "NotFound"})
+_META_SHA256 = "sha256"
+_META_CREATED_AT = "created-at"
+
+
+class S3Store:
+    """Objects in one S3 bucket; URLs are S3 presigned GETs with a fixed signing time.
+
+    `client` is a boto3 S3 client. Its event system gets two handlers (see
+    `signing.enable_fixed_time_presign`); nothing else about it changes.
+    `created_at` and a SHA-256 of the bytes live in the object's user metadata,
+    so a re-put of identical bytes is skipped and keeps the original time.
+    """
+
+    def __init__(
+        self,
+        bucket: str,
+        client: Any,
+        *,
+        url_lifetime_s: int = S3_MAX_URL_LIFETIME_S,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._bucket = bucket
+        self._client = client
+        self._url_lifetime_s = url_lifetime_s
+        self._clock = clock
+        enable_fixed_time_presign(client)
+
+    def put(self, key: str, data: bytes, content_type: str) -> None:
+        digest = hashlib.sha256(data).hexdigest()
+        current = self._request("head_object", key)
+        if current is not None and current.get("Metadata", {}).get(_META_SHA256) == digest:
+            return
+        metadata = {_META_SHA256: digest, _META_CREATED_AT: repr(self._clock())}
+        self._request(
+            "put_object", key, Body=data, ContentType=content_type, Metadata=metadata
+        )
+
+    def get(self, key: str) -> bytes | None:
+        response = self._request("get_object", key)
+        if response is None:
+            return None
+        try:
+            body: bytes = response["Body"].read()
+        except BotoCoreError as exc:
+            raise ObjectStoreError(f"S3 read failed for {key!r}") from exc
+        return body
+
+    def head(self, key: str) -> ObjectInfo | None:
+        response = self._request("head_object", key)
+        if response is None:
+            return None
+        return ObjectInfo(size=int(response["ContentLength"]), created_at=_created_at(response))
+
+    def delete(self, key: str) -> None:
+        self._request("delete_object", key)
+
+    def signed_url(self, key: str, expires_at: int, base_url: str) -> str:
+        """A presigned GET; `base_url` is unused, the URL points at the bucket.
+
+        Signed at ``expires_at - url_lifetime_s`` so that it is byte-identical for
+        the same expiry; hence `expires_at` may be at most `url_lifetime_s` ahead.
+        """
+        check_key(key)
+        if expires_at - self._clock() > self._url_lifetime_s:
+            raise ValueError(f"expires_at is more than {self._url_lifetime_s} s ahead")
+        try:
+            return presign_s3_get(
+                self._client, self._bucket, key, expires_at, self._url_lifetime_s
+            )
+        except BotoCoreError as exc:
+            raise ObjectStoreError(f"cannot presign {key!r}") from exc
+
+    def _request(self, operation: str, key: str, **params: Any) -> dict[str, Any] | None:
+        """Run one S3 call on `key`; None when the object does not exist."""
+        check_key(key)
+        try:
+            response: dict[str, Any] = getattr(self._client, operation)(
+                Bucket=self._bucket, Key=key, **params
+            )
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code")
+            if code in _NOT_FOUND_CODES:
+                return None
+            raise ObjectStoreError(f"S3 {operation} failed for {key!r}: {code}") from exc
+        except BotoCoreError as exc:
+            raise ObjectStoreError(f"S3 {operation} failed for {key!r}") from exc
+        return response
+
+
+def _created_at(head: dict[str, Any]) -> float:
+    """Our metadata stamp, or S3's LastModified for objects written by other tools."""
+    stamp = head.get("Metadata", {}).get(_META_CREATED_AT)
+    with contextlib.suppress(TypeError, ValueError):
+        return float(stamp)
+    return float(head["LastModified"].timestamp())

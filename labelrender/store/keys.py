@@ -78,3 +78,8 @@ def render_stream() -> str:
 def render_reply(job_id: str) -> str:
     """The list a worker pushes a job's reply to."""
     return f"{ROOT}:reply:{job_id}"
+
+
+def bootstrap(step: str) -> str:
+    """String: marks a one-time setup step as done (e.g. the embedded demo tenant)."""
+    return f"{ROOT}:bootstrap:{step}"

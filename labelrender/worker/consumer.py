@@ -1,0 +1,128 @@
+"""The render consumer loop: read jobs from the stream, hand them to the handler.
+
+One consumer per worker process, in the ``workers`` group. It takes at most
+``concurrency`` jobs at a time (twice the render pool, so the pool always has
+the next job queued while the last one is being stored), claims entries that a
+dead consumer left pending, and on SIGTERM/SIGINT stops reading, finishes what
+it holds, and returns. Whatever it could not finish stays pending in Redis
+and is claimed by another consumer.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from types import FrameType
+
+import redis
+
+from labelrender.store import jobs
+from labelrender.store.jobs import RenderJob
+from labelrender.worker import metrics
+from labelrender.worker.render import JobHandler
+
+log = logging.getLogger(__name__)
+
+REDIS_RETRY_S = 1.0  # pause after a Redis error before reading again
+
+
+def consumer_name() -> str:
+    """Unique per process and readable in XINFO CONSUMERS: ``<host>-<pid>``."""
+    return f"{socket.gethostname()}-{os.getpid()}"
+
+
+class Consumer:
+    """Reads the render stream and runs each job on a bounded set of threads."""
+
+    def __init__(self, r: redis.Redis, handler: JobHandler, *, name: str, concurrency: int,
+                 claim_idle_ms: int, claim_interval_s: float, block_ms: int) -> None:
+        self.name = name
+        self._redis = r
+        self._handler = handler
+        self._concurrency = concurrency
+        self._claim_idle_ms = claim_idle_ms
+        self._claim_interval_s = claim_interval_s
+        self._block_ms = block_ms
+        self._threads = ThreadPoolExecutor(concurrency, thread_name_prefix=f"job-{name}")
+        self._in_flight: dict[str, Future[bool]] = {}
+        self._stop = threading.Event()
+        self._next_claim = 0.0
+
+    def stop(self) -> None:
+        """Ask the loop to finish its in-flight jobs and return; safe from any thread."""
+        self._stop.set()
+
+    def run(self) -> None:
+        """Consume until ``stop``; returns once every job taken is done."""
+        jobs.ensure_group(self._redis)
+        log.info("consumer %s started (%d jobs at a time)", self.name, self._concurrency)
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._step()
+                except redis.RedisError as exc:
+                    log.warning("consumer %s: Redis error, retrying: %s", self.name, exc)
+                    self._stop.wait(REDIS_RETRY_S)
+                except Exception:  # e.g. an entry that is not a job: keep serving the rest
+                    log.exception("consumer %s: unexpected error, retrying", self.name)
+                    self._stop.wait(REDIS_RETRY_S)
+        finally:
+            self._threads.shutdown(wait=True)
+            self._prune()
+            log.info("consumer %s stopped", self.name)
+
+    def _step(self) -> None:
+        self._prune()
+        room = self._concurrency - len(self._in_flight)
+        if room <= 0:
+            wait(list(self._in_flight.values()), timeout=self._block_ms / 1000,
+                 return_when=FIRST_COMPLETED)
+            return
+        entries = self._claim(room) or jobs.read(self._redis, self.name, count=room,
+                                                 block_ms=self._block_ms)
+        for entry_id, job in entries:
+            self._dispatch(entry_id, job)
+
+    def _claim(self, room: int) -> list[tuple[str, RenderJob]]:
+        """Every ``claim_interval_s``: entries pending longer than ``claim_idle_ms``.
+
+        That includes our own failed jobs (store down) and a dead consumer's.
+        Entries we are still working on are skipped: claiming them again only
+        resets their idle time.
+        """
+        if time.monotonic() < self._next_claim:
+            return []
+        self._next_claim = time.monotonic() + self._claim_interval_s
+        claimed = jobs.claim_stale(self._redis, self.name, self._claim_idle_ms, count=room)
+        fresh = [(entry_id, job) for entry_id, job in claimed if entry_id not in self._in_flight]
+        if fresh:
+            log.info("consumer %s claimed %d stale job(s)", self.name, len(fresh))
+            metrics.CLAIMED.inc(len(fresh))
+        return fresh
+
+    def _dispatch(self, entry_id: str, job: RenderJob) -> None:
+        self._in_flight[entry_id] = self._threads.submit(self._handler.handle, entry_id, job)
+        metrics.IN_FLIGHT.set(len(self._in_flight))
+
+    def _prune(self) -> None:
+        for entry_id in [e for e, future in self._in_flight.items() if future.done()]:
+            del self._in_flight[entry_id]
+        metrics.IN_FLIGHT.set(len(self._in_flight))
+
+
+def stop_on_signals(consumer: Consumer) -> None:
+    """SIGTERM or SIGINT: graceful stop. A second signal kills at once (default action)."""
+
+    def handle(signum: int, _frame: FrameType | None) -> None:
+        log.info("signal %d: finishing in-flight jobs, then stopping", signum)
+        consumer.stop()
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    signal.signal(signal.SIGTERM, handle)
+    signal.signal(signal.SIGINT, handle)

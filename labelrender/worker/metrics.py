@@ -1,0 +1,24 @@
+"""Prometheus metrics of the render workers (SREs scale workers on these).
+
+The queue depth itself is read from Redis (``jobs.backlog``) by whoever
+scrapes the API, so it is one number for the whole fleet; these are per worker.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+JOBS = Counter(
+    "labelrender_worker_jobs_total",
+    "Render jobs handled, by outcome: rendered, InvalidZpl, InvalidOptions, or retry "
+    "(left pending after a failure).",
+    ["outcome"],
+)
+JOB_SECONDS = Histogram(
+    "labelrender_worker_job_seconds",
+    "Time from taking a render job to acknowledging it.",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
+IN_FLIGHT = Gauge("labelrender_worker_jobs_in_flight", "Render jobs taken and not yet done.")
+CLAIMED = Counter("labelrender_worker_claimed_total",
+                  "Pending jobs claimed from consumers that stopped answering.")

@@ -1,0 +1,44 @@
+"""Start one render worker process from the settings: ``labelrender worker``."""
+
+from __future__ import annotations
+
+import logging
+
+import redis
+from prometheus_client import start_http_server
+
+from labelrender.settings import Settings, build_object_store, connect_redis
+from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
+from labelrender.worker.render import JobHandler, RenderPool
+
+log = logging.getLogger(__name__)
+
+
+def build_consumer(settings: Settings, r: redis.Redis, pool: RenderPool,
+                   name: str | None = None) -> Consumer:
+    """A consumer on ``r`` storing into the settings' object store."""
+    handler = JobHandler(r, build_object_store(settings), pool)
+    return Consumer(
+        r, handler, name=name or consumer_name(), concurrency=2 * pool.processes,
+        claim_idle_ms=settings.job_claim_idle_ms,
+        claim_interval_s=settings.job_claim_interval_s,
+        block_ms=settings.job_read_block_ms,
+    )
+
+
+def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
+    """Consume render jobs until SIGTERM or SIGINT, then finish in-flight jobs.
+
+    ``r`` defaults to the settings' Redis; ``serve`` passes a client on its
+    embedded server's socket instead.
+    """
+    client = r if r is not None else connect_redis(settings)
+    if settings.worker_metrics_port is not None:
+        start_http_server(settings.worker_metrics_port, addr=settings.host)
+    pool = RenderPool(settings.render_processes)
+    try:
+        consumer = build_consumer(settings, client, pool)
+        stop_on_signals(consumer)
+        consumer.run()
+    finally:
+        pool.shutdown()

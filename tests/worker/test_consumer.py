@@ -1,0 +1,131 @@
+"""The consumer loop: many jobs, graceful stop, and a worker killed mid-job."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import redis
+
+from labelrender.settings import Settings, build_object_store
+from labelrender.store import jobs, keys
+from labelrender.worker.consumer import Consumer
+from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.run import build_consumer
+from tests.worker.conftest import SLOW_ZPL, label_zpl, make_job, redis_url_of
+
+
+@contextmanager
+def running(consumer: Consumer) -> Iterator[Consumer]:
+    thread = threading.Thread(target=consumer.run, daemon=True)
+    thread.start()
+    try:
+        yield consumer
+    finally:
+        consumer.stop()
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+
+
+def wait_until(condition: Callable[[], bool], timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def delivered_unacked(r: redis.Redis) -> int:
+    return int(r.xpending(keys.render_stream(), jobs.GROUP)["pending"])
+
+
+def settings_for(data_dir: Path, **overrides: object) -> Settings:
+    return Settings(data_dir=data_dir, s3_bucket=None, job_read_block_ms=100,
+                    **overrides)  # type: ignore[arg-type]
+
+
+def start_worker_process(r: redis.Redis, data_dir: Path) -> subprocess.Popen[bytes]:
+    """``labelrender worker`` in its own session, on the test Redis."""
+    env = {**os.environ, "REDIS_URL": redis_url_of(r), "LABELRENDER_DATA_DIR": str(data_dir),
+           "LABELRENDER_RENDER_PROCESSES": "1", "LABELRENDER_JOB_READ_BLOCK_MS": "100"}
+    env.pop("S3_BUCKET", None)
+    return subprocess.Popen([sys.executable, "-m", "labelrender.cli", "worker"], env=env,
+                            start_new_session=True)
+
+
+def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path) -> None:
+    pool = RenderPool(2)
+    try:
+        consumer = build_consumer(settings_for(tmp_path), redis_db, pool, name="c1")
+        with running(consumer):
+            sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Label {n}"))) for n in range(10)]
+            replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in sent]
+    finally:
+        pool.shutdown()
+    assert all(reply is not None and reply.ok for reply in replies)
+    assert jobs.backlog(redis_db) == 0
+    assert len(list((tmp_path / "objects").rglob("*.png"))) == 10
+
+
+def test_stop_finishes_the_jobs_already_taken(redis_db: redis.Redis, tmp_path: Path) -> None:
+    jobs.ensure_group(redis_db)
+    sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Stop {n}"))) for n in range(4)]
+    pool = RenderPool(2)
+    try:
+        handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)), pool)
+        consumer = Consumer(redis_db, handler, name="c1", concurrency=4,
+                            claim_idle_ms=60_000, claim_interval_s=5, block_ms=100)
+        with running(consumer):  # its first read takes all four jobs
+            wait_until(lambda: delivered_unacked(redis_db) > 0 or jobs.backlog(redis_db) < 4)
+        # stopped: every job it had taken is finished, replied to and acknowledged
+    finally:
+        pool.shutdown()
+    assert delivered_unacked(redis_db) == 0 and jobs.backlog(redis_db) == 0
+    replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) for job in sent]
+    assert all(reply is not None and reply.ok for reply in replies)
+
+
+def test_sigterm_lets_the_worker_finish_its_job(redis_db: redis.Redis, tmp_path: Path) -> None:
+    jobs.ensure_group(redis_db)
+    worker = start_worker_process(redis_db, tmp_path)
+    try:
+        job = jobs.enqueue(redis_db, make_job(SLOW_ZPL))
+        wait_until(lambda: delivered_unacked(redis_db) == 1)
+        worker.send_signal(signal.SIGTERM)
+        assert worker.wait(timeout=60) == 0
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    assert reply is not None and reply.ok
+    assert jobs.backlog(redis_db) == 0
+
+
+def test_a_job_of_a_killed_worker_is_completed_by_another(
+        redis_db: redis.Redis, tmp_path: Path) -> None:
+    jobs.ensure_group(redis_db)
+    worker = start_worker_process(redis_db, tmp_path)
+    try:
+        job = jobs.enqueue(redis_db, make_job(SLOW_ZPL))
+        wait_until(lambda: delivered_unacked(redis_db) == 1)
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)  # the worker and its render processes
+        worker.wait()
+    assert jobs.backlog(redis_db) == 1
+    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) is None
+
+    pool = RenderPool(1)
+    try:
+        settings = settings_for(tmp_path, job_claim_idle_ms=100, job_claim_interval_s=0.2)
+        with running(build_consumer(settings, redis_db, pool, name="survivor")):
+            reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=60)
+    finally:
+        pool.shutdown()
+    assert reply is not None and reply.ok
+    assert jobs.backlog(redis_db) == 0

@@ -1,0 +1,149 @@
+"""What handlers share: the app state, the caller's identity, route policies.
+
+``AppState.call`` is the one door to the synchronous store: it runs a call on
+the app's thread pool and translates storage failures into a retriable 503.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Literal, ParamSpec, TypeVar
+
+import redis
+from aiohttp import web
+
+from labelrender.api.config import ApiConfig
+from labelrender.api.errors import ServiceUnavailable, Unauthorized
+from labelrender.api.metrics import Metrics
+from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
+from labelrender.store.objects import ObjectStore, ObjectStoreError
+
+P = ParamSpec("P")
+T = TypeVar("T")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True)
+class AppState:
+    config: ApiConfig
+    redis: redis.Redis
+    objects: ObjectStore
+    executor: ThreadPoolExecutor
+    metrics: Metrics
+
+    def now(self) -> float:
+        return self.config.clock()
+
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a blocking store call off the event loop."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
+        except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
+            raise ServiceUnavailable(
+                "storage is temporarily unavailable; retry shortly",
+                retry_after=self.config.retry_after_s,
+            ) from exc
+
+
+STATE = web.AppKey("labelrender_state", AppState)
+
+
+def app_state(request: web.Request) -> AppState:
+    return request.app[STATE]
+
+
+@dataclass(frozen=True)
+class AuthContext:
+    """The caller, from its key: the tenant is never taken from the request."""
+
+    key: ApiKey
+    tenant: Tenant
+    plan: Plan
+
+    @property
+    def tenant_id(self) -> str:
+        return self.tenant.tenant_id
+
+
+_AUTH = "labelrender.auth"
+_RATE = "labelrender.rate"
+_REQUEST_ID = "labelrender.request_id"
+
+
+def set_auth(request: web.Request, auth: AuthContext) -> None:
+    request[_AUTH] = auth
+
+
+def auth_or_none(request: web.Request) -> AuthContext | None:
+    auth = request.get(_AUTH)
+    return auth if isinstance(auth, AuthContext) else None
+
+
+def auth_of(request: web.Request) -> AuthContext:
+    auth = auth_or_none(request)
+    if auth is None:  # a route declared public reached for the caller's key
+        raise Unauthorized("an API key is required")
+    return auth
+
+
+def set_rate(request: web.Request, decision: RateDecision) -> None:
+    request[_RATE] = decision
+
+
+def rate_or_none(request: web.Request) -> RateDecision | None:
+    decision = request.get(_RATE)
+    return decision if isinstance(decision, RateDecision) else None
+
+
+def set_request_id(request: web.Request, request_id: str) -> None:
+    request[_REQUEST_ID] = request_id
+
+
+def request_id_of(request: web.Request) -> str:
+    return str(request.get(_REQUEST_ID, ""))
+
+
+# --- route policies -------------------------------------------------------------
+
+RatePolicy = Literal["charge", "peek", "handler", "none"]
+
+
+@dataclass(frozen=True)
+class RoutePolicy:
+    """How the middleware treats a route.
+
+    ``rate``: ``charge`` takes one request before the handler; ``handler``
+    leaves it to the handler (``POST /v1/labels`` checks idempotency first);
+    ``peek`` only reports it (``GET /v1/usage``). ``kinds``: error bodies also
+    carry ``status``/``errors`` (DECISIONS.md "Error bodies").
+    """
+
+    auth: bool = True
+    rate: RatePolicy = "charge"
+    kinds: bool = False
+
+
+PUBLIC = RoutePolicy(auth=False, rate="none")
+_POLICIES: dict[Handler, RoutePolicy] = {}
+
+
+def route_policy(policy: RoutePolicy) -> Callable[[Handler], Handler]:
+    def register(handler: Handler) -> Handler:
+        _POLICIES[handler] = policy
+        return handler
+
+    return register
+
+
+def policy_of(request: web.Request) -> RoutePolicy:
+    """The matched handler's policy; unmatched paths under /v1 still need a key."""
+    handler = request.match_info.handler
+    policy = _POLICIES.get(handler)
+    if policy is not None:
+        return policy
+    return RoutePolicy() if request.path.startswith("/v1/") else PUBLIC

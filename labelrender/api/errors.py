@@ -1,0 +1,188 @@
+"""One error type per meaning (spec "Errors", DECISIONS.md "Error bodies").
+
+Every error carries ``status``, ``type``, ``kind``, ``message`` and ``param``;
+``middleware`` turns any of them into the envelope. Subclasses fix the status
+and type; ``kind`` defaults per class and can be narrowed per raise.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+
+class ApiError(Exception):
+    """Base of every error the API answers on purpose."""
+
+    status: ClassVar[int] = 500
+    type: ClassVar[str] = "api_error"
+    default_kind: ClassVar[str] = "InternalError"
+
+    def __init__(
+        self, message: str, *, param: str | None = None, kind: str | None = None,
+        retry_after: float | None = None, extra: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+        self.kind = kind or self.default_kind
+        self.retry_after = retry_after
+        self.extra = dict(extra or {})
+
+    def headers(self) -> dict[str, str]:
+        if self.retry_after is None:
+            return {}
+        return {"Retry-After": format_retry_after(self.retry_after)}
+
+
+def format_retry_after(seconds: float) -> str:
+    """Seconds, fractional when needed (spec "Limits": may be fractional), never 0."""
+    millis = max(1, math.ceil(seconds * 1000))
+    text = f"{millis / 1000:.3f}".rstrip("0").rstrip(".")
+    return text
+
+
+# --- 400 -----------------------------------------------------------------------
+
+class InvalidRequest(ApiError):
+    status = 400
+    type = "invalid_request_error"
+    default_kind = "InvalidRequest"
+
+
+class InvalidJson(InvalidRequest):
+    default_kind = "InvalidJson"
+
+
+class UnknownField(InvalidRequest):
+    default_kind = "UnknownField"
+
+
+class InvalidDpi(InvalidRequest):
+    default_kind = "InvalidDpi"
+
+
+class InvalidFontProfile(InvalidRequest):
+    default_kind = "InvalidFontProfile"
+
+
+# --- 401 / 402 / 403 / 404 ----------------------------------------------------------
+
+class Unauthorized(ApiError):
+    status = 401
+    type = "authentication_error"
+    default_kind = "Unauthorized"
+
+    def headers(self) -> dict[str, str]:
+        return {"WWW-Authenticate": "Bearer"}
+
+
+class QuotaExceeded(ApiError):
+    """402: the monthly allowance is used up and overages are off (Sandbox)."""
+
+    status = 402
+    type = "invalid_request_error"
+    default_kind = "QuotaExceeded"
+
+
+class PermissionDenied(ApiError):
+    status = 403
+    type = "permission_error"
+    default_kind = "PermissionDenied"
+
+
+class DpiNotPermitted(PermissionDenied):
+    default_kind = "DpiNotPermitted"
+
+
+class NotFound(ApiError):
+    status = 404
+    type = "not_found_error"
+    default_kind = "NotFound"
+
+
+class MethodNotAllowed(ApiError):
+    status = 405
+    type = "invalid_request_error"
+    default_kind = "MethodNotAllowed"
+
+
+# --- 409 / 413 / 415 ----------------------------------------------------------------
+
+class Conflict(ApiError):
+    status = 409
+    type = "invalid_request_error"
+    default_kind = "Conflict"
+
+
+class IdempotencyKeyConflict(Conflict):
+    default_kind = "IdempotencyKeyConflict"
+
+
+class KeyCapReached(Conflict):
+    default_kind = "KeyCapReached"
+
+
+class LastActiveKey(Conflict):
+    default_kind = "LastActiveKey"
+
+
+class PayloadTooLarge(ApiError):
+    status = 413
+    type = "invalid_request_error"
+    default_kind = "PayloadTooLarge"
+
+
+class UnsupportedMediaType(ApiError):
+    status = 415
+    type = "invalid_request_error"
+    default_kind = "UnsupportedMediaType"
+
+
+# --- 422 / 429 ------------------------------------------------------------------------
+
+class ValidationFailed(ApiError):
+    status = 422
+    type = "validation_error"
+    default_kind = "ValidationFailed"
+
+
+class MissingZpl(ValidationFailed):
+    default_kind = "MissingZpl"
+
+
+class InvalidZpl(ValidationFailed):
+    default_kind = "InvalidZpl"
+
+
+class RateLimited(ApiError):
+    """429: request rate or in-flight renders; always with Retry-After."""
+
+    status = 429
+    type = "rate_limit_error"
+    default_kind = "RateLimitExceeded"
+
+
+# --- 5xx ----------------------------------------------------------------------------
+
+class InternalError(ApiError):
+    status = 500
+
+
+class BadGateway(ApiError):
+    status = 502
+    default_kind = "RenderFailed"
+
+
+class ServiceUnavailable(ApiError):
+    status = 503
+    default_kind = "ServiceUnavailable"
+
+
+class AgentOverloaded(ServiceUnavailable):
+    default_kind = "AgentOverloaded"
+
+
+class GatewayTimeout(ApiError):
+    status = 504
+    default_kind = "RenderTimeout"

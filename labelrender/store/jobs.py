@@ -96,6 +96,17 @@ def backlog(r: redis.Redis) -> int:
     return int(r.xlen(keys.render_stream()))
 
 
+def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
+    """Delivered but unacknowledged jobs per consumer name (who is rendering what)."""
+    try:
+        summary: Any = r.xpending(keys.render_stream(), GROUP)
+    except redis.ResponseError as exc:
+        if "NOGROUP" not in str(exc):
+            raise
+        return {}  # no worker has started yet
+    return {str(c["name"]): int(c["pending"]) for c in summary.get("consumers") or []}
+
+
 def wait_reply(r: redis.Redis, job_id: str, timeout_s: float) -> RenderReply | None:
     """Block until the job's reply arrives, or None after ``timeout_s``."""
     item = r.blpop([keys.render_reply(job_id)], timeout=timeout_s)

@@ -80,6 +80,16 @@ def render_reply(job_id: str) -> str:
     return f"{ROOT}:reply:{job_id}"
 
 
+def render_claim(tenant_id: str, content_hash: str) -> str:
+    """String: the job id of the one request rendering this content hash now."""
+    return f"{ROOT}:tenant:{tenant_id}:render:{content_hash}:claim"
+
+
+def render_outcome(tenant_id: str, content_hash: str, job_id: str) -> str:
+    """String: how that request's render ended, read by the requests that waited."""
+    return f"{ROOT}:tenant:{tenant_id}:render:{content_hash}:outcome:{job_id}"
+
+
 def bootstrap(step: str) -> str:
     """String: marks a one-time setup step as done (e.g. the embedded demo tenant)."""
     return f"{ROOT}:bootstrap:{step}"

@@ -32,6 +32,16 @@ SIGNING_SECRET = b"api-tests-url-signing-secret-0123456789"
 SIMPLE_ZPL = "^XA^PW400^LL200^FO20,20^A0N,40,40^FDHello^FS^XZ"
 
 
+def slow_zpl(tag: str, fields: int = 12) -> str:
+    """A big label that takes a while to render: about 40 ms a field on a laptop
+    (12 fields ~0.5 s, 100 ~2.5 s). ``tag`` makes its content hash distinct."""
+    lines = "".join(
+        f"^FO20,{20 + (n % 24) * 100}^A0N,80,80^FD{tag} line {n}^FS"
+        f"^FO900,{20 + (n % 24) * 100}^BQN,2,6^FDQA,{tag}{'x' * 200}{n}^FS"
+        for n in range(fields))
+    return f"^XA^PW1600^LL2400{lines}^XZ"
+
+
 @dataclass(frozen=True)
 class Caller:
     """A tenant and one of its keys, ready to send requests."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from ..elements import (
     FontSpec,
     GraphicBox,
@@ -24,6 +27,8 @@ from .font import _object_name
 from .params import Params
 
 _MAX_DOTS = 32000
+
+T = TypeVar("T")
 
 
 def _field_origin(state: PrinterState) -> Origin:
@@ -107,6 +112,19 @@ def _rejected(state: PrinterState, exc: GraphicDataError) -> None:
     state.warn(f"{exc}; object skipped")
 
 
+def _decoded(state: PrinterState, decode: Callable[..., tuple[T, list[str]]],
+             *args: object) -> T | None:
+    """Run a graphic decoder: its notes become warnings, a rejected object None."""
+    try:
+        result, notes = decode(*args)
+    except GraphicDataError as exc:
+        _rejected(state, exc)
+        return None
+    for note in notes:
+        state.warn(note)
+    return result
+
+
 def _image(state: PrinterState, bitmap: Bitmap, mag_x: int = 1, mag_y: int = 1) -> None:
     _check_area(state, bitmap.width * mag_x, bitmap.height * mag_y)
     state.add(GraphicImage(_field_origin(state), bitmap, mag_x, mag_y, _reverse(state)))
@@ -134,17 +152,10 @@ def graphic_field(state: PrinterState, command: Command) -> None:
     if row_bytes <= 0 or field_count <= 0:
         state.warn("graphic field has no size; nothing drawn")
         return
-    try:
-        bitmap, notes = decode_graphic_field(
-            fmt, binary_count, field_count, row_bytes, data.encode("latin-1"),
-            state.limits.max_graphic_bytes,
-        )
-    except GraphicDataError as exc:
-        _rejected(state, exc)
-        return
-    for note in notes:
-        state.warn(note)
-    _image(state, bitmap)
+    bitmap = _decoded(state, decode_graphic_field, fmt, binary_count, field_count, row_bytes,
+                      data.encode("latin-1"), state.limits.max_graphic_bytes)
+    if bitmap is not None:
+        _image(state, bitmap)
 
 
 def download_graphic(state: PrinterState, command: Command) -> None:
@@ -160,16 +171,10 @@ def download_graphic(state: PrinterState, command: Command) -> None:
     if row_bytes <= 0 or total <= 0:
         state.warn("~DG graphic has no size; nothing stored")
         return
-    try:
-        bitmap, notes = decode_download_graphic(
-            total, row_bytes, parts[3].encode("latin-1"), state.limits.max_graphic_bytes
-        )
-    except GraphicDataError as exc:
-        _rejected(state, exc)
-        return
-    for note in notes:
-        state.warn(note)
-    _store(state, _with_extension(name, ".GRF"), bitmap)
+    bitmap = _decoded(state, decode_download_graphic, total, row_bytes,
+                      parts[3].encode("latin-1"), state.limits.max_graphic_bytes)
+    if bitmap is not None:
+        _store(state, _with_extension(name, ".GRF"), bitmap)
 
 
 def download_objects(state: PrinterState, command: Command) -> None:
@@ -185,16 +190,10 @@ def download_objects(state: PrinterState, command: Command) -> None:
     row_bytes = p.int(3, 0, 0, 2**31)
     extension = {"G": ".GRF", "P": ".PNG", "T": ".TTF", "E": ".TTE"}.get(ext, "." + ext)
     name = _with_extension(_object_name(parts[0]), extension)
-    try:
-        obj, notes = decode_download_object(
-            fmt, ext, total, row_bytes, parts[5].encode("latin-1"),
-            state.limits.max_graphic_bytes,
-        )
-    except GraphicDataError as exc:
-        _rejected(state, exc)
+    obj = _decoded(state, decode_download_object, fmt, ext, total, row_bytes,
+                   parts[5].encode("latin-1"), state.limits.max_graphic_bytes)
+    if obj is None:
         return
-    for note in notes:
-        state.warn(note)
     if isinstance(obj, Bitmap):
         _store(state, name, obj)
         if ext == "P":
@@ -211,14 +210,8 @@ def download_font(state: PrinterState, command: Command) -> None:
         return
     name = _with_extension(_object_name(parts[0]), ".TTF")
     size = Params(state, command, parts[1]).int(0, 0, 0, 2**31)
-    try:
-        blob, notes = decode_download_object("A", "T", size, 0, parts[2].encode("latin-1"),
-                                             state.limits.max_graphic_bytes)
-    except GraphicDataError as exc:
-        _rejected(state, exc)
-        return
-    for note in notes:
-        state.warn(note)
+    blob = _decoded(state, decode_download_object, "A", "T", size, 0,
+                    parts[2].encode("latin-1"), state.limits.max_graphic_bytes)
     if isinstance(blob, bytes):
         state.fonts[name] = blob
 

@@ -70,9 +70,9 @@ class AuthContext:
         return self.tenant.tenant_id
 
 
-_AUTH = "labelrender.auth"
-_RATE = "labelrender.rate"
-_REQUEST_ID = "labelrender.request_id"
+_AUTH = web.RequestKey("labelrender.auth", AuthContext)
+_RATE = web.RequestKey("labelrender.rate", RateDecision)
+_REQUEST_ID = web.RequestKey("labelrender.request_id", str)
 
 
 def set_auth(request: web.Request, auth: AuthContext) -> None:

@@ -41,11 +41,12 @@ async def render_once(state: AppState, tenant_id: str, content_hash: str,
     else wait for the holder and look again (or raise its error)."""
     hold_s = state.config.render_timeout_s + _CLAIM_MARGIN_S
     deadline = time.monotonic() + hold_s
-    job_id = new_job_id()
+    job_id = ""  # made only on a miss: a cache hit, the common case, needs none
     while True:
         found = await lookup()
         if found is not None:
             return found
+        job_id = job_id or new_job_id()
         holder = await state.call(claim_render, state.redis, tenant_id, content_hash,
                                   job_id, hold_s)
         if holder == job_id:

@@ -93,3 +93,9 @@ def render_outcome(tenant_id: str, content_hash: str, job_id: str) -> str:
 def bootstrap(step: str) -> str:
     """String: marks a one-time setup step as done (e.g. the embedded demo tenant)."""
     return f"{ROOT}:bootstrap:{step}"
+
+
+def event_stream() -> str:
+    """The stream of ``label.rendered`` events (all tenants: each names its tenant);
+    the webhook dispatcher reads it with a consumer group."""
+    return f"{ROOT}:stream:events"

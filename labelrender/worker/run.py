@@ -10,6 +10,7 @@ from prometheus_client import start_http_server
 from labelrender.settings import Settings, build_object_store, connect_redis
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.services import Service, ServiceThreads
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,13 @@ def build_consumer(settings: Settings, r: redis.Redis, pool: RenderPool,
     )
 
 
+def background_services(settings: Settings, r: redis.Redis) -> list[Service]:
+    """The services this worker runs beside its render consumer (``services``).
+    Each feature adds its own here: synthesis jobs, webhook delivery, retention."""
+    services: list[Service] = []
+    return services
+
+
 def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
     """Consume render jobs until SIGTERM or SIGINT, then finish in-flight jobs.
 
@@ -36,9 +44,12 @@ def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
     if settings.worker_metrics_port is not None:
         start_http_server(settings.worker_metrics_port, addr=settings.host)
     pool = RenderPool(settings.render_processes)
+    services = ServiceThreads(background_services(settings, client))
     try:
         consumer = build_consumer(settings, client, pool)
         stop_on_signals(consumer)
+        services.start()
         consumer.run()
     finally:
+        services.stop()
         pool.shutdown()

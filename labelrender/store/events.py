@@ -1,0 +1,67 @@
+"""Events: the durable hand-off from a render to the webhook dispatcher.
+
+A ``label.rendered`` event is added to one Redis Stream in the same
+transaction (``MULTI``) as the label registry record it describes, so a
+recorded render always has its event (the webhooks issue, "Durable hand-off").
+The stream entry holds what cannot be recomputed later; the delivery payload
+(spec "Events") is built by the dispatcher at delivery time, with a fresh
+one-hour signed URL and its own ``delivered_at``.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import redis
+
+from labelrender.store import keys
+
+LABEL_RENDERED = "label.rendered"
+EVENT_VERSION = "1"
+STREAM_MAX_LEN = 1_000_000  # approximate cap; delivered entries are deleted
+
+
+def new_event_id(now: float) -> str:
+    """DECISIONS.md "Ids": ``evt_<unix>_<8 hex>``."""
+    return f"evt_{int(now)}_{secrets.token_hex(4)}"
+
+
+@dataclass(frozen=True)
+class LabelRendered:
+    """One ``label.rendered`` event as stored on the stream."""
+
+    event_id: str
+    tenant_id: str
+    content_hash: str
+    object_key: str
+    template_id: str
+    template_version: int
+    external_ref: str | None
+    cached: bool
+    created_at: float
+    test: bool = False
+    topic: str = LABEL_RENDERED
+
+    def to_fields(self) -> dict[Any, Any]:
+        return {"event": json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)}
+
+    @staticmethod
+    def from_fields(fields: Any) -> LabelRendered:
+        return LabelRendered(**json.loads(fields["event"]))
+
+
+def add_event(pipe: redis.client.Pipeline, event: LabelRendered) -> None:
+    """Queue the event's XADD on ``pipe``: the caller's transaction carries it
+    together with whatever it records, so both happen or neither does."""
+    pipe.xadd(keys.event_stream(), event.to_fields(), maxlen=STREAM_MAX_LEN,
+              approximate=True)
+
+
+def publish(r: redis.Redis, event: LabelRendered) -> None:
+    """Add one event on its own (e.g. a webhook test delivery)."""
+    pipe = r.pipeline(transaction=True)
+    add_event(pipe, event)
+    pipe.execute()

@@ -99,3 +99,78 @@ def event_stream() -> str:
     """The stream of ``label.rendered`` events (all tenants: each names its tenant);
     the webhook dispatcher reads it with a consumer group."""
     return f"{ROOT}:stream:events"
+
+
+def _template_owner(tenant_id: str | None) -> str:
+    """A tenant's templates sit under the tenant; global ones (operator
+    resources, like plans) under ``lr:global``."""
+    return f"{ROOT}:tenant:{tenant_id}" if tenant_id is not None else f"{ROOT}:global"
+
+
+def templates(tenant_id: str | None) -> str:
+    """Set: ids of the tenant's templates (``None``: the global ones)."""
+    return f"{_template_owner(tenant_id)}:templates"
+
+
+def template(tenant_id: str | None, template_id: str) -> str:
+    """Hash: one template's record (name, latest version, created/updated)."""
+    return f"{_template_owner(tenant_id)}:template:{template_id}"
+
+
+def template_versions(tenant_id: str | None, template_id: str) -> str:
+    """Hash: version number -> JSON of that immutable version."""
+    return f"{_template_owner(tenant_id)}:template:{template_id}:versions"
+
+
+def template_seq(tenant_id: str | None, template_id: str) -> str:
+    """String: the last version number minted for the id. It outlives a delete,
+    so a version number (part of the content hash) is never reused."""
+    return f"{_template_owner(tenant_id)}:template:{template_id}:seq"
+
+
+def label_records(tenant_id: str) -> str:
+    """Hash: content hash -> JSON record of a rendered template label."""
+    return f"{ROOT}:tenant:{tenant_id}:labels"
+
+
+def label_recent(tenant_id: str) -> str:
+    """Sorted set: content hashes of template labels scored by cached_at."""
+    return f"{ROOT}:tenant:{tenant_id}:labels:recent"
+
+
+def label_by_template(tenant_id: str, template_id: str) -> str:
+    """Sorted set: like ``label_recent``, one template's labels only."""
+    return f"{ROOT}:tenant:{tenant_id}:labels:template:{template_id}"
+
+
+def label_objects(tenant_id: str) -> str:
+    """Sorted set: every stored label object key (raw and template) scored by
+    its creation time; the retention sweeper purges from the old end."""
+    return f"{ROOT}:tenant:{tenant_id}:objects"
+
+
+def retention_tenants() -> str:
+    """Set: tenant ids that have stored label objects, for the sweeper to visit.
+    Not under a tenant on purpose: it is how the sweeper finds the tenants."""
+    return f"{ROOT}:retention:tenants"
+
+
+def webhooks(tenant_id: str) -> str:
+    """Hash: webhook subscription id -> its record (JSON, signing secret included)."""
+    return f"{ROOT}:tenant:{tenant_id}:webhooks"
+
+
+def webhook_deliveries(tenant_id: str, webhook_id: str) -> str:
+    """List: the subscription's delivery attempt records (JSON), newest first."""
+    return f"{ROOT}:tenant:{tenant_id}:webhook:{webhook_id}:deliveries"
+
+
+def webhook_schedule() -> str:
+    """Sorted set: due deliveries (JSON naming tenant, subscription and event),
+    scored by the unix time they are due; shared by every dispatcher."""
+    return f"{ROOT}:webhooks:schedule"
+
+
+def webhook_dead_letters() -> str:
+    """Stream: deliveries that failed their last retry (each names its tenant)."""
+    return f"{ROOT}:stream:webhooks:dead"

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import redis
 
-from labelrender.store import jobs
+from labelrender.store import jobs, labels
 from labelrender.store.jobs import RenderJob, RenderReply
 from labelrender.store.objects import ObjectStore
 from labelrender.worker import metrics
@@ -157,7 +157,15 @@ class JobHandler:
                                 error_message=outcome.message)
         else:
             self._store.put(job.object_key, outcome.png, PNG_CONTENT_TYPE)
+            self._index_object(job)
             reply = RenderReply(ok=True, size_bytes=len(outcome.png), width=outcome.width,
                                 height=outcome.height, warnings=outcome.warnings)
         jobs.send_reply(self._redis, job.job_id, reply)
         return reply
+
+    def _index_object(self, job: RenderJob) -> None:
+        """Record the object's creation time for the retention sweeper, before
+        the reply: an object the index does not know would never be purged."""
+        info = self._store.head(job.object_key)
+        if info is not None:
+            labels.record_object(self._redis, job.tenant, job.object_key, info.created_at)

@@ -22,7 +22,7 @@ import redis
 from aiohttp import web
 
 from labelrender.api import ApiConfig, create_app
-from labelrender.store import create_key, create_tenant
+from labelrender.store import create_key, create_tenant, labels
 from labelrender.store import jobs as render_jobs
 from labelrender.store.objects import FilesystemStore
 from labelrender.store.signing import UrlSigner
@@ -130,20 +130,25 @@ def _consume(r: redis.Redis, store: FilesystemStore, consumer: RenderConsumer) -
     render_jobs.ensure_group(r)
     while not consumer.stop.is_set():
         for entry_id, job in render_jobs.read(r, "api-tests", count=10, block_ms=50):
-            reply = _render_job(store, job)
+            reply = _render_job(r, store, job)
             consumer.rendered.append(job.content_hash)  # before the API can see the reply
             render_jobs.send_reply(r, job.job_id, reply)
             render_jobs.ack(r, entry_id)
 
 
-def _render_job(store: FilesystemStore, job: render_jobs.RenderJob) -> render_jobs.RenderReply:
+def _render_job(r: redis.Redis, store: FilesystemStore, job: render_jobs.RenderJob
+                ) -> render_jobs.RenderReply:
     options = RenderOptions(dpi=job.target_dpi, source_dpi=job.source_dpi,
+                            width_dots=job.width_dots, height_dots=job.height_dots,
                             threshold=job.threshold, font_profile=job.font_profile)
     try:
         result = render(job.zpl, options)
     except ZplError as exc:
         return render_jobs.RenderReply(ok=False, error_kind="InvalidZpl", error_message=str(exc))
     store.put(job.object_key, result.png, "image/png")
+    info = store.head(job.object_key)
+    if info is not None:  # as the worker does: the retention sweeper's index
+        labels.record_object(r, job.tenant, job.object_key, info.created_at)
     return render_jobs.RenderReply(ok=True, size_bytes=len(result.png), width=result.width,
                                    height=result.height,
                                    warnings=[str(w) for w in result.warnings])

@@ -15,11 +15,13 @@ from typing import Literal, ParamSpec, TypeVar
 
 import redis
 from aiohttp import web
+from redis.asyncio import Redis as AsyncRedis
 
 from labelrender.api.config import ApiConfig
 from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
 from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
+from labelrender.store.access import Access, Authorizer
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 
 P = ParamSpec("P")
@@ -34,9 +36,23 @@ class AppState:
     objects: ObjectStore
     executor: ThreadPoolExecutor
     metrics: Metrics
+    # The asyncio client for the per-request hot path (``authorize``), on the
+    # same server as ``redis``; everything else goes through ``call``.
+    aredis: AsyncRedis
+    authorizer: Authorizer
 
     def now(self) -> float:
         return self.config.clock()
+
+    async def authorize(self, secret: str, *, cost: int) -> Access | None:
+        """Key, tenant, plan and one rate step in one round trip (store.access)."""
+        try:
+            return await self.authorizer.authorize(secret, now=self.now(), cost=cost)
+        except (redis.RedisError, OSError) as exc:
+            raise ServiceUnavailable(
+                "storage is temporarily unavailable; retry shortly",
+                retry_after=self.config.retry_after_s,
+            ) from exc
 
     async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a blocking store call off the event loop."""
@@ -72,6 +88,7 @@ class AuthContext:
 
 _AUTH = web.RequestKey("labelrender.auth", AuthContext)
 _RATE = web.RequestKey("labelrender.rate", RateDecision)
+_CHARGED = web.RequestKey("labelrender.rate_charged", bool)
 _REQUEST_ID = web.RequestKey("labelrender.request_id", str)
 
 
@@ -91,8 +108,14 @@ def auth_of(request: web.Request) -> AuthContext:
     return auth
 
 
-def set_rate(request: web.Request, decision: RateDecision) -> None:
+def set_rate(request: web.Request, decision: RateDecision, *, charged: bool) -> None:
+    """Record the rate step the request took (``charged``) or only looked at."""
     request[_RATE] = decision
+    request[_CHARGED] = charged
+
+
+def rate_charged(request: web.Request) -> bool:
+    return bool(request.get(_CHARGED, False))
 
 
 def rate_or_none(request: web.Request) -> RateDecision | None:

@@ -18,10 +18,10 @@ from aiohttp import web
 from labelrender.api.body import canonical_json
 from labelrender.api.context import app_state, auth_of
 from labelrender.api.errors import ApiError, Conflict, IdempotencyKeyConflict, InvalidRequest
-from labelrender.api.middleware import error_response
+from labelrender.api.middleware import IDEMPOTENCY_HEADER, error_response
 from labelrender.store import abandon, claim, complete
 
-HEADER = "Idempotency-Key"
+HEADER = IDEMPOTENCY_HEADER
 MAX_KEY_LENGTH = 255
 _POLL_S = 0.05
 # Answers a retry with the same key should see again. 402/429/5xx are not kept:

@@ -14,7 +14,6 @@ import secrets
 import time
 from typing import Any
 
-import redis
 from aiohttp import web
 
 from labelrender.api import errors
@@ -24,24 +23,18 @@ from labelrender.api.context import (
     app_state,
     auth_or_none,
     policy_of,
+    rate_charged,
     rate_or_none,
     request_id_of,
     set_auth,
     set_rate,
     set_request_id,
 )
-from labelrender.store import NotFound as StoreNotFound
-from labelrender.store import (
-    RateDecision,
-    authenticate,
-    check_rate,
-    get_plan,
-    get_tenant,
-    peek_rate,
-)
+from labelrender.store import RateDecision, check_rate, peek_rate
 
 log = logging.getLogger("labelrender.api")
 
+IDEMPOTENCY_HEADER = "Idempotency-Key"  # checked before the rate limit (spec)
 _CLIENT_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
 _BEARER = re.compile(r"^Bearer[ \t]+(\S+)[ \t]*$", re.IGNORECASE)
 
@@ -139,18 +132,27 @@ def limit_headers(decision: RateDecision) -> dict[str, str]:
 
 @web.middleware
 async def authenticate_key(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Bearer key -> tenant and plan (spec "Authentication"); 401 otherwise."""
+    """Bearer key -> tenant and plan (spec "Authentication"); 401 otherwise.
+
+    The same round trip takes the request from the rate limit when the route
+    charges up front, or when it would charge first thing in the handler
+    (``rate="handler"``) and there is no Idempotency-Key to check before it;
+    otherwise it only looks, which is what the limit headers show.
+    """
     policy = policy_of(request)
     if not policy.auth:
         return await handler(request)
     secret = _bearer_secret(request)
     state = app_state(request)
-    auth = await state.call(_lookup, state.redis, secret)
-    if auth is None:
+    charge = policy.rate == "charge" or (
+        policy.rate == "handler" and IDEMPOTENCY_HEADER not in request.headers)
+    access = await state.authorize(secret, cost=1 if charge else 0)
+    if access is None:
         raise errors.Unauthorized("the API key is invalid or has been revoked")
-    set_auth(request, auth)
-    if policy.rate == "charge":
-        await charge_rate(request)
+    set_auth(request, AuthContext(access.key, access.tenant, access.plan))
+    set_rate(request, access.rate, charged=charge)
+    if charge:
+        _raise_if_denied(access.rate)
     return await handler(request)
 
 
@@ -164,29 +166,26 @@ def _bearer_secret(request: web.Request) -> str:
     return match.group(1)
 
 
-def _lookup(redis_client: redis.Redis, secret: str) -> AuthContext | None:
-    key = authenticate(redis_client, secret)
-    if key is None:
-        return None
-    try:
-        tenant = get_tenant(redis_client, key.tenant_id)
-        plan = get_plan(redis_client, tenant.plan)
-    except StoreNotFound:  # a key left behind by a deleted tenant or plan
-        return None
-    return AuthContext(key, tenant, plan)
-
-
 async def charge_rate(request: web.Request) -> RateDecision:
-    """Take one request from the tenant's per-minute allowance; 429 when empty."""
+    """Take one request from the tenant's per-minute allowance; 429 when empty.
+    Once per request: a request the middleware already charged is not charged
+    again."""
+    decision = rate_or_none(request)
+    if decision is not None and rate_charged(request):
+        return decision
     state = app_state(request)
     auth = auth_or_none(request)
     assert auth is not None, "charge_rate runs after authentication"
     decision = await state.call(check_rate, state.redis, auth.tenant_id,
                                 auth.plan.requests_per_minute, now=state.now())
-    set_rate(request, decision)
+    set_rate(request, decision, charged=True)
+    _raise_if_denied(decision)
+    return decision
+
+
+def _raise_if_denied(decision: RateDecision) -> None:
     if not decision.allowed:
         raise errors.RateLimited(
             f"rate limit of {decision.limit} requests per minute exceeded",
             retry_after=decision.retry_after,
         )
-    return decision

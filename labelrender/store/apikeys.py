@@ -121,7 +121,7 @@ def list_keys(r: redis.Redis, tenant_id: str) -> list[ApiKey]:
     pipe = r.pipeline(transaction=False)
     for key_hash in hashes.values():
         pipe.hgetall(keys.apikey(key_hash))
-    records = [_from_record(text_map(raw)) for raw in pipe.execute()]
+    records = [key_from_record(text_map(raw)) for raw in pipe.execute()]
     return sorted(records, key=lambda k: (k.created_at, k.key_prefix))
 
 
@@ -146,7 +146,7 @@ def revoke_key(r: redis.Redis, tenant_id: str, key_prefix: str, *, now: Now) -> 
         raise NotFound("key", key_prefix)
     if outcome == "last":
         raise LastActiveKey(key_prefix)
-    return _from_record(text_map(r.hgetall(keys.apikey(key_hash))))
+    return key_from_record(text_map(r.hgetall(keys.apikey(key_hash))))
 
 
 def authenticate(r: redis.Redis, secret: str) -> ApiKey | None:
@@ -157,7 +157,7 @@ def authenticate(r: redis.Redis, secret: str) -> ApiKey | None:
     record = text_map(r.hgetall(keys.apikey(hash_secret(secret))))
     if not record or record.get("status") != "active":
         return None
-    return _from_record(record)
+    return key_from_record(record)
 
 
 def _record_fields(key: ApiKey) -> list[str]:
@@ -168,7 +168,7 @@ def _record_fields(key: ApiKey) -> list[str]:
     return fields
 
 
-def _from_record(record: dict[str, str]) -> ApiKey:
+def key_from_record(record: dict[str, str]) -> ApiKey:
     status: KeyStatus = "revoked" if record["status"] == "revoked" else "active"
     return ApiKey(
         tenant_id=record["tenant_id"],

@@ -33,29 +33,36 @@ USAGE_KEEP_SECONDS = 400 * 86400
 # One request costs period/limit seconds; a request is allowed when the TAT it
 # would leave is at most one period ahead of now, so a full bucket allows a
 # burst of `limit` and then refills one request every period/limit seconds.
-# KEYS[1] rate; ARGV: now, period, limit, cost (0 = look without taking)
-_RATE = """
-local now, period = tonumber(ARGV[1]), tonumber(ARGV[2])
-local interval = period / tonumber(ARGV[3])
-local cost = tonumber(ARGV[4])
-local tat = now
-local stored = redis.call('GET', KEYS[1])
-if stored and tonumber(stored) > now then tat = tonumber(stored) end
-local new_tat = tat + cost * interval
-local allowed = new_tat - now <= period + 1e-6
-local retry_after = 0
-if allowed then
-  tat = new_tat
-  if cost > 0 then
-    local ttl = math.ceil((tat - now) * 1000) + 1000
-    redis.call('SET', KEYS[1], string.format('%.6f', tat), 'PX', ttl)
+# One GCRA step on the key `rate_key`, shared by `_RATE` and the access script
+# (store/access.py). Returns {allowed, remaining, tat, retry_after}.
+GCRA_LUA = """
+local function gcra(rate_key, now, period, limit, cost)
+  local interval = period / limit
+  local tat = now
+  local stored = redis.call('GET', rate_key)
+  if stored and tonumber(stored) > now then tat = tonumber(stored) end
+  local new_tat = tat + cost * interval
+  local allowed = new_tat - now <= period + 1e-6
+  local retry_after = 0
+  if allowed then
+    tat = new_tat
+    if cost > 0 then
+      local ttl = math.ceil((tat - now) * 1000) + 1000
+      redis.call('SET', rate_key, string.format('%.6f', tat), 'PX', ttl)
+    end
+  else
+    retry_after = new_tat - period - now
   end
-else
-  retry_after = new_tat - period - now
+  local remaining = math.floor((period - (tat - now)) / interval + 1e-6)
+  return {allowed and 1 or 0, remaining, string.format('%.6f', tat),
+          string.format('%.6f', retry_after)}
 end
-local remaining = math.floor((period - (tat - now)) / interval + 1e-6)
-return {allowed and 1 or 0, remaining, string.format('%.6f', tat),
-        string.format('%.6f', retry_after)}
+"""
+
+# KEYS[1] rate; ARGV: now, period, limit, cost (0 = look without taking)
+_RATE = GCRA_LUA + """
+return gcra(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]),
+            tonumber(ARGV[4]))
 """
 
 
@@ -84,13 +91,18 @@ def check_rate(
     if limit < 1 or cost < 0 or cost > limit:
         raise InvalidValue("rate limit must be >= 1 and cost within 0..limit")
     script = r.register_script(_RATE)
-    allowed, remaining, tat, retry_after = script(
-        keys=[keys.rate(tenant_id)], args=[unix(now), RATE_PERIOD_SECONDS, limit, cost]
-    )
+    answer = script(keys=[keys.rate(tenant_id)],
+                    args=[unix(now), RATE_PERIOD_SECONDS, limit, cost])
+    return rate_decision(answer, limit)
+
+
+def rate_decision(answer: list[object], limit: int) -> RateDecision:
+    """A ``GCRA_LUA`` reply as a RateDecision."""
+    allowed, remaining, tat, retry_after = answer
     return RateDecision(
         allowed=bool(allowed),
         limit=limit,
-        remaining=max(0, int(remaining)),
+        remaining=max(0, int(str(remaining))),
         reset_at=math.ceil(float(str(text(tat)))),
         retry_after=float(str(text(retry_after))),
     )

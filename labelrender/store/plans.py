@@ -132,7 +132,11 @@ def normalize_name(name: str) -> str:
 def get_plan(r: redis.Redis, name: str) -> Plan:
     """The effective plan named ``name``: the stored override, else the built-in."""
     plan_name = normalize_name(name)
-    stored = text(r.get(keys.plan(plan_name)))
+    return plan_from_stored(plan_name, text(r.get(keys.plan(plan_name))))
+
+
+def plan_from_stored(plan_name: str, stored: str | None) -> Plan:
+    """The plan from its stored override (JSON) if any, else the built-in."""
     if stored is not None:
         return plan_from_dict(json.loads(stored))
     if plan_name in BUILTIN_PLANS:

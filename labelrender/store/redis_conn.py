@@ -98,3 +98,23 @@ def text(value: object) -> str | None:
 def text_map(mapping: dict[bytes | str, bytes | str]) -> dict[str, str]:
     """A hash reply (HGETALL) with str keys and values."""
     return {str(text(k)): str(text(v)) for k, v in mapping.items()}
+
+
+def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
+    """An asyncio client for the same server, database and credentials as ``client``
+    (a URL client or the embedded server's unix socket). Its connections open
+    on first use, in the event loop that uses it."""
+    import redis.asyncio
+
+    source = client.connection_pool.connection_kwargs
+    shared = {name: source[name] for name in ("db", "username", "password", "socket_timeout",
+                                              "socket_connect_timeout") if name in source}
+    if "path" in source:
+        return redis.asyncio.Redis(unix_socket_path=source["path"], decode_responses=True,
+                                   **shared)
+    ssl = issubclass(client.connection_pool.connection_class, redis.SSLConnection)
+    tls = {name: source[name] for name in ("ssl_cert_reqs", "ssl_ca_certs", "ssl_certfile",
+                                           "ssl_keyfile") if ssl and name in source}
+    return redis.asyncio.Redis(host=source.get("host", "localhost"),
+                               port=source.get("port", 6379), ssl=ssl,
+                               decode_responses=True, **shared, **tls)

@@ -81,6 +81,11 @@ def get_tenant(r: redis.Redis, tenant_id: str) -> Tenant:
     record = text_map(r.hgetall(keys.tenant(tenant_id)))
     if not record:
         raise NotFound("tenant", tenant_id)
+    return tenant_from_record(tenant_id, record)
+
+
+def tenant_from_record(tenant_id: str, record: dict[str, str]) -> Tenant:
+    """A stored tenant hash as a Tenant."""
     switch = record.get("overages")
     return Tenant(
         tenant_id=tenant_id,

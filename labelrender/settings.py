@@ -70,6 +70,8 @@ class Settings(BaseSettings):
     job_claim_idle_ms: int = Field(default=60_000, ge=0)
     job_claim_interval_s: float = Field(default=5.0, gt=0)
     job_read_block_ms: int = Field(default=1000, ge=1)  # also bounds shutdown latency
+    # A job handed out this many times without finishing is answered with an error.
+    job_max_deliveries: int = Field(default=3, ge=1)
     worker_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     log_level: str = "INFO"

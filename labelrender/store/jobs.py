@@ -19,6 +19,7 @@ import redis
 from labelrender.store import keys
 
 GROUP = "workers"
+GAVE_UP = "RenderFailed"  # error_kind of a job dropped after too many deliveries
 REPLY_TTL_S = 120  # a reply nobody collected (the API call gave up) expires
 STREAM_MAX_LEN = 100_000  # approximate cap; entries are small, acked ones are trimmed
 
@@ -142,6 +143,43 @@ def claim_stale(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
     entries = answer[1]
     return [(str(entry_id), RenderJob.from_fields(fields))
             for entry_id, fields in entries if fields]
+
+
+def delivery_counts(r: redis.Redis, entry_ids: list[str]) -> dict[str, int]:
+    """How many times each pending entry has been handed to a consumer
+    (XREADGROUP, then every XAUTOCLAIM). Entries no longer pending are left out."""
+    pipe = r.pipeline(transaction=False)
+    for entry_id in entry_ids:
+        pipe.xpending_range(keys.render_stream(), GROUP, min=entry_id, max=entry_id, count=1)
+    counts: dict[str, int] = {}
+    for entry_id, rows in zip(entry_ids, pipe.execute(), strict=True):
+        for row in rows:
+            counts[entry_id] = int(row["times_delivered"])
+    return counts
+
+
+def give_up(r: redis.Redis, entry_id: str, job: RenderJob, reason: str) -> None:
+    """Answer a job that cannot be finished with an error and drop it, so one
+    label that keeps killing its renderer does not circle the stream forever."""
+    send_reply(r, job.job_id, RenderReply(ok=False, error_kind=GAVE_UP, error_message=reason))
+    ack(r, entry_id)
+
+
+def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
+    """Remove consumer names with nothing pending that have been idle ``idle_ms``
+    (workers that stopped or died and whose entries were claimed); a live
+    consumer deleted this way is recreated by its next read. Returns the names."""
+    try:
+        consumers: Any = r.xinfo_consumers(keys.render_stream(), GROUP)
+    except redis.ResponseError as exc:
+        if "NOGROUP" not in str(exc) and "no such key" not in str(exc):
+            raise
+        return []
+    gone = [str(c["name"]) for c in consumers
+            if int(c["pending"]) == 0 and int(c["idle"]) >= idle_ms and str(c["name"]) != keep]
+    for name in gone:
+        r.xgroup_delconsumer(keys.render_stream(), GROUP, name)
+    return gone
 
 
 def ack(r: redis.Redis, entry_id: str) -> None:

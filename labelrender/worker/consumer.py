@@ -40,7 +40,8 @@ class Consumer:
     """Reads the render stream and runs each job on a bounded set of threads."""
 
     def __init__(self, r: redis.Redis, handler: JobHandler, *, name: str, concurrency: int,
-                 claim_idle_ms: int, claim_interval_s: float, block_ms: int) -> None:
+                 claim_idle_ms: int, claim_interval_s: float, block_ms: int,
+                 max_deliveries: int = 3, prune_idle_ms: int = 3_600_000) -> None:
         self.name = name
         self._redis = r
         self._handler = handler
@@ -48,6 +49,8 @@ class Consumer:
         self._claim_idle_ms = claim_idle_ms
         self._claim_interval_s = claim_interval_s
         self._block_ms = block_ms
+        self._max_deliveries = max_deliveries
+        self._prune_idle_ms = prune_idle_ms
         self._threads = ThreadPoolExecutor(concurrency, thread_name_prefix=f"job-{name}")
         self._in_flight: dict[str, Future[bool]] = {}
         self._stop = threading.Event()
@@ -99,11 +102,39 @@ class Consumer:
             return []
         self._next_claim = time.monotonic() + self._claim_interval_s
         claimed = jobs.claim_stale(self._redis, self.name, self._claim_idle_ms, count=room)
-        fresh = [(entry_id, job) for entry_id, job in claimed if entry_id not in self._in_flight]
+        fresh = self._drop_poison([(entry_id, job) for entry_id, job in claimed
+                                   if entry_id not in self._in_flight])
+        self._prune_consumers()
         if fresh:
             log.info("consumer %s claimed %d stale job(s)", self.name, len(fresh))
             metrics.CLAIMED.inc(len(fresh))
         return fresh
+
+    def _drop_poison(self, claimed: list[tuple[str, RenderJob]]
+                     ) -> list[tuple[str, RenderJob]]:
+        """Claimed entries delivered more than ``max_deliveries`` times failed each
+        time (their renderer died, or storage kept failing): answer them with an
+        error instead of trying forever."""
+        if not claimed:
+            return claimed
+        counts = jobs.delivery_counts(self._redis, [entry_id for entry_id, _ in claimed])
+        keep: list[tuple[str, RenderJob]] = []
+        for entry_id, job in claimed:
+            delivered = counts.get(entry_id, 0)
+            if delivered <= self._max_deliveries:
+                keep.append((entry_id, job))
+                continue
+            log.error("consumer %s: job %s failed %d deliveries; giving up", self.name,
+                      job.job_id, delivered - 1)
+            jobs.give_up(self._redis, entry_id, job,
+                         f"the render failed {delivered - 1} times and was abandoned")
+            metrics.JOBS.labels(outcome="abandoned").inc()
+        return keep
+
+    def _prune_consumers(self) -> None:
+        gone = jobs.prune_consumers(self._redis, self._prune_idle_ms, keep=self.name)
+        if gone:
+            log.info("consumer %s removed idle consumer names: %s", self.name, ", ".join(gone))
 
     def _dispatch(self, entry_id: str, job: RenderJob) -> None:
         self._in_flight[entry_id] = self._threads.submit(self._handler.handle, entry_id, job)

@@ -24,6 +24,7 @@ def build_consumer(settings: Settings, r: redis.Redis, pool: RenderPool,
         claim_idle_ms=settings.job_claim_idle_ms,
         claim_interval_s=settings.job_claim_interval_s,
         block_ms=settings.job_read_block_ms,
+        max_deliveries=settings.job_max_deliveries,
     )
 
 

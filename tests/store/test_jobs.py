@@ -54,3 +54,16 @@ def test_a_dead_consumers_entries_are_claimed(redis_db: redis.Redis) -> None:
     assert [job for _, job in claimed] == [sent]
     jobs.ack(redis_db, claimed[0][0])
     assert jobs.backlog(redis_db) == 0
+
+
+def test_idle_consumer_names_with_nothing_pending_are_pruned(redis_db: redis.Redis) -> None:
+    jobs.ensure_group(redis_db)
+    jobs.enqueue(redis_db, JOB)
+    jobs.enqueue(redis_db, JOB)
+    [(done, _)] = jobs.read(redis_db, "stopped", count=1, block_ms=10)
+    jobs.ack(redis_db, done)
+    jobs.read(redis_db, "busy", count=1, block_ms=10)  # still holds its job
+    jobs.read(redis_db, "me", count=1, block_ms=10)  # nothing left to read
+    assert jobs.prune_consumers(redis_db, idle_ms=0, keep="me") == ["stopped"]
+    assert set(jobs.pending_by_consumer(redis_db)) == {"busy"}
+    assert jobs.prune_consumers(redis_db, idle_ms=3_600_000, keep="me") == []

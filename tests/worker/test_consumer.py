@@ -129,3 +129,26 @@ def test_a_job_of_a_killed_worker_is_completed_by_another(
         pool.shutdown()
     assert reply is not None and reply.ok
     assert jobs.backlog(redis_db) == 0
+
+
+def test_a_job_that_keeps_failing_is_answered_and_dropped(redis_db: redis.Redis,
+                                                          tmp_path: Path) -> None:
+    """Three deliveries that never finished (renderers that died): the next claim
+    answers the job with an error instead of rendering it a fourth time."""
+    jobs.ensure_group(redis_db)
+    job = jobs.enqueue(redis_db, make_job(label_zpl("Poison")))
+    [(entry_id, _)] = jobs.read(redis_db, "died-1", count=1, block_ms=10)
+    for name in ("died-2", "died-3"):
+        redis_db.xclaim(keys.render_stream(), jobs.GROUP, name, 0, [entry_id])
+    pool = RenderPool(1)
+    try:
+        consumer = build_consumer(settings_for(tmp_path, job_claim_idle_ms=0,
+                                               job_max_deliveries=3), redis_db, pool, name="c1")
+        with running(consumer):
+            reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=30)
+    finally:
+        pool.shutdown()
+    assert reply is not None and not reply.ok
+    assert reply.error_kind == jobs.GAVE_UP and "3 times" in reply.error_message
+    assert jobs.backlog(redis_db) == 0
+    assert not list((tmp_path / "objects").rglob("*.png"))

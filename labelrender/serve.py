@@ -58,6 +58,7 @@ def load_app_factory() -> AppFactory:
             render_timeout_s=settings.render_timeout_s,
             max_queue_depth=settings.max_queue_depth,
             url_window_s=settings.signed_url_window_s,
+            webhook_allow_networks=settings.webhook_networks(),
         )
         return create_app(config, r, object_store)
 

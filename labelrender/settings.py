@@ -11,6 +11,7 @@ names a cluster already sets: ``REDIS_URL`` and ``S3_ENDPOINT_URL``,
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import secrets
 import tempfile
@@ -74,7 +75,40 @@ class Settings(BaseSettings):
     job_max_deliveries: int = Field(default=3, ge=1)
     worker_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
+    # Webhooks (DECISIONS.md "Webhooks"). Allowed networks are the operator's
+    # way to let a test receiver or a private install be subscribed and
+    # delivered to, e.g. "127.0.0.0/8,::1/128"; the API never changes them.
+    webhook_allow_networks: str = ""
+    webhook_ca_file: Path | None = None  # extra CA trusted for deliveries
+    webhook_timeout_s: float = Field(default=10.0, gt=0)
+    webhook_backoff_s: str = "5,30,120,600,3600"  # before retries 1..5
+    webhook_jitter: float = Field(default=0.2, ge=0, lt=1)
+    webhook_lease_s: float = Field(default=30.0, gt=0)
+    webhook_poll_s: float = Field(default=0.25, gt=0)
+    webhook_claim_idle_ms: int = Field(default=30_000, ge=0)
+
     log_level: str = "INFO"
+
+    @model_validator(mode="after")
+    def _webhook_values(self) -> Settings:
+        self.webhook_networks()
+        if len(self.webhook_backoff()) < 1:
+            raise ValueError("LABELRENDER_WEBHOOK_BACKOFF_S needs at least one delay")
+        return self
+
+    def webhook_networks(self) -> tuple[str, ...]:
+        """The allowed networks, each checked (ValueError on a bad one)."""
+        networks = tuple(n.strip() for n in self.webhook_allow_networks.split(",") if n.strip())
+        for network in networks:
+            ipaddress.ip_network(network, strict=False)
+        return networks
+
+    def webhook_backoff(self) -> tuple[float, ...]:
+        """Seconds before each retry, e.g. (5, 30, 120, 600, 3600)."""
+        delays = tuple(float(d) for d in self.webhook_backoff_s.split(",") if d.strip())
+        if any(d < 0 for d in delays):
+            raise ValueError("webhook backoff delays must be >= 0")
+        return delays
 
     @model_validator(mode="after")
     def _local_base_url(self) -> Settings:

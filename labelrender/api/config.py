@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 MB = 1024 * 1024
@@ -27,6 +27,11 @@ class ApiConfig:
     upgrade_url: str | None = None  # sent with 402; default: <origin>/pricing
     executor_threads: int = 64  # each waiting render holds one thread (BLPOP)
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
+    # Webhook targets (DECISIONS.md "Target checks"): networks the operator
+    # allows, and the resolver subscribe-time checks use (None: the system's).
+    webhook_allow_networks: tuple[str, ...] = ()
+    webhook_resolver: Callable[[str, int], Sequence[str]] | None = field(
+        default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

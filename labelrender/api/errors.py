@@ -101,6 +101,10 @@ class NotFound(ApiError):
     default_kind = "NotFound"
 
 
+class WebhookNotFound(NotFound):
+    default_kind = "WebhookNotFound"
+
+
 class MethodNotAllowed(ApiError):
     status = 405
     type = "invalid_request_error"
@@ -125,6 +129,12 @@ class KeyCapReached(Conflict):
 
 class LastActiveKey(Conflict):
     default_kind = "LastActiveKey"
+
+
+class WebhookCapReached(Conflict):
+    """409: the tenant has the most webhook subscriptions allowed (10)."""
+
+    default_kind = "WebhookCapReached"
 
 
 class PayloadTooLarge(ApiError):
@@ -153,6 +163,20 @@ class MissingZpl(ValidationFailed):
 
 class InvalidZpl(ValidationFailed):
     default_kind = "InvalidZpl"
+
+
+class WebhookTargetRejected(ValidationFailed):
+    """422: a webhook url that is not public HTTPS (DECISIONS.md "Target checks")."""
+
+    default_kind = "WebhookTargetRejected"
+
+
+class UnsupportedTopic(ValidationFailed):
+    default_kind = "UnsupportedTopic"
+
+
+class InvalidWebhookId(ValidationFailed):
+    default_kind = "InvalidWebhookId"
 
 
 class RateLimited(ApiError):

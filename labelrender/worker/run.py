@@ -9,6 +9,7 @@ from prometheus_client import start_http_server
 
 from labelrender.settings import Settings, build_object_store, connect_redis
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
+from labelrender.worker.dispatcher import build_dispatcher
 from labelrender.worker.render import JobHandler, RenderPool
 from labelrender.worker.services import Service, ServiceThreads
 
@@ -32,6 +33,7 @@ def background_services(settings: Settings, r: redis.Redis) -> list[Service]:
     """The services this worker runs beside its render consumer (``services``).
     Each feature adds its own here: synthesis jobs, webhook delivery, retention."""
     services: list[Service] = []
+    services.append(build_dispatcher(settings, r))
     return services
 
 

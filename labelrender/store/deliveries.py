@@ -1,0 +1,235 @@
+"""Webhook deliveries: the event stream's consumer group, the schedule of due
+deliveries, attempt records and the dead-letter stream.
+
+Flow (the webhooks issue, "Delivery"):
+
+1. A dispatcher reads an event from the event stream (group ``webhooks``) and,
+   in one transaction, schedules one delivery per subscription of the tenant
+   and acknowledges and deletes the entry. A dispatcher that dies before that
+   leaves the entry pending; another one claims it (XAUTOCLAIM).
+2. A scheduled delivery is a member of one sorted set scored by when it is
+   due. Claiming a due delivery does not remove it: it pushes its score out by
+   a lease, atomically, so two dispatchers never send it at once, and a
+   dispatcher that dies mid-delivery leaves it to come due again.
+3. ``finish`` records the attempt and, in the same script, removes the
+   delivery and schedules the next attempt or writes the dead letter.
+
+So every event is delivered at least once, always under its event id; a crash
+can repeat a delivery, never lose one.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import redis
+
+from labelrender.store import keys
+from labelrender.store.events import LabelRendered
+from labelrender.store.redis_conn import text
+
+GROUP = "webhooks"
+MAX_RECORDS = 100  # DECISIONS.md "Delivery records": at most 100 kept
+DEAD_LETTER_MAX_LEN = 100_000
+
+# Due members, each re-scored to now + lease in the same step (the claim).
+# KEYS: schedule; ARGV: now, lease_until, count
+_CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, member in ipairs(due) do
+  redis.call('ZADD', KEYS[1], ARGV[2], member)
+end
+return due
+"""
+
+# The end of one attempt. Nothing is recorded or rescheduled for a
+# subscription deleted meanwhile: its deliveries are dropped.
+# KEYS: schedule, webhooks hash, records list, dead-letter stream
+# ARGV: member, webhook id, record, next member ('' for none), next due,
+#       dead letter JSON ('' for none), max records, dead-letter max length
+_FINISH = """
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 0 then return 'dropped' end
+redis.call('LPUSH', KEYS[3], ARGV[3])
+redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[7]) - 1)
+if ARGV[4] ~= '' then redis.call('ZADD', KEYS[1], ARGV[5], ARGV[4]) end
+if ARGV[6] ~= '' then
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[8], '*', 'dead', ARGV[6])
+end
+return 'ok'
+"""
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One event for one subscription, about to make attempt ``attempt`` (1 = first)."""
+
+    event: LabelRendered
+    webhook_id: str
+    attempt: int = 1
+
+    @property
+    def tenant_id(self) -> str:
+        return self.event.tenant_id
+
+    def member(self) -> str:
+        """The schedule member: the same delivery and attempt is one member,
+        so two dispatchers rescheduling it cannot make two."""
+        return json.dumps({"event": asdict(self.event), "webhook_id": self.webhook_id,
+                           "attempt": self.attempt}, sort_keys=True, separators=(",", ":"))
+
+    @staticmethod
+    def from_member(member: str) -> Delivery:
+        raw = json.loads(member)
+        return Delivery(LabelRendered(**raw["event"]), raw["webhook_id"], int(raw["attempt"]))
+
+    def next_attempt(self) -> Delivery:
+        return Delivery(self.event, self.webhook_id, self.attempt + 1)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt as recorded (DECISIONS.md "Delivery records")."""
+
+    event_id: str
+    attempt: int
+    status_code: int | None
+    ok: bool
+    error: str | None
+    duration_ms: int
+    attempted_at: str
+    next_attempt_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DeadLetter:
+    """A delivery that failed its last retry."""
+
+    entry_id: str
+    delivery: Delivery
+    failed_at: str
+    last_error: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"entry_id": self.entry_id, "event_id": self.delivery.event.event_id,
+                "tenant_id": self.delivery.tenant_id, "webhook_id": self.delivery.webhook_id,
+                "attempts": self.delivery.attempt, "failed_at": self.failed_at,
+                "last_error": self.last_error, "test": self.delivery.event.test}
+
+
+# --- the event stream's consumer group ----------------------------------------
+
+def ensure_group(r: redis.Redis) -> None:
+    """Create the ``webhooks`` group on the event stream (from its start) once."""
+    try:
+        r.xgroup_create(keys.event_stream(), GROUP, id="0", mkstream=True)
+    except redis.ResponseError as exc:
+        if "BUSYGROUP" not in str(exc):
+            raise
+
+
+def read_events(r: redis.Redis, consumer: str, count: int, block_ms: int | None
+                ) -> list[tuple[str, LabelRendered]]:
+    """New events for ``consumer``; they stay pending until ``schedule_event``."""
+    answer: Any = r.xreadgroup(GROUP, consumer, {keys.event_stream(): ">"}, count=count,
+                               block=block_ms)
+    entries = answer[0][1] if answer else []
+    return [(str(text(entry_id)), LabelRendered.from_fields(fields))
+            for entry_id, fields in entries if fields]
+
+
+def claim_stale_events(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
+                       ) -> list[tuple[str, LabelRendered]]:
+    """Events a dead dispatcher read but never scheduled, now ``consumer``'s."""
+    answer: Any = r.xautoclaim(keys.event_stream(), GROUP, consumer,
+                               min_idle_time=min_idle_ms, start_id="0-0", count=count)
+    return [(str(text(entry_id)), LabelRendered.from_fields(fields))
+            for entry_id, fields in answer[1] if fields]
+
+
+def schedule_event(r: redis.Redis, entry_id: str, deliveries: list[Delivery],
+                   due: float) -> None:
+    """Schedule the event's deliveries at ``due`` and retire its stream entry,
+    in one transaction: the event is either still pending or fully scheduled."""
+    pipe = r.pipeline(transaction=True)
+    if deliveries:
+        pipe.zadd(keys.webhook_schedule(), {d.member(): due for d in deliveries})
+    pipe.xack(keys.event_stream(), GROUP, entry_id)
+    pipe.xdel(keys.event_stream(), entry_id)
+    pipe.execute()
+
+
+# --- the schedule -----------------------------------------------------------------
+
+def schedule(r: redis.Redis, delivery: Delivery, due: float) -> None:
+    """Schedule one delivery (a test delivery, a replay)."""
+    r.zadd(keys.webhook_schedule(), {delivery.member(): due})
+
+
+def claim_due(r: redis.Redis, now: float, lease_s: float, count: int) -> list[Delivery]:
+    """Up to ``count`` due deliveries, leased to the caller until now + lease."""
+    members: Any = r.register_script(_CLAIM_DUE)(
+        keys=[keys.webhook_schedule()], args=[now, now + lease_s, count])
+    return [Delivery.from_member(str(text(m))) for m in members]
+
+
+def scheduled_count(r: redis.Redis) -> int:
+    return int(r.zcard(keys.webhook_schedule()))
+
+
+def drop(r: redis.Redis, delivery: Delivery) -> None:
+    """Forget a delivery whose subscription is gone."""
+    r.zrem(keys.webhook_schedule(), delivery.member())
+
+
+def finish(r: redis.Redis, delivery: Delivery, attempt: Attempt, *,
+           retry_at: float | None, dead_letter: dict[str, Any] | None) -> bool:
+    """Record ``attempt``; then retry at ``retry_at``, dead-letter, or be done.
+    False when the subscription was deleted meanwhile (nothing recorded)."""
+    next_member = delivery.next_attempt().member() if retry_at is not None else ""
+    dead = json.dumps({"delivery": delivery.member(), **dead_letter}) if dead_letter else ""
+    outcome = r.register_script(_FINISH)(
+        keys=[keys.webhook_schedule(), keys.webhooks(delivery.tenant_id),
+              keys.webhook_deliveries(delivery.tenant_id, delivery.webhook_id),
+              keys.webhook_dead_letters()],
+        args=[delivery.member(), delivery.webhook_id, json.dumps(attempt.to_dict()),
+              next_member, retry_at or 0, dead, MAX_RECORDS, DEAD_LETTER_MAX_LEN])
+    return text(outcome) == "ok"
+
+
+def list_attempts(r: redis.Redis, tenant_id: str, webhook_id: str) -> list[Attempt]:
+    """The subscription's attempt records, newest first."""
+    raw: Any = r.lrange(keys.webhook_deliveries(tenant_id, webhook_id), 0, MAX_RECORDS - 1)
+    return [Attempt(**json.loads(str(text(item)))) for item in raw]
+
+
+# --- dead letters -----------------------------------------------------------------
+
+def dead_letters(r: redis.Redis, tenant_id: str | None = None) -> list[DeadLetter]:
+    """Dead letters oldest first, one tenant's when ``tenant_id`` is given."""
+    entries: Any = r.xrange(keys.webhook_dead_letters())
+    letters = [_dead_letter(str(text(entry_id)), fields) for entry_id, fields in entries]
+    return [d for d in letters if tenant_id is None or d.delivery.tenant_id == tenant_id]
+
+
+def replay(r: redis.Redis, letters: list[DeadLetter], now: float) -> int:
+    """Schedule each dead letter again from its first attempt, due now, and
+    remove it from the stream; the event keeps its id. Returns how many."""
+    pipe = r.pipeline(transaction=True)
+    for letter in letters:
+        fresh = Delivery(letter.delivery.event, letter.delivery.webhook_id, 1)
+        pipe.zadd(keys.webhook_schedule(), {fresh.member(): now})
+        pipe.xdel(keys.webhook_dead_letters(), letter.entry_id)
+    pipe.execute()
+    return len(letters)
+
+
+def _dead_letter(entry_id: str, fields: Any) -> DeadLetter:
+    raw = json.loads(str(text(fields["dead"])))
+    return DeadLetter(entry_id, Delivery.from_member(raw["delivery"]), raw["failed_at"],
+                      raw.get("last_error"))

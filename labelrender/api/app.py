@@ -7,7 +7,17 @@ from concurrent.futures import ThreadPoolExecutor
 import redis
 from aiohttp import web
 
-from labelrender.api import account, files, health, keys, labels, webhooks
+from labelrender.api import (
+    account,
+    files,
+    from_data,
+    health,
+    keys,
+    label_listing,
+    labels,
+    templates,
+    webhooks,
+)
 from labelrender.api.config import ApiConfig
 from labelrender.api.context import STATE, AppState
 from labelrender.api.metrics import new_metrics
@@ -36,6 +46,8 @@ def create_app(
     app[STATE] = AppState(config, redis_client, object_store, executor, new_metrics(),
                           aredis, Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
+        module.add_routes(app)
+    for module in (templates, from_data, label_listing):
         module.add_routes(app)
     app.on_cleanup.append(_shutdown_executor)
     app.on_cleanup.append(_close_async_redis)

@@ -105,6 +105,16 @@ class WebhookNotFound(NotFound):
     default_kind = "WebhookNotFound"
 
 
+class TemplateReadOnly(PermissionDenied):
+    """A tenant tried to commit or delete a global template (DECISIONS.md)."""
+
+    default_kind = "TemplateReadOnly"
+
+
+class TemplateNotFound(NotFound):
+    default_kind = "TemplateNotFound"
+
+
 class MethodNotAllowed(ApiError):
     status = 405
     type = "invalid_request_error"
@@ -177,6 +187,24 @@ class UnsupportedTopic(ValidationFailed):
 
 class InvalidWebhookId(ValidationFailed):
     default_kind = "InvalidWebhookId"
+
+
+class InvalidTemplate(ValidationFailed):
+    """A draft whose body does not render or whose field_map does not match it."""
+
+    default_kind = "InvalidTemplate"
+
+
+class MissingField(ValidationFailed):
+    """from-data without a value for some template fields; names them all."""
+
+    default_kind = "MissingField"
+
+
+class InvalidField(ValidationFailed):
+    """from-data with a value the template cannot take (unknown name, not text)."""
+
+    default_kind = "InvalidField"
 
 
 class RateLimited(ApiError):

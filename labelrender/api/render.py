@@ -1,4 +1,5 @@
-"""The raw render service (ARCHITECTURE.md "How a request flows", raw render).
+"""The render service (ARCHITECTURE.md "How a request flows"): raw renders, and
+the flow template renders share with them (``render_content``).
 
 Content-addressed: a request is hashed, a stored object answers at once
 (``cached``, not billed, no concurrency slot). Identical requests in flight
@@ -12,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from labelrender.api import errors
@@ -27,6 +29,7 @@ from labelrender.store import (
     release_slot,
 )
 from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply
+from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
 
 log = logging.getLogger("labelrender.api")
@@ -53,6 +56,13 @@ class RenderOutcome:
     cached: bool
     content_hash: str
     warnings: list[str]
+    created_at: float = 0.0  # the stored object's creation time (the cache entry's)
+    size_bytes: int = 0
+
+
+# Builds the job for a cache miss, given its job id (template renders load and
+# fill their body only then: a cache hit needs neither).
+PrepareJob = Callable[[str], Awaitable[RenderJob]]
 
 
 def raw_content_hash(tenant_id: str, params: RawRender) -> str:
@@ -79,49 +89,72 @@ def dpi_advisories(params: RawRender) -> list[str]:
 
 
 async def render_raw(state: AppState, auth: AuthContext, params: RawRender) -> RenderOutcome:
-    """A stored object answers at once; otherwise one of the identical requests in
-    flight renders and the rest share its answer (``single_flight``)."""
+    """Render raw ZPL through ``render_content``."""
     tenant_id = auth.tenant_id
     content_hash = raw_content_hash(tenant_id, params)
-    object_key = label_object_key(tenant_id, content_hash)
-    advisories = dpi_advisories(params)
 
-    async def lookup() -> RenderOutcome | None:
-        url = await state.call(stored_url, state, object_key)
-        if url is None:
-            return None
-        state.metrics.cache_hits.inc()
-        return RenderOutcome(url, True, content_hash, advisories)
-
-    async def render_new(job_id: str) -> RenderOutcome:
-        job = RenderJob(
-            tenant=tenant_id, content_hash=content_hash, object_key=object_key, zpl=params.zpl,
+    async def prepare(job_id: str) -> RenderJob:
+        return RenderJob(
+            tenant=tenant_id, content_hash=content_hash,
+            object_key=label_object_key(tenant_id, content_hash), zpl=params.zpl,
             source_dpi=params.source_dpi, target_dpi=params.target_dpi,
             threshold=params.threshold, font_profile=params.font_profile, job_id=job_id,
         )
-        reply = await _render_billed(state, auth, job)
-        url = await state.call(stored_url, state, object_key)
-        if url is None:  # the worker said ok but nothing is stored: its fault, retriable
+
+    return await render_content(state, auth, content_hash, prepare, dpi_advisories(params))
+
+
+async def render_content(state: AppState, auth: AuthContext, content_hash: str,
+                         prepare: PrepareJob, advisories: list[str]) -> RenderOutcome:
+    """The flow raw and template renders share. A stored object answers at once;
+    otherwise one of the identical requests in flight renders and the rest share
+    its answer (``single_flight``)."""
+    tenant_id = auth.tenant_id
+    object_key = label_object_key(tenant_id, content_hash)
+
+    async def lookup() -> RenderOutcome | None:
+        found = await state.call(stored_object, state, object_key)
+        if found is None:
+            return None
+        state.metrics.cache_hits.inc()
+        url, info = found
+        return RenderOutcome(url, True, content_hash, advisories, info.created_at, info.size)
+
+    async def render_new(job_id: str) -> RenderOutcome:
+        reply = await _render_billed(state, auth, await prepare(job_id))
+        found = await state.call(stored_object, state, object_key)
+        if found is None:  # the worker said ok but nothing is stored: its fault, retriable
             raise errors.BadGateway("the rendered label was not stored; retry",
                                     retry_after=state.config.retry_after_s)
-        return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings))
+        url, info = found
+        return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings),
+                             info.created_at, info.size)
 
     return await render_once(state, tenant_id, content_hash, lookup, render_new)
 
 
 def stored_url(state: AppState, object_key: str) -> str | None:
-    """The signed URL of a stored object, or None when there is none.
+    """The signed URL of a stored object, or None when there is none."""
+    found = stored_object(state, object_key)
+    return found[0] if found is not None else None
 
-    The expiry comes from windows anchored at the object's creation, so every
-    request inside a window gets the byte-identical URL (DECISIONS.md).
-    """
+
+def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
+    """A stored object's signed URL and what ``head`` says of it, or None."""
     info = state.objects.head(object_key)
     if info is None:
         return None
+    return signed_url_for(state, object_key, info.created_at)[0], info
+
+
+def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple[str, int]:
+    """The URL and its expiry. The expiry comes from windows anchored at the
+    object's creation, so every request inside a window gets the byte-identical
+    URL (DECISIONS.md "Signed URLs")."""
     config = state.config
-    expires_at = window_expiry(info.created_at, state.now(), config.url_window_s,
+    expires_at = window_expiry(created_at, state.now(), config.url_window_s,
                                config.url_min_valid_s)
-    return state.objects.signed_url(object_key, expires_at, config.public_base_url)
+    return state.objects.signed_url(object_key, expires_at, config.public_base_url), expires_at
 
 
 async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
@@ -185,7 +218,8 @@ async def _run_job(state: AppState, job: RenderJob) -> RenderReply:
         return reply
     if reply.error_kind == "InvalidZpl":
         state.metrics.renders.labels("invalid_zpl").inc()
-        raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered", param="zpl")
+        raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered",
+                                param="zpl" if job.kind == "raw" else "fields")
     state.metrics.renders.labels("failed").inc()
     log.error("render job %s failed: %s %s", queued.job_id, reply.error_kind,
               reply.error_message)

@@ -25,6 +25,7 @@ import redis
 
 from labelrender.store import keys
 from labelrender.store.errors import InvalidValue
+from labelrender.store.events import LabelRendered, add_event
 from labelrender.store.redis_conn import text
 
 MAX_PAGE = 100
@@ -74,6 +75,16 @@ def record_label(pipe: redis.client.Pipeline, tenant_id: str, record: LabelRecor
     pipe.zadd(keys.label_recent(tenant_id), {record.content_hash: record.cached_at})
     pipe.zadd(keys.label_by_template(tenant_id, record.template_id),
               {record.content_hash: record.cached_at})
+
+
+def record_render(r: redis.Redis, tenant_id: str, record: LabelRecord,
+                  event: LabelRendered) -> None:
+    """The registry record and its ``label.rendered`` event, in one MULTI: a
+    recorded render always has its event, and an event its record."""
+    pipe = r.pipeline(transaction=True)
+    record_label(pipe, tenant_id, record)
+    add_event(pipe, event)
+    pipe.execute()
 
 
 def get_label(r: redis.Redis, tenant_id: str, content_hash: str) -> LabelRecord | None:

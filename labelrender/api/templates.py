@@ -1,0 +1,168 @@
+"""Templates: commit (``POST /v1/templates/:id``), list (``GET /v1/templates``) and
+delete (``DELETE /v1/templates/:id``), as DECISIONS.md "Templates" settles them.
+
+A tenant sees its own templates and the global ones; another tenant's are never
+found (404), and global ones are read-only to tenants (403).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from labelrender.api import errors
+from labelrender.api.body import parse_object, read_body
+from labelrender.api.context import AppState, RoutePolicy, app_state, auth_of, route_policy
+from labelrender.api.template_checks import check_draft
+from labelrender.store import templates
+from labelrender.store.clock import iso
+from labelrender.store.templates import Draft, TemplateSummary, TemplateVersion
+
+DPI = Field(default=None, ge=1, le=1200)
+DOTS = Field(default=None, ge=1, le=100_000)
+# What a synthesis response carries besides its draft: accepted and ignored, so
+# the response can be committed as returned (DECISIONS.md "Commit").
+_SYNTHESIS_KEYS = frozenset({
+    "status", "scope", "tenant_id", "template_id", "confidence_score", "low_confidence",
+    "warnings", "confidence_components", "_synthesis_meta",
+})
+_TEMPLATE_POLICY = RoutePolicy(kinds=True)
+
+
+class DraftBody(BaseModel):
+    """A draft as synthesis returns it; ``body`` and ``field_map`` are required."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    body: str
+    field_map: dict[str, int]
+    values: dict[str, str] | None = None
+    name: str | None = Field(default=None, max_length=200)
+    width_dots: int | None = DOTS
+    height_dots: int | None = DOTS
+    source_dpi: int | None = DPI
+    description: str | None = Field(default=None, max_length=2000)
+
+    def to_draft(self) -> Draft:
+        return Draft(body=self.body, field_map=dict(self.field_map),
+                     values=dict(self.values or {}), name=self.name,
+                     width_dots=self.width_dots, height_dots=self.height_dots,
+                     source_dpi=self.source_dpi or 203, description=self.description)
+
+
+def parse_draft(payload: dict[str, Any]) -> Draft:
+    """``{"draft": {...}}`` (a synthesis response) or the draft's fields at the top."""
+    if "draft" in payload:
+        unknown = sorted(set(payload) - _SYNTHESIS_KEYS - {"draft"})
+        if unknown:
+            raise errors.UnknownField(f"unrecognized field {unknown[0]!r}", param=unknown[0])
+        inner = payload["draft"]
+        if not isinstance(inner, dict):
+            raise errors.ValidationFailed("draft must be an object", param="draft",
+                                          kind="InvalidDraft")
+        payload, prefix = inner, "draft."
+    else:
+        prefix = ""
+    try:
+        return DraftBody.model_validate(payload).to_draft()
+    except ValidationError as exc:
+        raise _draft_error(exc, prefix) from exc
+
+
+def _draft_error(exc: ValidationError, prefix: str) -> errors.ApiError:
+    detail = exc.errors()[0]
+    field = prefix + ".".join(str(part) for part in detail["loc"])
+    if detail["type"] == "extra_forbidden":
+        return errors.UnknownField(f"unrecognized field {field!r}", param=field)
+    if detail["type"] == "missing":
+        return errors.ValidationFailed(f"{field} is required", param=field,
+                                       kind="MissingField")
+    return errors.ValidationFailed(f"{field}: {detail['msg']}", param=field,
+                                   kind="InvalidDraft")
+
+
+def checked_id(template_id: str) -> str:
+    if not templates.TEMPLATE_ID.match(template_id):
+        raise errors.ValidationFailed(
+            "a template id is 1 to 128 letters, digits, '.', '_' or '-', not starting "
+            "with '.'", param="template_id", kind="InvalidTemplateId")
+    return template_id
+
+
+async def commit_template(state: AppState, tenant_id: str, template_id: str,
+                          draft: Draft) -> TemplateVersion:
+    """Check the draft, then store it as the id's next version."""
+    if await state.call(templates.is_global, state.redis, template_id):
+        raise errors.TemplateReadOnly(
+            f"{template_id!r} is a global template; tenants cannot change it",
+            param="template_id")
+    body_sha256 = await state.call(check_draft, draft)
+    return await state.call(templates.commit, state.redis, state.objects, tenant_id,
+                            template_id, draft, body_sha256, now=state.now())
+
+
+@route_policy(_TEMPLATE_POLICY)
+async def post_template(request: web.Request) -> web.Response:
+    state = app_state(request)
+    template_id = checked_id(request.match_info["template_id"])
+    payload = parse_object(await read_body(request, state.config.max_body_bytes))
+    auth = auth_of(request)
+    version = await commit_template(state, auth.tenant_id, template_id, parse_draft(payload))
+    return web.json_response({
+        "status": "ok", "template_id": template_id, "version": version.version,
+        "scope": version.scope, "tenant_id": auth.tenant_id,
+        "field_names": version.field_names, "created_at": iso(version.created_at),
+    }, status=201)
+
+
+@route_policy(_TEMPLATE_POLICY)
+async def list_templates(request: web.Request) -> web.Response:
+    state = app_state(request)
+    scope = request.query.get("scope")
+    if scope not in (None, "tenant", "global"):
+        raise errors.InvalidRequest("scope must be tenant or global", param="scope",
+                                    kind="InvalidScope")
+    tenant_id = auth_of(request).tenant_id
+    found: list[TemplateSummary] = []
+    if scope in (None, "tenant"):
+        found += await state.call(templates.list_templates, state.redis, tenant_id)
+    if scope in (None, "global"):
+        found += await state.call(templates.list_templates, state.redis, None)
+    return web.json_response({"templates": [_summary_json(s) for s in found]})
+
+
+def _summary_json(summary: TemplateSummary) -> dict[str, Any]:
+    return {"id": summary.template_id, "scope": summary.scope, "name": summary.name,
+            "latest_version": summary.latest_version, "versions": summary.versions,
+            "field_names": summary.field_names, "created_at": iso(summary.created_at),
+            "updated_at": iso(summary.updated_at)}
+
+
+@route_policy(_TEMPLATE_POLICY)
+async def delete_template(request: web.Request) -> web.Response:
+    state = app_state(request)
+    template_id = request.match_info["template_id"]
+    tenant_id = auth_of(request).tenant_id
+    deleted = await state.call(templates.delete, state.redis, state.objects, tenant_id,
+                               template_id)
+    if deleted:
+        return web.json_response({"status": "deleted", "template_id": template_id})
+    if await state.call(templates.is_global, state.redis, template_id):
+        raise errors.TemplateReadOnly(
+            f"{template_id!r} is a global template; tenants cannot delete it",
+            param="template_id")
+    raise errors.TemplateNotFound(f"no template {template_id!r}", param="template_id")
+
+
+# ``synthesize`` is the synthesis endpoint, never a template id, whatever the
+# order in which the routes are added.
+_TEMPLATE_PATH = r"/v1/templates/{template_id:(?!synthesize$)[^/]+}"
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_get("/v1/templates", list_templates)
+    app.router.add_post(_TEMPLATE_PATH, post_template)
+    app.router.add_delete(_TEMPLATE_PATH, delete_template)
+

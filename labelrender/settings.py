@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     webhook_poll_s: float = Field(default=0.25, gt=0)
     webhook_claim_idle_ms: int = Field(default=30_000, ge=0)
 
+    # Retention: how often each worker's sweeper looks for labels older than
+    # the tenant plan's window (spec "Limits": retention days).
+    retention_sweep_interval_s: float = Field(default=600.0, gt=0)
+
     log_level: str = "INFO"
 
     @model_validator(mode="after")

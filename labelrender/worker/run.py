@@ -11,6 +11,7 @@ from labelrender.settings import Settings, build_object_store, connect_redis
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher
 from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.retention import RetentionSweeper
 from labelrender.worker.services import Service, ServiceThreads
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,8 @@ def background_services(settings: Settings, r: redis.Redis) -> list[Service]:
     Each feature adds its own here: synthesis jobs, webhook delivery, retention."""
     services: list[Service] = []
     services.append(build_dispatcher(settings, r))
+    services.append(RetentionSweeper(r, build_object_store(settings),
+                                     interval_s=settings.retention_sweep_interval_s))
     return services
 
 

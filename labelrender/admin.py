@@ -21,6 +21,7 @@ from typing import Any
 
 import redis
 
+from labelrender.admin_templates import add_template_parser
 from labelrender.settings import Settings, connect_redis
 from labelrender.store import (
     StoreError,
@@ -72,6 +73,7 @@ def add_admin_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     plan_cmds = plan.add_subparsers(dest="action", required=True)
     plan_cmds.add_parser("list", help="every effective plan").set_defaults(run=run,
                                                                            admin=plan_list)
+    add_template_parser(objects, run)
 
 
 def run_admin(settings: Settings, args: argparse.Namespace) -> int:
@@ -81,6 +83,7 @@ def run_admin(settings: Settings, args: argparse.Namespace) -> int:
         client = connect_redis(settings)
     except StoreUnavailable as exc:
         return _fail(str(exc), EXIT_UNAVAILABLE)
+    args.settings = settings  # commands that need more than Redis (object storage)
     try:
         result = command(client, args)
     except StoreError as exc:

@@ -1,0 +1,201 @@
+"""The offline, deterministic synthesis engine: rules, no model.
+
+Steps: read the first label (source.py), decide which fields are variable
+(classify.py), give each distinct value a ^FN and a name (naming.py), splice the
+placeholders into the body, then prove the draft: the body filled with the
+sample values must render pixel for pixel like the input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from labelrender.zpl import RenderOptions, ZplError, render
+
+from . import naming
+from .classify import Decision, classify
+from .engine import Draft, SynthesisRequest, SynthesisResult
+from .fill import fill_body
+from .shapes import snake, words_only
+from .source import SourceLabel, UnparseableZpl, read_first_label
+
+MODEL = "labelrender-heuristic-1"
+PROMPT_VERSION = "rules-2026-11"  # the rule set's version; there is no prompt
+
+# Label widths and heights in inches that printers ship with (inch and metric
+# stock: 85, 100, 104 and 150 mm); the DPI whose ^PW/^LL land on one of them is
+# the authoring DPI.
+_DPIS = (203, 300, 600, 152)
+_WIDTHS_IN = (1.0, 1.25, 1.5, 2.0, 2.25, 2.5, 3.0, 3.35, 3.5, 4.0, 4.09, 4.25, 5.0, 5.91,
+              6.0, 8.0)
+_HEIGHTS_IN = (1.0, 1.5, 2.0, 2.5, 3.0, 3.35, 4.0, 4.72, 5.0, 5.91, 6.0, 6.5, 7.0, 7.5, 8.0,
+               10.0, 12.0)
+_SIZE_TOLERANCE = 0.04
+_WEIGHTS = {"parse_coverage": 0.25, "variable_certainty": 0.35, "naming_certainty": 0.25,
+            "dimension_detection": 0.15}
+
+
+@dataclass
+class _Size:
+    width: int | None
+    height: int | None
+    dpi: int | None
+    certainty: float
+
+
+def _to_text(zpl: str) -> str:
+    return zpl.encode("utf-8").decode("latin-1")
+
+
+def _from_text(text: str) -> str:
+    return text.encode("latin-1").decode("utf-8", errors="replace")
+
+
+def _nearest(dots: int, dpi: int, sizes: tuple[float, ...]) -> float:
+    inches = dots / dpi
+    return min(abs(inches - size) / size for size in sizes)
+
+
+def detect_size(label: SourceLabel) -> _Size:
+    """Width and height from ^PW/^LL; the DPI at which they are a stock size."""
+    width, height = label.width, label.length
+    if not width and not height:
+        return _Size(None, None, None, 0.3)
+    # The most common DPI that fits wins: 7.5 in at 203 dpi and 10 in at 152 are both 1520.
+    for dpi in _DPIS:
+        parts = [_nearest(width, dpi, _WIDTHS_IN)] if width else []
+        parts += [_nearest(height, dpi, _HEIGHTS_IN)] if height else []
+        if max(parts) <= _SIZE_TOLERANCE:
+            return _Size(width or None, height or None, dpi, 1.0 if width and height else 0.8)
+    return _Size(width or None, height or None, None, 0.5)
+
+
+def _body(label: SourceLabel, placeholders: list[naming.Placeholder]) -> str:
+    """The first label with each variable ^FD replaced by its ^FN (and static part)."""
+    edits = []
+    for p in placeholders:
+        for d in p.decisions:
+            source = d.source
+            start, end = source.data_span
+            original = label.text[start:end]
+            newline = original[len(original.rstrip("\r\n")):]
+            static = source.raw[: d.prefix_len]
+            data = f"{source.caret}FD{static}" if static else ""
+            edits.append((start, end, f"{source.caret}FN{p.index}{data}{newline}"))
+            edits += [(start, end, "") for start, end in source.overridden]
+    out, pos = [], 0
+    for start, end, text in sorted(edits):
+        out += [label.text[pos:start], text]
+        pos = end
+    out.append(label.text[pos:])
+    return _from_text("".join(out))
+
+
+def _suggested_name(request: SynthesisRequest, decisions: list[Decision]) -> str:
+    if request.hint_template_id:
+        name = snake(request.hint_template_id.removeprefix("tpl_"))
+        if name:
+            return name
+    titles = [d for d in decisions if not d.variable and not d.source.is_barcode
+              and d.text and words_only(d.text) and len(d.text.split()) <= 4
+              and not d.text.endswith(":")]
+    if titles:
+        title = max(titles, key=lambda d: (d.source.font_height, -d.source.y))
+        if snake(title.text):
+            return snake(title.text) + "_label"
+    return "label_template"
+
+
+def _render(zpl: str) -> tuple[bytes, int]:
+    result = render(zpl, RenderOptions())
+    return result.png, len(result.warnings)
+
+
+class HeuristicEngine:
+    """Rule-based synthesis: captions, address blocks, data shapes, symbologies."""
+
+    model = MODEL
+    prompt_version = PROMPT_VERSION
+
+    def synthesize(self, request: SynthesisRequest) -> SynthesisResult:
+        label = read_first_label(_to_text(request.input_zpl))
+        original = _from_text(label.text)
+        try:
+            original_png, render_warnings = _render(original)
+        except ZplError as exc:
+            raise UnparseableZpl(str(exc)) from exc
+        decisions = classify(label)
+        placeholders = naming.group(decisions)
+        warnings = naming.apply_hints(placeholders, request.hint_field_names)
+        naming.make_unique(placeholders)
+        size = detect_size(label)
+        draft = Draft(
+            name=_suggested_name(request, decisions), width_dots=size.width,
+            height_dots=size.height, source_dpi=size.dpi, body=_body(label, placeholders),
+            field_map={p.name: p.index for p in placeholders},
+            values={p.name: p.value for p in placeholders})
+        round_trip = _round_trip(draft, original_png)
+        components = _components(label, decisions, placeholders, size, render_warnings)
+        score = sum(_WEIGHTS[k] * v for k, v in components.items())
+        warnings += _warnings(label, decisions, placeholders, size, render_warnings)
+        if not placeholders:
+            score *= 0.5
+        if not round_trip:
+            score *= 0.5
+            warnings.append("the body filled with the sample values does not render like "
+                            "the input; review the placeholders")
+        components["round_trip"] = 1.0 if round_trip else 0.0
+        return SynthesisResult(draft, round(score, 3), components, MODEL, PROMPT_VERSION,
+                               warnings)
+
+
+def _round_trip(draft: Draft, original_png: bytes) -> bool:
+    try:
+        filled = fill_body(draft.body, draft.field_map, draft.values)
+        return _render(filled)[0] == original_png
+    except (ZplError, ValueError):
+        return False
+
+
+def _mean(values: list[float], empty: float) -> float:
+    return sum(values) / len(values) if values else empty
+
+
+def _components(label: SourceLabel, decisions: list[Decision],
+                placeholders: list[naming.Placeholder], size: _Size,
+                render_warnings: int) -> dict[str, float]:
+    coverage = label.known_commands / max(1, label.commands)
+    coverage *= max(0.5, 1.0 - 0.02 * render_warnings)
+    judged = [d.certainty for d in decisions if d.text]
+    return {
+        "parse_coverage": round(coverage, 3),
+        "variable_certainty": round(_mean(judged, 0.3), 3),
+        "naming_certainty": round(_mean([p.name_certainty for p in placeholders], 0.0), 3),
+        "dimension_detection": size.certainty,
+    }
+
+
+def _warnings(label: SourceLabel, decisions: list[Decision],
+              placeholders: list[naming.Placeholder], size: _Size,
+              render_warnings: int) -> list[str]:
+    warnings = []
+    unknown = label.commands - label.known_commands
+    if unknown:
+        warnings.append(f"{unknown} command(s) not understood; they were kept as they are")
+    if render_warnings:
+        warnings.append(f"the input renders with {render_warnings} warning(s)")
+    if not placeholders:
+        warnings.append("no variable data found: the body has no placeholders")
+    unsure = [d.text for d in decisions if d.text and d.certainty < 0.7]
+    if unsure:
+        warnings.append(f"{len(unsure)} field(s) judged static or variable from weak signs, "
+                        f"for example {unsure[0][:40]!r}")
+    generic = [p.name for p in placeholders if p.name_certainty < 0.5]
+    if generic:
+        warnings.append("names to review: " + ", ".join(generic[:8]))
+    if size.width is None and size.height is None:
+        warnings.append("no ^PW or ^LL: label size and DPI not detected")
+    elif size.dpi is None:
+        warnings.append("label size is not a stock size at 152, 203, 300 or 600 dpi: "
+                        "source_dpi not detected")
+    return warnings

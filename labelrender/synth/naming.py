@@ -1,0 +1,109 @@
+"""Placeholders and their names: one ^FN per distinct value, readable snake_case names.
+
+A value printed in several places (the tracking number as text and in a barcode)
+gets one placeholder. Names come from the hints when given, else from captions,
+address roles, data shapes and symbologies (classify.py), made unique.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .classify import Decision
+from .shapes import has_digits, snake
+
+# Words that mean the same thing in hint names and derived names.
+_SYNONYMS = {
+    "zip": "postal", "postcode": "postal", "plz": "postal", "tel": "phone",
+    "telephone": "phone", "mobile": "phone", "ref": "reference", "awb": "tracking",
+    "trk": "tracking", "consignee": "ship_to", "recipient": "ship_to", "receiver": "ship_to",
+    "sender": "ship_from", "shipper": "ship_from", "wt": "weight", "qty": "piece",
+}
+
+
+@dataclass
+class Placeholder:
+    """One ^FN: the fields that print its value, its name and its sample value."""
+
+    index: int
+    value: str
+    decisions: list[Decision] = field(default_factory=list)
+    name: str = ""
+    name_certainty: float = 0.0
+
+
+def _shareable(a: Decision, b: Decision) -> bool:
+    """Same value twice is one field only when it is data, not a common word."""
+    value = a.value or ""
+    if a.source.is_barcode or b.source.is_barcode:
+        return len(value) >= 4
+    return len(value) >= 6 and has_digits(value, 1)
+
+
+def group(decisions: list[Decision]) -> list[Placeholder]:
+    """Placeholders in order of first appearance, indexes from 1."""
+    placeholders: list[Placeholder] = []
+    for d in decisions:
+        if not d.variable or d.value is None:
+            continue
+        shared = next((p for p in placeholders if p.value == d.value
+                       and _shareable(p.decisions[0], d)), None)
+        if shared is None:
+            shared = Placeholder(len(placeholders) + 1, d.value)
+            placeholders.append(shared)
+        shared.decisions.append(d)
+    for p in placeholders:
+        best = max(p.decisions, key=lambda d: (d.name_certainty, d.source.is_barcode))
+        p.name = snake(best.name or "") or "field"
+        p.name_certainty = best.name_certainty
+    return placeholders
+
+
+def _tokens(name: str) -> set[str]:
+    text = name
+    for word, same in _SYNONYMS.items():
+        text = "_".join(same if part == word else part for part in text.split("_"))
+    return {part for part in text.split("_") if part and part not in ("number", "no")}
+
+
+def apply_hints(placeholders: list[Placeholder], hints: tuple[str, ...]) -> list[str]:
+    """Rename placeholders after ``hints``: same name, then shared words, then the
+    least certain names in reading order. Returns warnings for unused hints."""
+    wanted = [h for h in dict.fromkeys(snake(h) for h in hints) if h]
+    free = list(placeholders)
+    hinted: set[int] = set()
+    left = []
+    for hint in wanted:
+        match = next((p for p in free if p.name == hint), None)
+        if match is None:
+            scored = [(len(_tokens(hint) & _tokens(p.name)) / max(1, len(_tokens(hint))), p)
+                      for p in free]
+            score, best = max(scored, key=lambda s: s[0], default=(0.0, None))
+            match = best if score >= 0.5 else None
+        if match is None:
+            left.append(hint)
+            continue
+        match.name, match.name_certainty = hint, 1.0 if match.name == hint else 0.9
+        free.remove(match)
+        hinted.add(match.index)
+    unsure = [p for p in free if p.name_certainty < 0.5]
+    for hint, p in zip(list(left), unsure, strict=False):
+        p.name, p.name_certainty = hint, 0.7
+        left.remove(hint)
+    return [f"hint_field_names: no field found for {hint!r}" for hint in left]
+
+
+def make_unique(placeholders: list[Placeholder]) -> None:
+    """Generic names get their index; repeated names get _2, _3..."""
+    seen: dict[str, int] = {}
+    for p in placeholders:
+        if p.name in ("text", "field"):
+            p.name = f"{p.name}_{p.index}"
+        base = p.name
+        seen[base] = seen.get(base, 0) + 1
+        if seen[base] > 1:
+            p.name = f"{base}_{seen[base]}"
+            while p.name in seen:
+                seen[base] += 1
+                p.name = f"{base}_{seen[base]}"
+            seen[p.name] = 1

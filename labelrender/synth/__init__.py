@@ -1,6 +1,7 @@
 """labelrender.synth: legacy ZPL -> template draft, and template bodies -> ZPL.
 
-``engine`` is the interface (``make_engine`` picks one by name), ``heuristic`` the
-offline rule-based engine, ``fill`` places values into a body's ``^FN`` placeholders. This package may use
-``labelrender.zpl``; the engine never imports from here.
+``engine`` is the interface (``make_engine`` picks one by name), ``heuristic``
+the offline rule-based engine, and ``fill`` places values into a body's ``^FN``
+placeholders. This package may use ``labelrender.zpl``; the engine never
+imports from here.
 """

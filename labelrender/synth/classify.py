@@ -96,7 +96,7 @@ def _text(d: Decision) -> None:
     shape = shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
-    elif shapes.has_digits(text, 4) and not shapes.words_only(text):
+    elif shapes.data_digits(text, 4):
         _variable(d, "contains a number", 0.6, indent, ("text", 0.3))
 
 
@@ -118,7 +118,25 @@ def classify(label: SourceLabel) -> list[Decision]:
             _variable(d, "printed form of barcode data", 0.9, 0,
                       ("tracking_number_text", 0.7))
     _address_blocks(decisions)
+    _echoes(decisions)
     return decisions
+
+
+def _echoes(decisions: list[Decision]) -> None:
+    """Text that repeats part of an address (a sort area's "LYON", "SW1A" or "BC")
+    is that address's data too."""
+    addresses = [d for d in decisions if d.variable and d.name
+                 and d.name.startswith(("ship_to_", "ship_from_")) and d.value]
+    for d in decisions:
+        word = d.text.strip(" -").upper()
+        if d.variable or d.source.is_barcode or len(word) < 2 or shapes.is_caption(d.text):
+            continue
+        pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+        source = next((a for a in addresses if pattern.search((a.value or "").upper())), None)
+        if source is not None:
+            indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+            _variable(d, f"repeats part of {source.name}", 0.7, indent,
+                      (f"{source.name}_part", 0.6))
 
 
 def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> list[Decision]:
@@ -180,8 +198,8 @@ def _address_blocks(decisions: list[Decision]) -> None:
                 or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
             continue
         above = _lines_above(decisions, anchor, claimed)
-        if not above:
-            continue
+        if len(above) < 2:
+            continue  # an address has at least a name and a street above its town
         role = "ship_from" if ship_to_y is not None and anchor.source.y < ship_to_y else (
             "ship_to" if ship_to_y is None else "address")
         lines = _block_lines(decisions, above[0], above[0].source.y)

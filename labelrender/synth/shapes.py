@@ -76,10 +76,15 @@ def caption_key(text: str) -> str:
 
 
 def address_role(text: str) -> str | None:
-    key = caption_key(text)
-    if text.strip().endswith(":") and key in _COLON_ROLES:
-        return _COLON_ROLES[key]
-    return ADDRESS_ROLES.get(key)
+    """The role an address caption gives, also for bilingual "TO / A:" captions."""
+    colon = text.strip().endswith(":")
+    for part in caption_key(text).split("/"):
+        key = part.strip()
+        if colon and key in _COLON_ROLES:
+            return _COLON_ROLES[key]
+        if key in ADDRESS_ROLES:
+            return ADDRESS_ROLES[key]
+    return None
 
 
 def is_caption(text: str) -> bool:
@@ -99,8 +104,9 @@ def caption_split(text: str) -> int | None:
     if colon < 0 or not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
         return None
     rest = text[colon + 1 :]
-    if not rest.strip() or rest.startswith("//"):
-        return None
+    if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
+                                                     and text[colon - 1 : colon].isdigit()):
+        return None  # nothing after it, a URL, or a time of day such as 22:00
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
@@ -122,8 +128,9 @@ def is_sscc(text: str) -> bool:
 def is_tracking(text: str) -> bool:
     """A long code of letters and digits: a tracking or parcel number."""
     code = compact(text).replace("-", "")
+    wordy = any(len(word) >= 4 and word.isalpha() for word in text.split())
     return (len(code) >= 10 and code.isalnum() and sum(c.isdigit() for c in code) >= 6
-            and len(text.split()) <= 8)
+            and len(text.split()) <= 8 and not wordy)
 
 
 def is_postal_line(text: str) -> bool:
@@ -132,8 +139,17 @@ def is_postal_line(text: str) -> bool:
         and len(text.split()) <= 6
 
 
+_TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)
+
+
 def has_digits(text: str, count: int) -> bool:
     return sum(c.isdigit() for c in text) >= count
+
+
+def data_digits(text: str, count: int) -> bool:
+    """At least ``count`` digits outside times of day ("BY 10:30 AM", "24/7"), which
+    describe a service, not a shipment."""
+    return has_digits(_TIMES.sub("", text), count)
 
 
 def words_only(text: str) -> bool:
@@ -142,6 +158,8 @@ def words_only(text: str) -> bool:
 
 def shape_name(text: str) -> tuple[str, float] | None:
     """A name from what the data looks like, with how sure it is."""
+    if _TIMES.fullmatch(text.strip()):
+        return None
     if is_sscc(text):
         return "sscc", 0.85
     if PIECES.match(text.strip()):

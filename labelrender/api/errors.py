@@ -115,6 +115,10 @@ class TemplateNotFound(NotFound):
     default_kind = "TemplateNotFound"
 
 
+class WebhookNotFound(NotFound):
+    default_kind = "WebhookNotFound"
+
+
 class MethodNotAllowed(ApiError):
     status = 405
     type = "invalid_request_error"
@@ -205,6 +209,20 @@ class InvalidField(ValidationFailed):
     """from-data with a value the template cannot take (unknown name, not text)."""
 
     default_kind = "InvalidField"
+
+
+class WebhookTargetRejected(ValidationFailed):
+    """422: a webhook url that is not public HTTPS (DECISIONS.md "Target checks")."""
+
+    default_kind = "WebhookTargetRejected"
+
+
+class UnsupportedTopic(ValidationFailed):
+    default_kind = "UnsupportedTopic"
+
+
+class InvalidWebhookId(ValidationFailed):
+    default_kind = "InvalidWebhookId"
 
 
 class RateLimited(ApiError):

@@ -21,6 +21,7 @@ from typing import Any
 
 import redis
 
+from labelrender.admin_dlq import add_dlq_parser
 from labelrender.admin_templates import add_template_parser
 from labelrender.settings import Settings, connect_redis
 from labelrender.store import (
@@ -74,6 +75,7 @@ def add_admin_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
     plan_cmds.add_parser("list", help="every effective plan").set_defaults(run=run,
                                                                            admin=plan_list)
     add_template_parser(objects, run)
+    add_dlq_parser(objects, run)
 
 
 def run_admin(settings: Settings, args: argparse.Namespace) -> int:

@@ -152,8 +152,8 @@ _CLASSES: tuple[tuple[Callable[[Address], bool], str], ...] = (
     (lambda a: a.is_link_local, "link-local address"),
     (lambda a: a.is_multicast, "multicast address"),
     (lambda a: isinstance(a, ipaddress.IPv4Address) and a in CGNAT, "CGNAT address"),
-    (lambda a: a.is_private, "private address"),
     (lambda a: a.is_reserved, "reserved address"),
+    (lambda a: a.is_private, "private address"),
     (lambda a: not a.is_global, "non-public address"),
 )
 

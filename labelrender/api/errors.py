@@ -101,10 +101,6 @@ class NotFound(ApiError):
     default_kind = "NotFound"
 
 
-class WebhookNotFound(NotFound):
-    default_kind = "WebhookNotFound"
-
-
 class TemplateReadOnly(PermissionDenied):
     """A tenant tried to commit or delete a global template (DECISIONS.md)."""
 
@@ -177,20 +173,6 @@ class MissingZpl(ValidationFailed):
 
 class InvalidZpl(ValidationFailed):
     default_kind = "InvalidZpl"
-
-
-class WebhookTargetRejected(ValidationFailed):
-    """422: a webhook url that is not public HTTPS (DECISIONS.md "Target checks")."""
-
-    default_kind = "WebhookTargetRejected"
-
-
-class UnsupportedTopic(ValidationFailed):
-    default_kind = "UnsupportedTopic"
-
-
-class InvalidWebhookId(ValidationFailed):
-    default_kind = "InvalidWebhookId"
 
 
 class InvalidTemplate(ValidationFailed):

@@ -59,6 +59,7 @@ def load_app_factory() -> AppFactory:
             max_queue_depth=settings.max_queue_depth,
             url_window_s=settings.signed_url_window_s,
             webhook_allow_networks=settings.webhook_networks(),
+            synthesis_engine=settings.synthesis_engine,
         )
         return create_app(config, r, object_store)
 

@@ -91,6 +91,11 @@ class Settings(BaseSettings):
     # the tenant plan's window (spec "Limits": retention days).
     retention_sweep_interval_s: float = Field(default=600.0, gt=0)
 
+    # Template synthesis: the engine (only "heuristic", offline and rule-based,
+    # exists) and how soon a dead worker's synthesis job is claimed again.
+    synthesis_engine: Literal["heuristic"] = "heuristic"
+    synthesis_claim_idle_ms: int = Field(default=60_000, ge=0)
+
     log_level: str = "INFO"
 
     @model_validator(mode="after")

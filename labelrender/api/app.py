@@ -15,6 +15,7 @@ from labelrender.api import (
     keys,
     label_listing,
     labels,
+    synthesis,
     templates,
     webhooks,
 )
@@ -47,7 +48,7 @@ def create_app(
                           aredis, Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
-    for module in (templates, from_data, label_listing):
+    for module in (synthesis, templates, from_data, label_listing):
         module.add_routes(app)
     app.on_cleanup.append(_shutdown_executor)
     app.on_cleanup.append(_close_async_redis)

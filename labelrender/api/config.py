@@ -32,6 +32,7 @@ class ApiConfig:
     webhook_allow_networks: tuple[str, ...] = ()
     webhook_resolver: Callable[[str, int], Sequence[str]] | None = field(
         default=None, compare=False, repr=False)
+    synthesis_engine: str = "heuristic"  # labelrender.synth.engine.make_engine
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

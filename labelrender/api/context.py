@@ -144,11 +144,14 @@ class RoutePolicy:
     leaves it to the handler (``POST /v1/labels`` checks idempotency first);
     ``peek`` only reports it (``GET /v1/usage``). ``kinds``: error bodies also
     carry ``status``/``errors`` (DECISIONS.md "Error bodies").
+    ``unauthorized_kind``: the kind of this route's 401 (the spec names it per
+    endpoint: ``PRE_AUTH_UNAUTHORIZED`` on synthesis).
     """
 
     auth: bool = True
     rate: RatePolicy = "charge"
     kinds: bool = False
+    unauthorized_kind: str = "Unauthorized"
 
 
 PUBLIC = RoutePolicy(auth=False, rate="none")

@@ -193,6 +193,24 @@ class InvalidField(ValidationFailed):
     default_kind = "InvalidField"
 
 
+class InvalidInputZpl(ValidationFailed):
+    """Synthesis: input_zpl missing, empty, over 64 KB, or with no label in it."""
+
+    default_kind = "InvalidInputZpl"
+
+
+class InvalidScopeForTenantCall(ValidationFailed):
+    """Synthesis: a tenant key asked for target_scope "global" (operator-only)."""
+
+    default_kind = "InvalidScopeForTenantCall"
+
+
+class InvalidTenantId(ValidationFailed):
+    """Synthesis: target_tenant_id malformed or not the key's tenant."""
+
+    default_kind = "InvalidTenantId"
+
+
 class WebhookTargetRejected(ValidationFailed):
     """422: a webhook url that is not public HTTPS (DECISIONS.md "Target checks")."""
 
@@ -224,6 +242,16 @@ class InternalError(ApiError):
 class BadGateway(ApiError):
     status = 502
     default_kind = "RenderFailed"
+
+
+class SynthesisUnavailable(BadGateway):
+    """502: the synthesis engine's upstream cannot answer now; retriable."""
+
+    default_kind = "SynthesisUpstreamUnavailable"
+
+
+class SynthesisJobNotFound(NotFound):
+    default_kind = "SynthesisJobNotFound"
 
 
 class ServiceUnavailable(ApiError):

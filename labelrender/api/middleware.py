@@ -142,13 +142,14 @@ async def authenticate_key(request: web.Request, handler: Handler) -> web.Stream
     policy = policy_of(request)
     if not policy.auth:
         return await handler(request)
-    secret = _bearer_secret(request)
+    secret = _bearer_secret(request, policy.unauthorized_kind)
     state = app_state(request)
     charge = policy.rate == "charge" or (
         policy.rate == "handler" and IDEMPOTENCY_HEADER not in request.headers)
     access = await state.authorize(secret, cost=1 if charge else 0)
     if access is None:
-        raise errors.Unauthorized("the API key is invalid or has been revoked")
+        raise errors.Unauthorized("the API key is invalid or has been revoked",
+                                  kind=policy.unauthorized_kind)
     set_auth(request, AuthContext(access.key, access.tenant, access.plan))
     set_rate(request, access.rate, charged=charge)
     if charge:
@@ -156,13 +157,14 @@ async def authenticate_key(request: web.Request, handler: Handler) -> web.Stream
     return await handler(request)
 
 
-def _bearer_secret(request: web.Request) -> str:
+def _bearer_secret(request: web.Request, kind: str) -> str:
     header = request.headers.get("Authorization")
     if not header:
-        raise errors.Unauthorized("missing Authorization: Bearer <API key> header")
+        raise errors.Unauthorized("missing Authorization: Bearer <API key> header", kind=kind)
     match = _BEARER.match(header)
     if match is None:
-        raise errors.Unauthorized("the Authorization header must be 'Bearer <API key>'")
+        raise errors.Unauthorized("the Authorization header must be 'Bearer <API key>'",
+                                  kind=kind)
     return match.group(1)
 
 

@@ -80,6 +80,16 @@ def render_reply(job_id: str) -> str:
     return f"{ROOT}:reply:{job_id}"
 
 
+def synthesis_stream() -> str:
+    """The stream of synthesis jobs (all tenants: each entry names its tenant)."""
+    return f"{ROOT}:stream:synthesis"
+
+
+def synthesis_job(tenant_id: str, job_id: str) -> str:
+    """String (JSON): one synthesis job's record, kept 7 days (DECISIONS.md)."""
+    return f"{ROOT}:tenant:{tenant_id}:synthesis_job:{job_id}"
+
+
 def render_claim(tenant_id: str, content_hash: str) -> str:
     """String: the job id of the one request rendering this content hash now."""
     return f"{ROOT}:tenant:{tenant_id}:render:{content_hash}:claim"

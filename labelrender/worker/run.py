@@ -8,11 +8,13 @@ import redis
 from prometheus_client import start_http_server
 
 from labelrender.settings import Settings, build_object_store, connect_redis
+from labelrender.synth.engine import make_engine
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher
 from labelrender.worker.render import JobHandler, RenderPool
 from labelrender.worker.retention import RetentionSweeper
 from labelrender.worker.services import Service, ServiceThreads
+from labelrender.worker.synthesis import SynthesisRunner
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,10 @@ def background_services(settings: Settings, r: redis.Redis) -> list[Service]:
     services.append(build_dispatcher(settings, r))
     services.append(RetentionSweeper(r, build_object_store(settings),
                                      interval_s=settings.retention_sweep_interval_s))
+    services.append(SynthesisRunner(r, make_engine(settings.synthesis_engine),
+                                    consumer=consumer_name(),
+                                    claim_idle_ms=settings.synthesis_claim_idle_ms,
+                                    block_ms=settings.job_read_block_ms))
     return services
 
 

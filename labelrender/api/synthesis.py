@@ -1,0 +1,213 @@
+"""Template synthesis: legacy ZPL -> template draft (spec "POST /v1/templates/synthesize").
+
+Order of checks: the key (401 ``PRE_AUTH_UNAUTHORIZED``) and the rate limit in
+the middleware, the body (413, 400 ``InvalidJson``, 400 ``UnknownField``), its
+fields (422 ``InvalidInputZpl``, ``InvalidScopeForTenantCall``,
+``InvalidTenantId``), then the monthly synthesis quota (402 ``QuotaExceeded``).
+One unit is counted per success: a failure gives it back.
+
+``input_zpl`` is capped at 64 KiB (422); the body may carry up to 8 KiB more
+for the other fields before it is refused whole (413).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiohttp import web
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from labelrender.api import errors
+from labelrender.api.body import parse_object, read_body
+from labelrender.api.context import (
+    STATE,
+    AppState,
+    AuthContext,
+    RoutePolicy,
+    app_state,
+    auth_of,
+    request_id_of,
+    route_policy,
+)
+from labelrender.store import QuotaExceeded, consume, refund
+from labelrender.store import synthesis_jobs as jobs
+from labelrender.store.clock import iso
+from labelrender.store.tenants import TENANT_ID
+from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl, make_engine
+from labelrender.synth.service import SynthesisInput, check_parseable, synthesize
+
+log = logging.getLogger("labelrender.api")
+
+MAX_INPUT_ZPL_BYTES = 64 * 1024  # spec "Limits": input_zpl at most 64 KB
+MAX_BODY_BYTES = MAX_INPUT_ZPL_BYTES + 8 * 1024
+MAX_HINTS = 200
+MAX_HINT_CHARS = 128
+POLICY = RoutePolicy(rate="charge", kinds=True, unauthorized_kind="PRE_AUTH_UNAUTHORIZED")
+ENGINE = web.AppKey("labelrender_synthesis_engine", SynthesisEngine)
+
+
+class SynthesizeBody(BaseModel):
+    """The request body; strict types, unknown fields refused."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    input_zpl: str | None = None
+    target_scope: str | None = None
+    target_tenant_id: str | None = None
+    hint_template_id: str | None = None
+    hint_field_names: list[str] | None = None
+
+
+def _type_error(exc: ValidationError) -> errors.ApiError:
+    detail = exc.errors()[0]
+    if any(d["type"] == "extra_forbidden" for d in exc.errors()):
+        field = str(next(d for d in exc.errors() if d["type"] == "extra_forbidden")["loc"][0])
+        return errors.UnknownField(f"unrecognized field {field!r}", param=field)
+    name = str(detail["loc"][0]) if detail["loc"] else None
+    if name == "input_zpl":
+        return errors.InvalidInputZpl("input_zpl must be a string of ZPL", param=name)
+    if name == "target_tenant_id":
+        return errors.InvalidTenantId("target_tenant_id must be a string or null", param=name)
+    if name == "target_scope":
+        return errors.ValidationFailed("target_scope must be \"tenant\"", param=name,
+                                       kind="InvalidScope")
+    return errors.ValidationFailed(f"{name} has the wrong type", param=name,
+                                   kind="InvalidHint")
+
+
+def validate(payload: dict[str, Any], auth: AuthContext) -> SynthesisInput:
+    """The body as a SynthesisInput, or the one error naming what is wrong."""
+    try:
+        body = SynthesizeBody.model_validate(payload)
+    except ValidationError as exc:
+        raise _type_error(exc) from exc
+    zpl = body.input_zpl
+    if zpl is None or not zpl.strip():
+        raise errors.InvalidInputZpl("input_zpl is required and must not be empty",
+                                     param="input_zpl")
+    if len(zpl.encode("utf-8")) > MAX_INPUT_ZPL_BYTES:
+        raise errors.InvalidInputZpl(
+            f"input_zpl is over the {MAX_INPUT_ZPL_BYTES}-byte limit", param="input_zpl")
+    _check_scope(body, auth)
+    return SynthesisInput(zpl, body.hint_template_id, _hints(body.hint_field_names))
+
+
+def _check_scope(body: SynthesizeBody, auth: AuthContext) -> None:
+    """DECISIONS.md "Templates": scope defaults to tenant; global is operator-only.
+    The tenant always comes from the key; a named one must be the key's."""
+    if body.target_scope == "global":
+        raise errors.InvalidScopeForTenantCall(
+            "target_scope \"global\" is operator-only; tenant keys synthesize into "
+            "\"tenant\"", param="target_scope")
+    if body.target_scope not in (None, "tenant"):
+        raise errors.ValidationFailed("target_scope must be \"tenant\"", param="target_scope",
+                                      kind="InvalidScope")
+    tenant = body.target_tenant_id
+    if tenant is not None and not TENANT_ID.match(tenant):
+        raise errors.InvalidTenantId("target_tenant_id must look like tnt_ and 26 base32 "
+                                     "characters", param="target_tenant_id")
+    if tenant is not None and tenant != auth.tenant_id:
+        raise errors.InvalidTenantId("target_tenant_id is not the tenant of this API key",
+                                     param="target_tenant_id")
+
+
+def _hints(names: list[str] | None) -> tuple[str, ...]:
+    names = names or []
+    if len(names) > MAX_HINTS or any(len(n) > MAX_HINT_CHARS for n in names):
+        raise errors.ValidationFailed(
+            f"hint_field_names takes at most {MAX_HINTS} names of {MAX_HINT_CHARS} characters",
+            param="hint_field_names", kind="InvalidHint")
+    return tuple(names)
+
+
+async def _checked_input(request: web.Request) -> tuple[AppState, AuthContext, SynthesisInput]:
+    state, auth = app_state(request), auth_of(request)
+    payload = parse_object(await read_body(request, MAX_BODY_BYTES))
+    params = validate(payload, auth)
+    try:
+        check_parseable(params.input_zpl)
+    except UnparseableZpl as exc:
+        raise errors.InvalidInputZpl(str(exc), param="input_zpl") from exc
+    return state, auth, params
+
+
+async def _consume(state: AppState, auth: AuthContext, now: float) -> None:
+    """Count one synthesis unit; 402 with an upgrade prompt at the quota."""
+    try:
+        await state.call(consume, state.redis, auth.tenant_id, "syntheses", auth.plan,
+                         overages=auth.tenant.overages_enabled(auth.plan), now=now)
+    except QuotaExceeded as exc:
+        raise errors.QuotaExceeded(
+            f"the monthly allowance of {exc.included} syntheses on the {auth.plan.name} "
+            "plan is used up; upgrade the plan or enable overages",
+            extra={"upgrade_url": state.config.effective_upgrade_url},
+        ) from exc
+
+
+async def _refund(state: AppState, tenant_id: str, billed_at: float) -> None:
+    try:
+        await state.call(refund, state.redis, tenant_id, "syntheses", now=billed_at)
+    except errors.ServiceUnavailable:
+        log.error("could not refund a synthesis to %s", tenant_id)
+
+
+@route_policy(POLICY)
+async def synthesize_now(request: web.Request) -> web.StreamResponse:
+    state, auth, params = await _checked_input(request)
+    billed_at = state.now()
+    await _consume(state, auth, billed_at)
+    engine = request.app[ENGINE]
+    try:
+        body = await state.call(synthesize, engine, params, auth.tenant_id,
+                                request_id_of(request))
+    except UnparseableZpl as exc:
+        await _refund(state, auth.tenant_id, billed_at)
+        raise errors.InvalidInputZpl(str(exc), param="input_zpl") from exc
+    except EngineUnavailable as exc:
+        await _refund(state, auth.tenant_id, billed_at)
+        raise errors.SynthesisUnavailable(
+            f"the synthesis engine is temporarily unavailable: {exc}",
+            retry_after=state.config.retry_after_s) from exc
+    except BaseException:
+        await _refund(state, auth.tenant_id, billed_at)
+        raise
+    return web.json_response(body)
+
+
+@route_policy(POLICY)
+async def create_job(request: web.Request) -> web.StreamResponse:
+    """202 {job_id, state: "queued"}; the unit is counted now (402 at the quota)
+    and given back if the job fails."""
+    state, auth, params = await _checked_input(request)
+    billed_at = state.now()
+    await _consume(state, auth, billed_at)
+    try:
+        job = await state.call(jobs.create, state.redis, auth.tenant_id, params.to_json(),
+                               request_id_of(request), now=state.now(), billed_at=billed_at)
+    except BaseException:
+        await _refund(state, auth.tenant_id, billed_at)
+        raise
+    return web.json_response({"job_id": job.job_id, "state": job.state}, status=202)
+
+
+@route_policy(RoutePolicy(unauthorized_kind="PRE_AUTH_UNAUTHORIZED"))
+async def get_job(request: web.Request) -> web.StreamResponse:
+    state, auth = app_state(request), auth_of(request)
+    job_id = request.match_info["job_id"]
+    job = await state.call(jobs.get, state.redis, auth.tenant_id, job_id)
+    if job is None:
+        raise errors.SynthesisJobNotFound(f"no synthesis job {job_id!r}", param="job_id")
+    return web.json_response({
+        "job_id": job.job_id, "state": job.state, "created_at": iso(job.created_at),
+        "finished_at": iso(job.finished_at) if job.finished_at is not None else None,
+        "result": job.result, "error": job.error,
+    })
+
+
+def add_routes(app: web.Application) -> None:
+    """Register before ``/v1/templates/{id}`` so "synthesize" is not taken for an id."""
+    app[ENGINE] = make_engine(app[STATE].config.synthesis_engine)
+    app.router.add_post("/v1/templates/synthesize", synthesize_now)
+    app.router.add_post("/v1/templates/synthesize/jobs", create_job)
+    app.router.add_get("/v1/templates/synthesize/jobs/{job_id}", get_job)

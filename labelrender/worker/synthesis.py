@@ -1,0 +1,85 @@
+"""The synthesis job runner: a worker ``Service`` reading the synthesis stream.
+
+Each entry names a job record (store.synthesis_jobs). The runner moves it to
+``running``, synthesizes, stores ``succeeded`` with the synchronous response or
+``failed`` with an error, and acknowledges the entry only after that, so a
+worker that dies mid-job leaves the entry for another to claim. A job already
+finished (claimed after its runner stored the result but before the ack) is
+only acknowledged. A failed job gives its synthesis unit back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import redis
+
+from labelrender.store import refund
+from labelrender.store import synthesis_jobs as jobs
+from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl
+from labelrender.synth.service import SynthesisInput, synthesize
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SynthesisRunner:
+    """``clock`` is injectable so tests control job times without sleeping."""
+
+    redis: redis.Redis
+    engine: SynthesisEngine
+    consumer: str
+    claim_idle_ms: int = 60_000
+    block_ms: int = 1000
+    batch: int = 4
+    clock: Callable[[], float] = time.time
+    name: str = "synthesis"
+    _group_ready: bool = field(default=False, init=False, repr=False)
+
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            try:
+                self.run_once(block_ms=self.block_ms)
+            except Exception:  # Redis down: try again shortly
+                log.exception("synthesis jobs: read failed; retrying")
+                stop.wait(1.0)
+
+    def run_once(self, block_ms: int = 0) -> int:
+        """Claim stale entries, then read new ones; run them all. Returns jobs run."""
+        if not self._group_ready:  # the group reads from 0: jobs queued before it count
+            jobs.ensure_group(self.redis)
+            self._group_ready = True
+        entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+        entries += jobs.read(self.redis, self.consumer, self.batch, max(1, block_ms))
+        for entry in entries:
+            self.process(*entry)
+        return len(entries)
+
+    def process(self, entry_id: str, tenant_id: str, job_id: str) -> None:
+        job = jobs.get(self.redis, tenant_id, job_id)
+        if job is None or job.finished:  # expired, or finished before a crash
+            jobs.ack(self.redis, entry_id)
+            return
+        job = jobs.start(self.redis, job, now=self.clock())
+        request = SynthesisInput.from_json(job.request)
+        try:
+            result = synthesize(self.engine, request, tenant_id, job.request_id)
+        except (UnparseableZpl, EngineUnavailable) as exc:
+            kind = "InvalidInputZpl" if isinstance(exc, UnparseableZpl) \
+                else "SynthesisUpstreamUnavailable"
+            self._fail(job, kind, str(exc))
+        except Exception as exc:  # a bug must fail the job, not loop on it
+            log.exception("synthesis job %s failed", job_id)
+            self._fail(job, "InternalError", f"synthesis failed: {type(exc).__name__}")
+        else:
+            jobs.finish(self.redis, job, now=self.clock(), result=result)
+        jobs.ack(self.redis, entry_id)
+
+    def _fail(self, job: jobs.SynthesisJob, kind: str, message: str) -> None:
+        jobs.finish(self.redis, job, now=self.clock(),
+                    error={"kind": kind, "message": message})
+        refund(self.redis, job.tenant_id, "syntheses", now=job.billed_at)

@@ -226,8 +226,8 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
 
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int]) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone."""
-    postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)),
-                 default=None)
+    postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
+                  and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
     street = 0
     named = False
     for i, d in enumerate(lines):

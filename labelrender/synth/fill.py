@@ -11,10 +11,12 @@ barcode, ^FH, ...) and has ``^FN<n>`` where its variable ``^FD`` data was::
 
 An ``^FD`` next to the ``^FN`` in the same field is *static data that belongs to
 the format*, and the value is appended to it. The synthesis engine puts there
-what a barcode needs in front of the data but an integrator would never send:
+what a field prints in front of the data but an integrator would never send:
 
-- QR (^BQ): the error-level/input-mode prefix (``QA,``, ``LA,``, ``MM,N`` ...),
+- QR (^BQ): the error-level/input-mode prefix (``QA,``, ``LA,``, ``MM,A`` ...),
 - Code 128 (^BC): leading subset and FNC1 codes (``>;``, ``>:``, ``>9``, ``>8``),
+- text: a caption printed in the same field (``^FN5^FDREF: ^FS``) and the
+  leading spaces of right-aligned ^FB columns,
 
 so a tracking number stays ``1Z999...`` and not ``QA,1Z999...``. A MaxiCode
 (^BD) structured carrier message (class of service, country, postal code and

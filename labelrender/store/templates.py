@@ -154,9 +154,14 @@ def get_version(r: redis.Redis, tenant_id: str | None, template_id: str,
 def resolve(r: redis.Redis, tenant_id: str, template_id: str,
             version: int | None = None) -> TemplateVersion | None:
     """The template a tenant renders by id: its own first, then a global one.
-    Another tenant's template is never found (its keys are under that tenant)."""
+    Another tenant's template is never found (its keys are under that tenant).
+
+    An id the tenant ever committed never falls through to a global template:
+    after a delete its renders are 404, and a label rendered from the deleted
+    version (same id and number, so the same content hash) is never served as
+    the global template's."""
     own = get_version(r, tenant_id, template_id, version)
-    if own is not None or r.sismember(keys.templates(tenant_id), template_id):
+    if own is not None or r.exists(keys.template_seq(tenant_id, template_id)):
         return own
     return get_version(r, None, template_id, version)
 

@@ -338,3 +338,21 @@ async def test_parallel_renders_store_and_bill_each_value_set_once(
     sent = events(redis_db)
     assert len(sent) == 50 and sum(not e.cached for e in sent) == 10
     assert len(labels.list_labels(redis_db, caller.tenant_id, limit=100).labels) == 10
+
+
+async def test_a_deleted_id_never_falls_through_to_a_global_template(
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+    redis_db: redis.Redis, object_store: FilesystemStore,
+) -> None:
+    """Same id and version number would mean the same content hash."""
+    caller = make_caller()
+    await commit(api, caller, "shared_id")
+    add_global(redis_db, object_store, "shared_id")  # an operator adds it later
+    body = {"template_id": "shared_id", "fields": VALUES}
+    status, own = await from_data(api, caller, body)
+    assert status == 200 and own["template_version"] == 1
+    await call(api, caller, "DELETE", "/v1/templates/shared_id")
+    status, payload = await from_data(api, caller, body)
+    assert (status, payload["errors"][0]["kind"]) == (404, "TemplateNotFound")
+    status, fresh = await from_data(api, make_caller(), body)
+    assert status == 200 and fresh["cached"] is False  # other tenants get the global one

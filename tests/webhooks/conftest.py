@@ -30,6 +30,7 @@ from tests.api.conftest import (  # noqa: F401 (API fixtures)
     Caller,
     make_caller,
     object_store,
+    render_worker,
     start_api,
 )
 from tests.fixtures.receiver import Receiver, write_ca

@@ -201,3 +201,46 @@ async def test_rebinding_name_is_refused_at_connect_time(
     assert not first.ok and first.status_code is None
     assert "target refused" in str(first.error) and "loopback" in str(first.error)
     assert receiver.received == []
+
+
+async def test_redirect_is_a_failure_and_is_not_followed(
+        hooks_api: Api, make_caller: Caller, receiver: Receiver, redis_db: redis.Redis,
+        object_store: FilesystemStore, start_dispatcher: StartDispatcher) -> None:
+    caller = make_caller()
+    await subscribe(hooks_api, caller, receiver, "wh1", "/hooks/a")
+    receiver.plan.queue = [302]
+    start_dispatcher()
+    event = publish_render(redis_db, object_store, caller.tenant_id)
+
+    await until(lambda: receiver.event_ids() == [event.event_id])
+    assert [r.path for r in receiver.received] == ["/hooks/a", "/hooks/a"]  # never /redirected
+    await until(lambda: len(deliveries.list_attempts(redis_db, caller.tenant_id, "wh1")) == 2)
+    attempts = deliveries.list_attempts(redis_db, caller.tenant_id, "wh1")
+    assert [(a.status_code, a.ok) for a in attempts] == [(200, True), (302, False)]
+
+
+async def test_template_render_from_data_is_delivered(
+        hooks_api: Api, make_caller: Caller, receiver: Receiver, redis_db: redis.Redis,
+        render_worker: object, start_dispatcher: StartDispatcher) -> None:
+    """The real producer: POST /v1/labels/from-data, a miss then a cache hit."""
+    from tests.api.test_from_data import commit, from_data
+
+    caller = make_caller()
+    await subscribe(hooks_api, caller, receiver, "wh1", "/hooks/a")
+    start_dispatcher(hooks_api.base + "/v1")
+    await commit(hooks_api, caller)
+    body = {"template_id": "tpl_ship", "fields": {"name": "Ada", "city": "Oslo"},
+            "external_ref": "order-42"}
+    rendered = [await from_data(hooks_api, caller, body) for _ in range(2)]
+    assert [status for status, _ in rendered] == [200, 200]
+
+    await until(lambda: len(receiver.event_ids()) == 2)
+    got = sorted((r.body["data"] for r in receiver.received), key=lambda d: d["cached"])
+    for data in got:
+        assert (data["content_hash"], data["template_id"], data["template_version"],
+                data["external_ref"]) == (rendered[0][1]["content_hash"], "tpl_ship", 1,
+                                          "order-42")
+        async with hooks_api.session.get(data["url"]) as response:
+            assert response.status == 200
+    assert [d["cached"] for d in got] == [False, True]
+    assert len(set(receiver.event_ids())) == 2 and all(r.verified for r in receiver.received)

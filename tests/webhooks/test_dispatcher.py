@@ -3,11 +3,15 @@ that checks every signature with the README's code."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 
 import redis
 
-from labelrender.store import deliveries
+from labelrender.store import deliveries, socket_url
 from labelrender.store.objects import FilesystemStore
 from labelrender.webhook_targets import TargetPolicy
 from tests.fixtures.receiver import SLOW, Receiver
@@ -121,9 +125,13 @@ async def test_receiver_down_for_good_is_dead_lettered_then_replayed(
     assert listed["deliveries"][0]["next_attempt_at"] is None
     assert deliveries.scheduled_count(redis_db) == 0
 
-    receiver.start()
-    assert deliveries.replay(redis_db, [letter], time.time()) == 1
-    await until(lambda: receiver.event_ids() == [event.event_id])
+    receiver.start()  # back: the operator replays the dead letter
+    env = {**os.environ, "REDIS_URL": socket_url(redis_db) or os.environ["REDIS_URL"]}
+    replay = subprocess.run(
+        [sys.executable, "-m", "labelrender.cli", "admin", "dlq", "replay", "--event-id",
+         event.event_id], env=env, capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(replay.stdout)["replayed"] == 1
+    await until(lambda: receiver.event_ids() == [event.event_id])  # the same event id
     assert deliveries.dead_letters(redis_db) == []
 
 

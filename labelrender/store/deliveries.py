@@ -21,6 +21,7 @@ can repeat a delivery, never lose one.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ import redis
 from labelrender.store import keys
 from labelrender.store.events import LabelRendered
 from labelrender.store.redis_conn import text
+
+log = logging.getLogger(__name__)
 
 GROUP = "webhooks"
 MAX_RECORDS = 100  # DECISIONS.md "Delivery records": at most 100 kept
@@ -138,9 +141,7 @@ def read_events(r: redis.Redis, consumer: str, count: int, block_ms: int | None
     """New events for ``consumer``; they stay pending until ``schedule_event``."""
     answer: Any = r.xreadgroup(GROUP, consumer, {keys.event_stream(): ">"}, count=count,
                                block=block_ms)
-    entries = answer[0][1] if answer else []
-    return [(str(text(entry_id)), LabelRendered.from_fields(fields))
-            for entry_id, fields in entries if fields]
+    return _parsed(r, answer[0][1] if answer else [])
 
 
 def claim_stale_events(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
@@ -148,8 +149,36 @@ def claim_stale_events(r: redis.Redis, consumer: str, min_idle_ms: int, count: i
     """Events a dead dispatcher read but never scheduled, now ``consumer``'s."""
     answer: Any = r.xautoclaim(keys.event_stream(), GROUP, consumer,
                                min_idle_time=min_idle_ms, start_id="0-0", count=count)
-    return [(str(text(entry_id)), LabelRendered.from_fields(fields))
-            for entry_id, fields in answer[1] if fields]
+    return _parsed(r, answer[1])
+
+
+def _parsed(r: redis.Redis, entries: Any) -> list[tuple[str, LabelRendered]]:
+    """The entries as events. One that is not an event can never be delivered:
+    it is retired (and logged) rather than claimed again forever."""
+    events: list[tuple[str, LabelRendered]] = []
+    for raw_id, fields in entries:
+        entry_id = str(text(raw_id))
+        try:
+            events.append((entry_id, LabelRendered.from_fields(fields)))
+        except (KeyError, TypeError, ValueError):
+            log.error("event stream entry %s is not an event; dropped: %r", entry_id, fields)
+            schedule_event(r, entry_id, [], 0)
+    return events
+
+
+def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
+    """Forget dispatcher names with nothing pending, idle ``idle_ms`` (stopped or
+    dead ones whose events were claimed); a live one idle that long reappears
+    on its next read."""
+    try:
+        consumers: Any = r.xinfo_consumers(keys.event_stream(), GROUP)
+    except redis.ResponseError:
+        return []
+    gone = [str(c["name"]) for c in consumers
+            if int(c["pending"]) == 0 and int(c["idle"]) >= idle_ms and str(c["name"]) != keep]
+    for name in gone:
+        r.xgroup_delconsumer(keys.event_stream(), GROUP, name)
+    return gone
 
 
 def schedule_event(r: redis.Redis, entry_id: str, deliveries: list[Delivery],

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import socket
 import threading
 import time
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from labelrender.store.events import LabelRendered
 from labelrender.store.objects import ObjectStore
 from labelrender.store.webhooks import find_webhook, list_webhooks
 from labelrender.webhook_targets import Resolver, TargetPolicy, system_resolver
+from labelrender.worker.consumer import consumer_name
 from labelrender.worker.delivery import Outcome, Sender, headers, payload
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BACKOFF_S = (5.0, 30.0, 120.0, 600.0, 3600.0)
 URL_VALID_S = 3600  # spec "Events": data.url is valid for one hour
 REDIS_RETRY_S = 1.0
+PRUNE_IDLE_MS = 3_600_000  # a dispatcher name unused for an hour is forgotten
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class WebhookDispatcher:
         self._redis = r
         self._objects = objects
         self._config = config
-        self._consumer = consumer or f"{socket.gethostname()}-{id(self):x}"
+        self._consumer = consumer or f"{consumer_name()}-webhooks"
         self._tasks: set[asyncio.Task[None]] = set()
         self._next_claim = 0.0
 
@@ -99,6 +100,9 @@ class WebhookDispatcher:
                     await self._step(sender)
                 except redis.RedisError as exc:
                     log.warning("webhook dispatcher: Redis error, retrying: %s", exc)
+                    await asyncio.sleep(REDIS_RETRY_S)
+                except Exception:  # keep delivering; what failed stays in Redis
+                    log.exception("webhook dispatcher: unexpected error, retrying")
                     await asyncio.sleep(REDIS_RETRY_S)
             await self._drain()
         finally:
@@ -127,6 +131,8 @@ class WebhookDispatcher:
             self._next_claim = now + self._config.claim_idle_ms / 2000
             stale = await asyncio.to_thread(store.claim_stale_events, self._redis,
                                             self._consumer, self._config.claim_idle_ms, count)
+            await asyncio.to_thread(store.prune_consumers, self._redis, PRUNE_IDLE_MS,
+                                    self._consumer)
             if stale:
                 return stale
         block_ms = max(1, int(self._config.poll_s * 1000))

@@ -14,7 +14,7 @@ import redis
 from labelrender.store import templates
 from labelrender.store.objects import FilesystemStore
 from labelrender.store.templates import Draft
-from tests.api.conftest import Api, Caller
+from tests.api.conftest import Api, Caller, StartApi
 from tests.api.test_labels import assert_error
 
 BODY = "^XA^PW400^LL200^FO20,20^A0N,40,40^FN1^FS^FO20,100^A0N,30,30^FN2^FS^XZ"
@@ -164,3 +164,32 @@ async def test_delete_is_permanent_and_private(
     assert listing == {"templates": []}
     status, again = await call(api, caller, "POST", "/v1/templates/tpl_gone", DRAFT)
     assert (status, again["version"]) == (201, 2)  # numbers are never reused
+
+
+ENDPOINTS = [("POST", "/v1/templates/tpl_x"), ("GET", "/v1/templates"),
+             ("DELETE", "/v1/templates/tpl_x"), ("POST", "/v1/labels/from-data"),
+             ("GET", "/v1/labels")]
+
+
+@pytest.mark.parametrize(("method", "path"), ENDPOINTS)
+async def test_every_endpoint_needs_a_key(api: Api, method: str, path: str) -> None:
+    for headers in ({}, {"Authorization": "Bearer svc_live_" + "0" * 64}):
+        async with api.session.request(method, api.url(path), json={}, headers=headers) as resp:
+            assert resp.status == 401
+            assert (await resp.json())["error"]["type"] == "authentication_error"
+
+
+@pytest.mark.parametrize(("method", "path"), ENDPOINTS)
+async def test_every_endpoint_is_rate_limited(api: Api, make_caller: Callable[..., Caller],
+                                              method: str, path: str) -> None:
+    caller = make_caller("sandbox")  # 10 requests a minute
+    statuses = [(await call(api, caller, method, path, {}))[0] for _ in range(11)]
+    assert 429 not in statuses[:10] and statuses[10] == 429
+
+
+async def test_commit_over_the_body_limit_is_413(start_api: StartApi,
+                                                 make_caller: Callable[..., Caller]) -> None:
+    api = await start_api(max_body_bytes=1000)
+    status, payload = await call(api, make_caller(), "POST", "/v1/templates/tpl_big",
+                                 {**DRAFT, "body": BODY + " " * 2000})
+    assert (status, payload["errors"][0]["kind"]) == (413, "PayloadTooLarge")

@@ -21,7 +21,7 @@ import trustme
 
 from labelrender.store import events
 from labelrender.store.events import LabelRendered
-from labelrender.store.objects import FilesystemStore
+from labelrender.store.objects import FilesystemStore, ObjectStore
 from labelrender.webhook_targets import TargetPolicy
 from labelrender.worker.dispatcher import DispatcherConfig, WebhookDispatcher
 from labelrender.zpl import RenderOptions, render
@@ -34,6 +34,7 @@ from tests.api.conftest import (  # noqa: F401 (API fixtures)
     start_api,
 )
 from tests.fixtures.receiver import Receiver, write_ca
+from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 (S3 fixtures)
 
 LOCAL = ("127.0.0.0/8", "::1/128")
 PUBLIC_ADDRESS = "93.184.216.34"
@@ -111,9 +112,10 @@ def start_dispatcher(redis_db: redis.Redis, object_store: FilesystemStore,  # no
     """``start_dispatcher(base_url, timeout_s=...)``: a dispatcher on a thread."""
     running: list[Running] = []
 
-    def start(base_url: str = "http://127.0.0.1:9/v1", **overrides: Any) -> Running:
+    def start(base_url: str = "http://127.0.0.1:9/v1", objects: ObjectStore | None = None,
+              **overrides: Any) -> Running:
         config = dispatcher_config(base_url, ca_file, dns, **overrides)
-        dispatcher = WebhookDispatcher(redis_db, object_store, config,
+        dispatcher = WebhookDispatcher(redis_db, objects or object_store, config,
                                        consumer=f"test-{len(running)}")
         stop = threading.Event()
         thread = threading.Thread(target=dispatcher.run, args=(stop,), daemon=True)
@@ -126,7 +128,7 @@ def start_dispatcher(redis_db: redis.Redis, object_store: FilesystemStore,  # no
         one.halt()
 
 
-def store_label(store: FilesystemStore, tenant_id: str, text: str) -> tuple[str, str]:
+def store_label(store: ObjectStore, tenant_id: str, text: str) -> tuple[str, str]:
     """Render and store a real PNG; its content hash and object key."""
     import hashlib
 
@@ -137,7 +139,7 @@ def store_label(store: FilesystemStore, tenant_id: str, text: str) -> tuple[str,
     return content_hash, key
 
 
-def publish_render(r: redis.Redis, store: FilesystemStore, tenant_id: str,
+def publish_render(r: redis.Redis, store: ObjectStore, tenant_id: str,
                    text: str = "Order 1", **fields: Any) -> LabelRendered:
     """What a template render does for webhooks: store the label, add the event."""
     content_hash, key = store_label(store, tenant_id, text)

@@ -252,3 +252,31 @@ async def test_template_render_from_data_is_delivered(
             assert response.status == 200
     assert [d["cached"] for d in got] == [False, True]
     assert len(set(receiver.event_ids())) == 2 and all(r.verified for r in receiver.received)
+
+
+async def test_s3_store_gives_a_presigned_url_valid_one_hour(
+        hooks_api: Api, make_caller: Caller, receiver: Receiver, redis_db: redis.Redis,
+        s3_client: object, s3_bucket: str, start_dispatcher: StartDispatcher) -> None:
+    from datetime import UTC, datetime
+    from urllib.parse import parse_qs, urlsplit
+
+    import aiohttp
+
+    from labelrender.store.objects import S3Store
+
+    s3 = S3Store(s3_bucket, s3_client)
+    caller = make_caller()
+    await subscribe(hooks_api, caller, receiver, "wh1", "/hooks/a")
+    start_dispatcher(objects=s3)
+    event = publish_render(redis_db, s3, caller.tenant_id)
+
+    await until(lambda: receiver.event_ids() == [event.event_id])
+    url = receiver.received[0].body["data"]["url"]
+    query = parse_qs(urlsplit(url).query)
+    # The store signs back-dated so equal expiries give equal URLs: the URL
+    # stops working at X-Amz-Date + X-Amz-Expires, an hour from delivery.
+    signed_at = datetime.strptime(query["X-Amz-Date"][0], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    expires = signed_at.timestamp() + int(query["X-Amz-Expires"][0])
+    assert 3500 <= expires - time.time() <= 3600
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        assert response.status == 200 and (await response.read()).startswith(b"\x89PNG")

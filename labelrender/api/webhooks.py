@@ -63,8 +63,10 @@ def _parse_upsert(raw: bytes) -> UpsertBody:
         if field == "topics":
             raise errors.UnsupportedTopic("topics must be a list of topic names",
                                           param="topics") from exc
-        raise errors.ValidationFailed("url is required and must be a string",
-                                      param="url", kind="MissingField") from exc
+        if detail["type"] == "missing":
+            raise errors.ValidationFailed("url is required", param="url",
+                                          kind="MissingField") from exc
+        raise errors.WebhookTargetRejected("url must be a string", param="url") from exc
     unknown = [topic for topic in body.topics if topic not in TOPICS]
     if unknown or not body.topics:
         raise errors.UnsupportedTopic(

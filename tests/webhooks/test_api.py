@@ -103,7 +103,10 @@ async def test_at_most_ten_subscriptions(hooks_api: Api, make_caller: Any) -> No
     ("/v1/webhooks/wh", {"url": GOOD_URL, "topics": "label.rendered"}, 422,
      "UnsupportedTopic", "topics"),
     ("/v1/webhooks/wh", {}, 422, "MissingField", "url"),
-    ("/v1/webhooks/wh", {"url": 42}, 422, "MissingField", "url"),
+    ("/v1/webhooks/wh", {"url": 42}, 422, "WebhookTargetRejected", "url"),
+    ("/v1/webhooks/wh", {"url": GOOD_URL, "topics": ["label.rendered", 7]}, 422,
+     "UnsupportedTopic", "topics"),
+    ("/v1/webhooks/wh", [GOOD_URL], 400, "InvalidJson", None),
     ("/v1/webhooks/wh", {"url": GOOD_URL, "secret": "mine"}, 400, "UnknownField", "secret"),
     ("/v1/webhooks/wh", {"url": GOOD_URL, "tenant_id": "tnt_x"}, 400, "UnknownField",
      "tenant_id"),
@@ -120,7 +123,7 @@ async def test_at_most_ten_subscriptions(hooks_api: Api, make_caller: Any) -> No
     ("/v1/webhooks/" + "x" * 65, {"url": GOOD_URL}, 422, "InvalidWebhookId", "id"),
 ])
 async def test_refused_bodies(hooks_api: Api, make_caller: Any, path: str, body: Any,
-                              status: int, kind: str, param: str) -> None:
+                              status: int, kind: str, param: str | None) -> None:
     caller = make_caller()
     got_status, got = await post(hooks_api, caller, path, body)
     assert got_status == status, got

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import redis
+from prometheus_client import Counter, Histogram
 
 from labelrender.settings import Settings, build_object_store
 from labelrender.store import deliveries as store
@@ -38,6 +39,18 @@ DEFAULT_BACKOFF_S = (5.0, 30.0, 120.0, 600.0, 3600.0)
 URL_VALID_S = 3600  # spec "Events": data.url is valid for one hour
 REDIS_RETRY_S = 1.0
 PRUNE_IDLE_MS = 3_600_000  # a dispatcher name unused for an hour is forgotten
+
+
+ATTEMPTS = Counter(
+    "labelrender_webhook_attempts_total",
+    "Webhook delivery attempts, by outcome: delivered, retry (failed, retried later), "
+    "dead_letter (failed its last retry) or dropped (subscription deleted).",
+    ["outcome"],
+)
+ATTEMPT_SECONDS = Histogram(
+    "labelrender_webhook_attempt_seconds", "Time one delivery POST took, until its answer.",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10),
+)
 
 
 @dataclass(frozen=True)
@@ -168,6 +181,7 @@ class WebhookDispatcher:
                                        delivery.webhook_id)
         if hook is None:  # deleted before delivery: drop it (DECISIONS.md)
             await asyncio.to_thread(store.drop, self._redis, delivery)
+            ATTEMPTS.labels("dropped").inc()
             return
         now = self._config.clock()
         body = payload(delivery.event, self._signed_url(delivery.event, now), now)
@@ -193,6 +207,9 @@ class WebhookDispatcher:
             log.warning("webhook delivery %s to %s dead-lettered after %d attempts",
                         delivery.event.event_id, delivery.webhook_id, delivery.attempt)
         store.finish(self._redis, delivery, attempt, retry_at=retry_at, dead_letter=dead)
+        ATTEMPT_SECONDS.observe(outcome.duration_ms / 1000)
+        ATTEMPTS.labels("delivered" if outcome.ok else "retry" if dead is None
+                        else "dead_letter").inc()
 
     async def _drain(self) -> None:
         """Let in-flight attempts end (each is bounded by the timeout); whatever

@@ -10,6 +10,7 @@ import sys
 import time
 
 import redis
+from prometheus_client import REGISTRY
 
 from labelrender.store import deliveries, socket_url
 from labelrender.store.objects import FilesystemStore
@@ -26,6 +27,13 @@ from tests.webhooks.conftest import (
     subscribe,
     until,
 )
+
+
+def attempts_counted(outcome: str) -> float:
+    """The worker metric ``labelrender_webhook_attempts_total{outcome}``."""
+    value = REGISTRY.get_sample_value("labelrender_webhook_attempts_total",
+                                      {"outcome": outcome})
+    return value or 0.0
 
 
 async def test_delivery_is_signed_and_carries_the_spec_payload(
@@ -74,6 +82,7 @@ async def test_three_500s_then_200_is_delivered_with_four_attempts(
     caller = make_caller()
     await subscribe(hooks_api, caller, receiver, "wh1", "/hooks/a")
     receiver.plan.queue = [500, 500, 500]
+    before = {o: attempts_counted(o) for o in ("delivered", "retry")}
     start_dispatcher()
     event = publish_render(redis_db, object_store, caller.tenant_id)
 
@@ -88,6 +97,8 @@ async def test_three_500s_then_200_is_delivered_with_four_attempts(
     assert all(r["next_attempt_at"] is not None for r in records[1:])
     assert records[1]["error"] == "HTTP 500"
     assert deliveries.scheduled_count(redis_db) == 0
+    assert {o: attempts_counted(o) - n for o, n in before.items()} == {"delivered": 1,
+                                                                        "retry": 3}
 
 
 async def test_slow_receiver_times_out_and_is_retried(

@@ -35,12 +35,24 @@ USAGE_KEEP_SECONDS = 400 * 86400
 # burst of `limit` and then refills one request every period/limit seconds.
 # One GCRA step on the key `rate_key`, shared by `_RATE` and the access script
 # (store/access.py). Returns {allowed, remaining, tat, retry_after}.
+#
+# `now` is the caller's clock, read before the call. Calls in flight together
+# can reach Redis in another order than they read the clock, so a request may
+# carry a `now` older than one already counted. The key keeps the latest `now`
+# it has seen next to the TAT ("tat|seen") and an older one counts as that, so
+# a full allowance sent at once is never refused a request short.
 GCRA_LUA = """
 local function gcra(rate_key, now, period, limit, cost)
   local interval = period / limit
   local tat = now
   local stored = redis.call('GET', rate_key)
-  if stored and tonumber(stored) > now then tat = tonumber(stored) end
+  if stored then
+    local stored_tat, seen = string.match(stored, '^([^|]+)|?(.*)$')
+    seen = tonumber(seen)
+    if seen and seen > now then now = seen end
+    stored_tat = tonumber(stored_tat)
+    if stored_tat and stored_tat > now then tat = stored_tat else tat = now end
+  end
   local new_tat = tat + cost * interval
   local allowed = new_tat - now <= period + 1e-6
   local retry_after = 0
@@ -48,7 +60,7 @@ local function gcra(rate_key, now, period, limit, cost)
     tat = new_tat
     if cost > 0 then
       local ttl = math.ceil((tat - now) * 1000) + 1000
-      redis.call('SET', rate_key, string.format('%.6f', tat), 'PX', ttl)
+      redis.call('SET', rate_key, string.format('%.6f|%.6f', tat, now), 'PX', ttl)
     end
   else
     retry_after = new_tat - period - now

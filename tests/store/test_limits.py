@@ -256,3 +256,13 @@ def test_counters_are_per_tenant(redis_db: redis.Redis) -> None:
     consume(redis_db, T1, "labels", pro, overages=True, now=NOW, count=9)
     assert read_usage(redis_db, T2, pro, now=NOW)["labels"].used == 0
     assert consume(redis_db, T2, "labels", pro, overages=True, now=NOW).used == 1
+
+
+def test_a_burst_arriving_out_of_clock_order_gets_the_whole_allowance(
+        redis_db: redis.Redis) -> None:
+    """Concurrent requests read the clock, then reach Redis in any order: one
+    whose clock is older than one already counted still gets its share."""
+    clocks = [NOW + 0.004 * n for n in range(10)][::-1]  # newest first
+    decisions = [check_rate(redis_db, T1, 10, now=now) for now in clocks]
+    assert all(d.allowed for d in decisions)
+    assert not check_rate(redis_db, T1, 10, now=NOW).allowed

@@ -116,22 +116,25 @@ def main() -> int:
     if not args.corpus.is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
-    key = json.loads(ANSWERS.read_text(encoding="utf-8"))["labels"]
+    answers = json.loads(ANSWERS.read_text(encoding="utf-8"))
+    key, held_out = answers["labels"], answers.get("held_out", {})
     engine = make_engine("heuristic")
     total, identical, labels, started = Score(), 0, sorted(args.corpus.glob("*.zpl")), time.time()
+    fresh = Score()
     scores: list[float] = []
-    print(f"{'label':20} {'prec':>5} {'rec':>5} {'fields':>6} {'score':>5} round-trip")
+    print(f"{'label':22} {'prec':>5} {'rec':>5} {'fields':>6} {'score':>5} round-trip")
     for path in labels:
         zpl = path.read_text(encoding="utf-8")
         result = engine.synthesize(SynthesisRequest(zpl))
         same = round_trips(zpl, result)
         identical += same
         scores.append(result.confidence_score)
-        if path.stem not in key:
+        if path.stem not in key and path.stem not in held_out:
             continue
-        score = score_label(zpl, result, key[path.stem])
-        total.add(score)
-        print(f"{path.stem:20} {score.precision:5.2f} {score.recall:5.2f} "
+        score = score_label(zpl, result, key.get(path.stem) or held_out[path.stem])
+        (total if path.stem in key else fresh).add(score)
+        marker = "" if path.stem in key else " (held out)"
+        print(f"{path.stem + marker:22} {score.precision:5.2f} {score.recall:5.2f} "
               f"{len(result.draft.field_map):6d} {result.confidence_score:5.2f} "
               f"{'identical' if same else 'DIFFERENT'}")
         if args.misses:
@@ -141,6 +144,10 @@ def main() -> int:
           f"{total.fp + total.tn} static fields")
     print(f"variable-field detection: precision {total.precision:.3f}, "
           f"recall {total.recall:.3f} (tp {total.tp}, fp {total.fp}, fn {total.fn})")
+    if held_out:
+        print(f"held-out labels ({len(held_out)}, never used to change the rules): "
+              f"precision {fresh.precision:.3f}, recall {fresh.recall:.3f} "
+              f"(tp {fresh.tp}, fp {fresh.fp}, fn {fresh.fn})")
     print(f"round trip: {identical}/{len(labels)} carrier labels render identically")
     print(f"mean confidence {sum(scores) / max(1, len(scores)):.3f}; "
           f"{time.time() - started:.1f} s for {len(labels)} labels")

@@ -163,8 +163,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_service(workdir: Path, workers: int, render_processes: int) -> Service:
-    """Own Redis, a high-limit tenant, then ``labelrender serve`` on it."""
+def start_service(workdir: Path, workers: int, render_processes: int,
+                  extra_env: dict[str, str] | None = None, name: str = "api-load") -> Service:
+    """Own Redis, a high-limit tenant, then ``labelrender serve`` on it, with
+    ``extra_env`` added to its environment."""
     r = connect(data_dir=workdir / "redis")
     url = socket_url(r)
     if url is None:
@@ -175,13 +177,14 @@ def start_service(workdir: Path, workers: int, render_processes: int) -> Service
         "labels_per_month": 1_000_000_000, "syntheses_per_month": 1_000_000_000,
         "max_dpi": 1200,
     }, base=base))
-    tenant = create_tenant(r, "api-load benchmark", LOAD_PLAN, now=time.time())
-    key = create_key(r, tenant.tenant_id, label="api-load", now=time.time())
+    tenant = create_tenant(r, f"{name} benchmark", LOAD_PLAN, now=time.time())
+    key = create_key(r, tenant.tenant_id, label=name, now=time.time())
     port = free_port()
     env = {**os.environ, "REDIS_URL": url, "LABELRENDER_DATA_DIR": str(workdir / "data"),
            "LABELRENDER_WORKERS": str(workers),
            "LABELRENDER_RENDER_PROCESSES": str(render_processes),
-           "LABELRENDER_LOG_LEVEL": os.environ.get("LABELRENDER_LOG_LEVEL", "WARNING")}
+           "LABELRENDER_LOG_LEVEL": os.environ.get("LABELRENDER_LOG_LEVEL", "WARNING"),
+           **(extra_env or {})}
     env.pop("LABELRENDER_PUBLIC_BASE_URL", None)
     log_path = workdir / "serve.log"
     with log_path.open("wb") as log:

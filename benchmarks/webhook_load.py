@@ -49,22 +49,14 @@ import trustme
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.api_load import Service as Running  # noqa: E402
 from benchmarks.api_load import (  # noqa: E402
-    LOAD_PLAN,
-    free_port,
     percentile,
     stop_service,
-    wait_ready,
 )
-from benchmarks.api_load import Service as Running  # noqa: E402
+from benchmarks.api_load import start_service as start_api_service  # noqa: E402
 from labelrender.store import (  # noqa: E402
-    BUILTIN_PLANS,
-    connect,
-    create_key,
-    create_tenant,
     deliveries,
-    plan_from_dict,
-    put_plan,
     socket_url,
 )
 from tests.fixtures.receiver import Receiver, write_ca  # noqa: E402
@@ -76,30 +68,14 @@ HOOK_PATH = "/hooks/load"
 
 
 def start_service(workdir: Path, ca_file: Path, backoff: str, poll_s: str) -> Running:
-    r = connect(data_dir=workdir / "redis")
-    url = socket_url(r)
-    assert url is not None
-    put_plan(r, plan_from_dict({
-        "name": LOAD_PLAN, "requests_per_minute": 10_000_000, "concurrent_renders": 10_000,
-        "labels_per_month": 1_000_000_000, "syntheses_per_month": 1_000_000_000,
-        "max_dpi": 1200}, base=BUILTIN_PLANS["scale"]))
-    tenant = create_tenant(r, "webhook-load benchmark", LOAD_PLAN, now=time.time())
-    key = create_key(r, tenant.tenant_id, label="webhook-load", now=time.time())
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": url, "LABELRENDER_DATA_DIR": str(workdir / "data"),
-           "LABELRENDER_WEBHOOK_ALLOW_NETWORKS": "127.0.0.0/8",
-           "LABELRENDER_WEBHOOK_CA_FILE": str(ca_file),
-           "LABELRENDER_WEBHOOK_BACKOFF_S": backoff, "LABELRENDER_WEBHOOK_POLL_S": poll_s,
-           "LABELRENDER_LOG_LEVEL": os.environ.get("LABELRENDER_LOG_LEVEL", "WARNING")}
-    env.pop("LABELRENDER_PUBLIC_BASE_URL", None)
-    log_path = workdir / "serve.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "labelrender.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(port)], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir)
-    service = Running(f"http://127.0.0.1:{port}", key.secret, process, log_path, r, workdir)
-    wait_ready(service)
-    return service
+    """``serve`` with its default 2 workers, the receiver's network allowed, its CA
+    trusted and the short backoff schedule."""
+    return start_api_service(workdir, int(os.environ.get("LABELRENDER_WORKERS", "2")),
+                             int(os.environ.get("LABELRENDER_RENDER_PROCESSES", "2")), {
+        "LABELRENDER_WEBHOOK_ALLOW_NETWORKS": "127.0.0.0/8",
+        "LABELRENDER_WEBHOOK_CA_FILE": str(ca_file),
+        "LABELRENDER_WEBHOOK_BACKOFF_S": backoff, "LABELRENDER_WEBHOOK_POLL_S": poll_s,
+    }, name="webhook-load")
 
 
 async def setup(session: aiohttp.ClientSession, service: Running, receiver: Receiver) -> None:

@@ -2,35 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
 
-from labelrender.store import authenticate, socket_url
-
-
-def admin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "labelrender.cli", "admin", *args],
-                          env=env, capture_output=True, text=True, timeout=60)
-
-
-def admin_json(env: dict[str, str], *args: str) -> Any:
-    done = admin(env, *args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-@pytest.fixture
-def env(redis_db: redis.Redis, tmp_path: Path) -> dict[str, str]:
-    """The environment of an operator's shell pointed at the test server."""
-    url = socket_url(redis_db) or os.environ["REDIS_URL"]
-    return {**os.environ, "REDIS_URL": url, "LABELRENDER_DATA_DIR": str(tmp_path)}
+from labelrender.store import authenticate
+from tests.fixtures.admin_cli import admin, admin_json
+from tests.fixtures.admin_cli import env as env  # the fixture
 
 
 def test_tenant_create_prints_a_working_key(env: dict[str, str], redis_db: redis.Redis) -> None:

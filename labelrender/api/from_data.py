@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from labelrender.api import errors
-from labelrender.api.body import canonical_json, parse_object, read_body
+from labelrender.api.body import canonical_json, parse_object
 from labelrender.api.context import (
     AppState,
     AuthContext,
@@ -28,7 +28,7 @@ from labelrender.api.context import (
     auth_of,
     route_policy,
 )
-from labelrender.api.idempotency import idempotency_key, run_once
+from labelrender.api.idempotency import read_then_once
 from labelrender.api.middleware import charge_rate
 from labelrender.api.render import RenderOutcome, label_object_key, render_content
 from labelrender.store import labels, templates
@@ -210,11 +210,7 @@ def _record(state: AppState, tenant_id: str, version: TemplateVersion, outcome: 
 
 @route_policy(RoutePolicy(rate="handler", kinds=True))
 async def create_from_data(request: web.Request) -> web.StreamResponse:
-    raw = await read_body(request, app_state(request).config.max_body_bytes)
-    key = idempotency_key(request)
-    if key is None:
-        return await _render(request, raw)
-    return await run_once(request, key, raw, lambda: _render(request, raw))
+    return await read_then_once(request, _render)
 
 
 async def _render(request: web.Request, raw: bytes) -> web.Response:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from labelrender.api.body import canonical_json
+from labelrender.api.body import canonical_json, read_body
 from labelrender.api.context import app_state, auth_of
 from labelrender.api.errors import ApiError, Conflict, IdempotencyKeyConflict, InvalidRequest
 from labelrender.api.middleware import IDEMPOTENCY_HEADER, error_response
@@ -46,6 +46,19 @@ def body_fingerprint(raw: bytes) -> str:
     except ValueError:
         normal = raw
     return hashlib.sha256(normal).hexdigest()
+
+
+Respond = Callable[[web.Request, bytes], Awaitable[web.Response]]
+
+
+async def read_then_once(request: web.Request, respond: Respond) -> web.Response:
+    """A render endpoint's body: read within the render body limit, then
+    ``respond(request, raw)`` once per Idempotency-Key (at once without one)."""
+    raw = await read_body(request, app_state(request).config.max_body_bytes)
+    key = idempotency_key(request)
+    if key is None:
+        return await respond(request, raw)
+    return await run_once(request, key, raw, lambda: respond(request, raw))
 
 
 async def run_once(

@@ -13,9 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import ErrorDetails
 
 from labelrender.api import errors
-from labelrender.api.body import parse_object, read_body
+from labelrender.api.body import parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
-from labelrender.api.idempotency import idempotency_key, run_once
+from labelrender.api.idempotency import read_then_once
 from labelrender.api.middleware import charge_rate
 from labelrender.api.render import RawRender, render_raw
 
@@ -89,11 +89,7 @@ def check_plan_dpi(params: RawRender, max_dpi: int, plan_name: str) -> None:
 
 @route_policy(RoutePolicy(rate="handler", kinds=True))
 async def create_label(request: web.Request) -> web.StreamResponse:
-    raw = await read_body(request, app_state(request).config.max_body_bytes)
-    key = idempotency_key(request)
-    if key is None:
-        return await _render(request, raw)
-    return await run_once(request, key, raw, lambda: _render(request, raw))
+    return await read_then_once(request, _render)
 
 
 async def _render(request: web.Request, raw: bytes) -> web.Response:

@@ -17,15 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from labelrender.api import errors
+from labelrender.api.billing import consume_unit, refund_quietly
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState, AuthContext
 from labelrender.api.single_flight import render_once
 from labelrender.store import (
     Lease,
-    QuotaExceeded,
     acquire_slot,
-    consume,
-    refund,
     release_slot,
 )
 from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply
@@ -160,7 +158,7 @@ def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple
 async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
     """Count one label, render it, and give the label back unless it rendered."""
     billed_at = state.now()
-    await _consume_label(state, auth, billed_at)
+    await consume_unit(state, auth, "labels", billed_at)
     rendered = False
     try:
         reply = await _render_in_slot(state, auth, job)
@@ -168,20 +166,7 @@ async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> 
         return reply
     finally:
         if not rendered:
-            await _refund_quietly(state, auth.tenant_id, billed_at)
-
-
-async def _consume_label(state: AppState, auth: AuthContext, now: float) -> None:
-    overages = auth.tenant.overages_enabled(auth.plan)
-    try:
-        await state.call(consume, state.redis, auth.tenant_id, "labels", auth.plan,
-                         overages=overages, now=now)
-    except QuotaExceeded as exc:
-        raise errors.QuotaExceeded(
-            f"the monthly allowance of {exc.included} labels on the {auth.plan.name} plan "
-            "is used up; upgrade the plan or enable overages",
-            extra={"upgrade_url": state.config.effective_upgrade_url},
-        ) from exc
+            await refund_quietly(state, auth.tenant_id, "labels", billed_at)
 
 
 async def _render_in_slot(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
@@ -248,10 +233,3 @@ async def _release_quietly(state: AppState, lease: Lease) -> None:
         await state.call(release_slot, state.redis, lease)
     except errors.ServiceUnavailable:
         log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
-
-
-async def _refund_quietly(state: AppState, tenant_id: str, billed_at: float) -> None:
-    try:
-        await state.call(refund, state.redis, tenant_id, "labels", now=billed_at)
-    except errors.ServiceUnavailable:
-        log.error("could not refund a label to %s", tenant_id)

@@ -19,6 +19,7 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from labelrender.api import errors
+from labelrender.api.billing import consume_unit, refund_quietly
 from labelrender.api.body import parse_object, read_body
 from labelrender.api.context import (
     STATE,
@@ -30,7 +31,6 @@ from labelrender.api.context import (
     request_id_of,
     route_policy,
 )
-from labelrender.store import QuotaExceeded, consume, refund
 from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.clock import iso
 from labelrender.store.tenants import TENANT_ID
@@ -132,45 +132,25 @@ async def _checked_input(request: web.Request) -> tuple[AppState, AuthContext, S
     return state, auth, params
 
 
-async def _consume(state: AppState, auth: AuthContext, now: float) -> None:
-    """Count one synthesis unit; 402 with an upgrade prompt at the quota."""
-    try:
-        await state.call(consume, state.redis, auth.tenant_id, "syntheses", auth.plan,
-                         overages=auth.tenant.overages_enabled(auth.plan), now=now)
-    except QuotaExceeded as exc:
-        raise errors.QuotaExceeded(
-            f"the monthly allowance of {exc.included} syntheses on the {auth.plan.name} "
-            "plan is used up; upgrade the plan or enable overages",
-            extra={"upgrade_url": state.config.effective_upgrade_url},
-        ) from exc
-
-
-async def _refund(state: AppState, tenant_id: str, billed_at: float) -> None:
-    try:
-        await state.call(refund, state.redis, tenant_id, "syntheses", now=billed_at)
-    except errors.ServiceUnavailable:
-        log.error("could not refund a synthesis to %s", tenant_id)
-
-
 @route_policy(POLICY)
 async def synthesize_now(request: web.Request) -> web.StreamResponse:
     state, auth, params = await _checked_input(request)
     billed_at = state.now()
-    await _consume(state, auth, billed_at)
+    await consume_unit(state, auth, "syntheses", billed_at)
     engine = request.app[ENGINE]
     try:
         body = await state.call(synthesize, engine, params, auth.tenant_id,
                                 request_id_of(request))
     except UnparseableZpl as exc:
-        await _refund(state, auth.tenant_id, billed_at)
+        await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise errors.InvalidInputZpl(str(exc), param="input_zpl") from exc
     except EngineUnavailable as exc:
-        await _refund(state, auth.tenant_id, billed_at)
+        await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise errors.SynthesisUnavailable(
             f"the synthesis engine is temporarily unavailable: {exc}",
             retry_after=state.config.retry_after_s) from exc
     except BaseException:
-        await _refund(state, auth.tenant_id, billed_at)
+        await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise
     return web.json_response(body)
 
@@ -181,12 +161,12 @@ async def create_job(request: web.Request) -> web.StreamResponse:
     and given back if the job fails."""
     state, auth, params = await _checked_input(request)
     billed_at = state.now()
-    await _consume(state, auth, billed_at)
+    await consume_unit(state, auth, "syntheses", billed_at)
     try:
         job = await state.call(jobs.create, state.redis, auth.tenant_id, params.to_json(),
                                request_id_of(request), now=state.now(), billed_at=billed_at)
     except BaseException:
-        await _refund(state, auth.tenant_id, billed_at)
+        await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise
     return web.json_response({"job_id": job.job_id, "state": job.state}, status=202)
 

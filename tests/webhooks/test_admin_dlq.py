@@ -2,38 +2,18 @@
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
 
-from labelrender.store import deliveries, socket_url
+from labelrender.store import deliveries
 from labelrender.store.events import LabelRendered
 from labelrender.store.webhooks import upsert_webhook
 from tests.api.conftest import Caller
-
-
-def admin(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "labelrender.cli", "admin", "dlq", *args],
-                          env=env, capture_output=True, text=True, timeout=60)
-
-
-def admin_json(env: dict[str, str], *args: str) -> Any:
-    done = admin(env, *args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-@pytest.fixture
-def env(redis_db: redis.Redis, tmp_path: Path) -> dict[str, str]:
-    url = socket_url(redis_db) or os.environ["REDIS_URL"]
-    return {**os.environ, "REDIS_URL": url, "LABELRENDER_DATA_DIR": str(tmp_path)}
+from tests.fixtures.admin_cli import admin, admin_json
+from tests.fixtures.admin_cli import env as env  # the fixture
 
 
 def dead_letter(r: redis.Redis, tenant_id: str, event_id: str) -> None:
@@ -58,21 +38,22 @@ def test_list_and_replay(env: dict[str, str], redis_db: redis.Redis, make_caller
     dead_letter(redis_db, first.tenant_id, "evt_2_bbbbbbbb")
     dead_letter(redis_db, second.tenant_id, "evt_3_cccccccc")
 
-    listed = admin_json(env, "list")["dead_letters"]
+    listed = admin_json(env, "dlq", "list")["dead_letters"]
     assert [d["event_id"] for d in listed] == ["evt_1_aaaaaaaa", "evt_2_bbbbbbbb",
                                                "evt_3_cccccccc"]
     assert {k: listed[0][k] for k in ("tenant_id", "webhook_id", "attempts", "last_error")} == {
         "tenant_id": first.tenant_id, "webhook_id": "wh1", "attempts": 6,
         "last_error": "HTTP 503"}
-    mine = admin_json(env, "list", "--tenant", second.tenant_id)["dead_letters"]
+    mine = admin_json(env, "dlq", "list", "--tenant", second.tenant_id)["dead_letters"]
     assert [d["event_id"] for d in mine] == ["evt_3_cccccccc"]
 
-    assert admin_json(env, "replay", "--event-id", "evt_2_bbbbbbbb") == {
+    assert admin_json(env, "dlq", "replay", "--event-id", "evt_2_bbbbbbbb") == {
         "replayed": 1, "event_ids": ["evt_2_bbbbbbbb"]}
-    assert admin_json(env, "replay", "--tenant", second.tenant_id)["replayed"] == 1
-    assert [d["event_id"] for d in admin_json(env, "list")["dead_letters"]] == ["evt_1_aaaaaaaa"]
-    assert admin_json(env, "replay", "--all")["replayed"] == 1
-    assert admin_json(env, "list") == {"dead_letters": []}
+    assert admin_json(env, "dlq", "replay", "--tenant", second.tenant_id)["replayed"] == 1
+    listed = admin_json(env, "dlq", "list")["dead_letters"]
+    assert [d["event_id"] for d in listed] == ["evt_1_aaaaaaaa"]
+    assert admin_json(env, "dlq", "replay", "--all")["replayed"] == 1
+    assert admin_json(env, "dlq", "list") == {"dead_letters": []}
 
     due = deliveries.claim_due(redis_db, time.time(), 30, 10)
     assert sorted((d.event.event_id, d.attempt) for d in due) == [
@@ -85,5 +66,5 @@ def test_list_and_replay(env: dict[str, str], redis_db: redis.Redis, make_caller
     (("replay", "--all", "--tenant", "tnt_x"), 2, "not allowed with"),
 ])
 def test_refused(env: dict[str, str], args: tuple[str, ...], code: int, says: str) -> None:
-    done = admin(env, *args)
+    done = admin(env, "dlq", *args)
     assert done.returncode == code and says in done.stderr

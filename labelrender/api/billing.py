@@ -1,0 +1,35 @@
+"""Monthly units (spec "Limits"): count one before the work, give it back when no
+label or draft results. Shared by renders and synthesis."""
+
+from __future__ import annotations
+
+import logging
+
+from labelrender.api import errors
+from labelrender.api.context import AppState, AuthContext
+from labelrender.store import QuotaExceeded, Unit, consume, refund
+
+log = logging.getLogger("labelrender.api")
+
+
+async def consume_unit(state: AppState, auth: AuthContext, unit: Unit, now: float) -> None:
+    """Count one ``unit``; 402 ``QuotaExceeded`` with an upgrade prompt at the
+    allowance when overages are off (always on Sandbox)."""
+    try:
+        await state.call(consume, state.redis, auth.tenant_id, unit, auth.plan,
+                         overages=auth.tenant.overages_enabled(auth.plan), now=now)
+    except QuotaExceeded as exc:
+        raise errors.QuotaExceeded(
+            f"the monthly allowance of {exc.included} {unit} on the {auth.plan.name} plan "
+            "is used up; upgrade the plan or enable overages",
+            extra={"upgrade_url": state.config.effective_upgrade_url},
+        ) from exc
+
+
+async def refund_quietly(state: AppState, tenant_id: str, unit: Unit, billed_at: float) -> None:
+    """Give back a unit counted at ``billed_at``; a failure is logged, never
+    raised over the answer being sent."""
+    try:
+        await state.call(refund, state.redis, tenant_id, unit, now=billed_at)
+    except errors.ServiceUnavailable:
+        log.error("could not give back one of %s's %s", tenant_id, unit)

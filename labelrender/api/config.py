@@ -25,7 +25,7 @@ class ApiConfig:
     url_min_valid_s: int = 3600  # ... and valid for at least 1 hour
     retry_after_s: float = 2.0  # advised wait on 503/504 answers
     upgrade_url: str | None = None  # sent with 402; default: <origin>/pricing
-    executor_threads: int = 64  # each waiting render holds one thread (BLPOP)
+    executor_threads: int = 64  # store calls off the event loop (renders wait on asyncio)
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
     # Webhook targets (DECISIONS.md "Target checks"): networks the operator
     # allows, and the resolver subscribe-time checks use (None: the system's).

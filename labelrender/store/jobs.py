@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import redis
+import redis.asyncio
 
 from labelrender.store import keys
 
@@ -111,6 +112,15 @@ def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
 def wait_reply(r: redis.Redis, job_id: str, timeout_s: float) -> RenderReply | None:
     """Block until the job's reply arrives, or None after ``timeout_s``."""
     item = r.blpop([keys.render_reply(job_id)], timeout=timeout_s)
+    if item is None:
+        return None
+    return RenderReply.from_json(str(item[1]))
+
+
+async def wait_reply_async(ar: redis.asyncio.Redis, job_id: str, timeout_s: float
+                           ) -> RenderReply | None:
+    """``wait_reply`` on the asyncio client: the waiting API call holds no thread."""
+    item: Any = await ar.blpop([keys.render_reply(job_id)], timeout=timeout_s)
     if item is None:
         return None
     return RenderReply.from_json(str(item[1]))

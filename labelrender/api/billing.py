@@ -15,9 +15,14 @@ log = logging.getLogger("labelrender.api")
 async def consume_unit(state: AppState, auth: AuthContext, unit: Unit, now: float) -> None:
     """Count one ``unit``; 402 ``QuotaExceeded`` with an upgrade prompt at the
     allowance when overages are off (always on Sandbox)."""
+    await state.call(take_unit, state, auth, unit, now)
+
+
+def take_unit(state: AppState, auth: AuthContext, unit: Unit, now: float) -> None:
+    """``consume_unit`` for code already running on the store thread."""
     try:
-        await state.call(consume, state.redis, auth.tenant_id, unit, auth.plan,
-                         overages=auth.tenant.overages_enabled(auth.plan), now=now)
+        consume(state.redis, auth.tenant_id, unit, auth.plan,
+                overages=auth.tenant.overages_enabled(auth.plan), now=now)
     except QuotaExceeded as exc:
         raise errors.QuotaExceeded(
             f"the monthly allowance of {exc.included} {unit} on the {auth.plan.name} plan "

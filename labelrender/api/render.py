@@ -19,13 +19,14 @@ from dataclasses import dataclass
 import redis
 
 from labelrender.api import errors
-from labelrender.api.billing import consume_unit, refund_quietly
+from labelrender.api.billing import take_unit
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState, AuthContext
 from labelrender.api.single_flight import render_once
 from labelrender.store import (
     Lease,
     acquire_slot,
+    refund,
     release_slot,
 )
 from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply_async
@@ -158,44 +159,82 @@ def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple
 
 
 async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
-    """Count one label, render it, and give the label back unless it rendered."""
+    """Count one label, take a slot and queue the job (one trip to the store:
+    ``_admit``), wait for the worker's reply, then give the slot back, and the
+    label too unless it rendered."""
     billed_at = state.now()
-    await consume_unit(state, auth, "labels", billed_at)
+    lease = await state.call(_admit, state, auth, job, billed_at)
     rendered = False
     try:
-        reply = await _render_in_slot(state, auth, job)
+        reply = await _reply_of(state, job)
         rendered = reply.ok
         return reply
     finally:
-        if not rendered:
-            await refund_quietly(state, auth.tenant_id, "labels", billed_at)
+        await state.call(_settle, state, auth.tenant_id, lease,
+                         None if rendered else billed_at)
 
 
-async def _render_in_slot(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
-    """Hold a concurrency slot while the job is queued and rendered."""
-    config = state.config
-    lease = await state.call(acquire_slot, state.redis, auth.tenant_id,
-                             auth.plan.concurrent_renders, now=state.now(),
-                             lease_seconds=config.render_timeout_s + _SLOT_MARGIN_S)
+def _admit(state: AppState, auth: AuthContext, job: RenderJob, billed_at: float) -> Lease:
+    """Quota (402), a concurrency slot (429), the queue depth (503), then the job
+    on the render stream. Runs on the store thread; when a step refuses, what the
+    earlier ones took is given back before the error is raised."""
+    take_unit(state, auth, "labels", billed_at)
+    try:
+        lease = _take_slot(state, auth)
+        try:
+            _check_queue_depth(state)
+            enqueue(state.redis, job)
+        except BaseException:
+            release_slot(state.redis, lease)
+            raise
+    except BaseException:
+        refund(state.redis, auth.tenant_id, "labels", now=billed_at)
+        raise
+    return lease
+
+
+def _take_slot(state: AppState, auth: AuthContext) -> Lease:
+    """Hold a concurrency slot while the job is queued and rendered; a lease
+    outlives the longest wait, so a holder that dies frees it by expiry."""
+    lease = acquire_slot(state.redis, auth.tenant_id, auth.plan.concurrent_renders,
+                         now=state.now(),
+                         lease_seconds=state.config.render_timeout_s + _SLOT_MARGIN_S)
     if lease is None:
         raise errors.RateLimited(
             f"{auth.plan.concurrent_renders} renders already in flight, the "
             f"{auth.plan.name} plan's cap", retry_after=1.0)
-    try:
-        return await _run_job(state, job)
-    finally:
-        await _release_quietly(state, lease)
+    return lease
 
 
-async def _run_job(state: AppState, job: RenderJob) -> RenderReply:
+def _check_queue_depth(state: AppState) -> None:
     config = state.config
-    depth = await state.call(backlog, state.redis)
-    if depth > config.max_queue_depth:
+    if backlog(state.redis) > config.max_queue_depth:
         state.metrics.renders.labels("overloaded").inc()
         raise errors.AgentOverloaded("the renderers are overloaded; retry shortly",
                                      retry_after=config.retry_after_s)
-    queued = await state.call(enqueue, state.redis, job)
-    reply = await _wait_for_reply(state, queued.job_id)
+
+
+def _settle(state: AppState, tenant_id: str, lease: Lease, refund_billed_at: float | None
+            ) -> None:
+    """Give back the slot, and the label counted at ``refund_billed_at`` if any.
+    Runs on the store thread; a failure is logged and never masks the answer (a
+    slot not given back expires with its lease)."""
+    try:
+        release_slot(state.redis, lease)
+    except redis.RedisError:
+        log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
+    if refund_billed_at is None:
+        return
+    try:
+        refund(state.redis, tenant_id, "labels", now=refund_billed_at)
+    except redis.RedisError:
+        log.error("could not give back a label to %s", tenant_id)
+
+
+async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
+    """The worker's reply to a queued job, or the error it stands for."""
+    config = state.config
+    reply = await _wait_for_reply(state, job.job_id)
     if reply is None:
         state.metrics.renders.labels("timeout").inc()
         raise errors.GatewayTimeout("the render did not finish in time; retry shortly",
@@ -208,7 +247,7 @@ async def _run_job(state: AppState, job: RenderJob) -> RenderReply:
         raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered",
                                 param="zpl" if job.kind == "raw" else "fields")
     state.metrics.renders.labels("failed").inc()
-    log.error("render job %s failed: %s %s", queued.job_id, reply.error_kind,
+    log.error("render job %s failed: %s %s", job.job_id, reply.error_kind,
               reply.error_message)
     raise errors.BadGateway("the renderer failed; retry shortly",
                             retry_after=config.retry_after_s)
@@ -231,11 +270,3 @@ async def _wait_for_reply(state: AppState, job_id: str) -> RenderReply | None:
         if reply is not None:
             return reply
     return None
-
-
-async def _release_quietly(state: AppState, lease: Lease) -> None:
-    """A slot not given back expires with its lease; never mask the answer."""
-    try:
-        await state.call(release_slot, state.redis, lease)
-    except errors.ServiceUnavailable:
-        log.warning("could not release slot %s; it expires with its lease", lease.lease_id)

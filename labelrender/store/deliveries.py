@@ -30,6 +30,7 @@ import redis
 from labelrender.store import keys
 from labelrender.store.events import LabelRendered
 from labelrender.store.redis_conn import text
+from labelrender.store.streams import prune_idle_consumers
 
 log = logging.getLogger(__name__)
 
@@ -167,18 +168,8 @@ def _parsed(r: redis.Redis, entries: Any) -> list[tuple[str, LabelRendered]]:
 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
-    """Forget dispatcher names with nothing pending, idle ``idle_ms`` (stopped or
-    dead ones whose events were claimed); a live one idle that long reappears
-    on its next read."""
-    try:
-        consumers: Any = r.xinfo_consumers(keys.event_stream(), GROUP)
-    except redis.ResponseError:
-        return []
-    gone = [str(c["name"]) for c in consumers
-            if int(c["pending"]) == 0 and int(c["idle"]) >= idle_ms and str(c["name"]) != keep]
-    for name in gone:
-        r.xgroup_delconsumer(keys.event_stream(), GROUP, name)
-    return gone
+    """Idle dispatcher names with nothing pending, removed (``streams``)."""
+    return prune_idle_consumers(r, keys.event_stream(), GROUP, idle_ms, keep)
 
 
 def schedule_event(r: redis.Redis, entry_id: str, deliveries: list[Delivery],

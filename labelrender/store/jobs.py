@@ -18,6 +18,7 @@ import redis
 import redis.asyncio
 
 from labelrender.store import keys
+from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "workers"
 GAVE_UP = "RenderFailed"  # error_kind of a job dropped after too many deliveries
@@ -176,20 +177,8 @@ def give_up(r: redis.Redis, entry_id: str, job: RenderJob, reason: str) -> None:
 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
-    """Remove consumer names with nothing pending that have been idle ``idle_ms``
-    (workers that stopped or died and whose entries were claimed); a live
-    consumer deleted this way is recreated by its next read. Returns the names."""
-    try:
-        consumers: Any = r.xinfo_consumers(keys.render_stream(), GROUP)
-    except redis.ResponseError as exc:
-        if "NOGROUP" not in str(exc) and "no such key" not in str(exc):
-            raise
-        return []
-    gone = [str(c["name"]) for c in consumers
-            if int(c["pending"]) == 0 and int(c["idle"]) >= idle_ms and str(c["name"]) != keep]
-    for name in gone:
-        r.xgroup_delconsumer(keys.render_stream(), GROUP, name)
-    return gone
+    """Idle render consumer names with nothing pending, removed (``streams``)."""
+    return prune_idle_consumers(r, keys.render_stream(), GROUP, idle_ms, keep)
 
 
 def ack(r: redis.Redis, entry_id: str) -> None:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 import redis
 
 from labelrender.store import keys
+from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "synthesis"
 JOB_TTL_S = 7 * 86400
@@ -140,6 +141,11 @@ def ack(r: redis.Redis, entry_id: str) -> None:
     pipe.xack(keys.synthesis_stream(), GROUP, entry_id)
     pipe.xdel(keys.synthesis_stream(), entry_id)
     pipe.execute()
+
+
+def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
+    """Idle synthesis consumer names with nothing pending, removed (``streams``)."""
+    return prune_idle_consumers(r, keys.synthesis_stream(), GROUP, idle_ms, keep)
 
 
 def backlog(r: redis.Redis) -> int:

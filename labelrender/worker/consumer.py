@@ -23,6 +23,7 @@ import redis
 
 from labelrender.store import jobs
 from labelrender.store.jobs import RenderJob
+from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.worker import metrics
 from labelrender.worker.render import JobHandler
 
@@ -41,7 +42,7 @@ class Consumer:
 
     def __init__(self, r: redis.Redis, handler: JobHandler, *, name: str, concurrency: int,
                  claim_idle_ms: int, claim_interval_s: float, block_ms: int,
-                 max_deliveries: int = 3, prune_idle_ms: int = 3_600_000) -> None:
+                 max_deliveries: int = 3, prune_idle_ms: int = IDLE_CONSUMER_MS) -> None:
         self.name = name
         self._redis = r
         self._handler = handler

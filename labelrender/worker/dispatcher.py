@@ -28,6 +28,7 @@ from labelrender.store import deliveries as store
 from labelrender.store.clock import iso
 from labelrender.store.events import LabelRendered
 from labelrender.store.objects import ObjectStore
+from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.store.webhooks import find_webhook, list_webhooks
 from labelrender.webhook_targets import Resolver, TargetPolicy, system_resolver
 from labelrender.worker.consumer import consumer_name
@@ -38,7 +39,6 @@ log = logging.getLogger(__name__)
 DEFAULT_BACKOFF_S = (5.0, 30.0, 120.0, 600.0, 3600.0)
 URL_VALID_S = 3600  # spec "Events": data.url is valid for one hour
 REDIS_RETRY_S = 1.0
-PRUNE_IDLE_MS = 3_600_000  # a dispatcher name unused for an hour is forgotten
 
 
 ATTEMPTS = Counter(
@@ -144,7 +144,7 @@ class WebhookDispatcher:
             self._next_claim = now + self._config.claim_idle_ms / 2000
             stale = await asyncio.to_thread(store.claim_stale_events, self._redis,
                                             self._consumer, self._config.claim_idle_ms, count)
-            await asyncio.to_thread(store.prune_consumers, self._redis, PRUNE_IDLE_MS,
+            await asyncio.to_thread(store.prune_consumers, self._redis, IDLE_CONSUMER_MS,
                                     self._consumer)
             if stale:
                 return stale

@@ -20,10 +20,13 @@ import redis
 
 from labelrender.store import refund
 from labelrender.store import synthesis_jobs as jobs
+from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl
 from labelrender.synth.service import SynthesisInput, synthesize
 
 log = logging.getLogger(__name__)
+
+PRUNE_INTERVAL_S = 600.0
 
 
 @dataclass
@@ -39,6 +42,7 @@ class SynthesisRunner:
     clock: Callable[[], float] = time.time
     name: str = "synthesis"
     _group_ready: bool = field(default=False, init=False, repr=False)
+    _next_prune: float = field(default=0.0, init=False, repr=False)
 
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
@@ -54,6 +58,9 @@ class SynthesisRunner:
             jobs.ensure_group(self.redis)
             self._group_ready = True
         entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+        if time.monotonic() >= self._next_prune:  # names of runners long gone
+            self._next_prune = time.monotonic() + PRUNE_INTERVAL_S
+            jobs.prune_consumers(self.redis, IDLE_CONSUMER_MS, keep=self.consumer)
         entries += jobs.read(self.redis, self.consumer, self.batch, max(1, block_ms))
         for entry in entries:
             self.process(*entry)

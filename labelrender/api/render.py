@@ -30,6 +30,7 @@ from labelrender.store import (
     release_slot,
 )
 from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply_async
+from labelrender.store.labels import object_warnings
 from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
 
@@ -114,12 +115,13 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
     object_key = label_object_key(tenant_id, content_hash)
 
     async def lookup() -> RenderOutcome | None:
-        found = await state.call(stored_object, state, object_key)
+        found = await state.call(_stored_hit, state, tenant_id, object_key)
         if found is None:
             return None
         state.metrics.cache_hits.inc()
-        url, info = found
-        return RenderOutcome(url, True, content_hash, advisories, info.created_at, info.size)
+        url, info, warnings = found
+        return RenderOutcome(url, True, content_hash, advisories + warnings, info.created_at,
+                             info.size)
 
     async def render_new(job_id: str) -> RenderOutcome:
         reply = await _render_billed(state, auth, await prepare(job_id))
@@ -146,6 +148,16 @@ def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     if info is None:
         return None
     return signed_url_for(state, object_key, info.created_at)[0], info
+
+
+def _stored_hit(state: AppState, tenant_id: str, object_key: str
+                ) -> tuple[str, ObjectInfo, list[str]] | None:
+    """A cache hit: the stored object's URL and head, and the engine's warnings
+    from when it was rendered, so a repeat answers as the render did."""
+    found = stored_object(state, object_key)
+    if found is None:
+        return None
+    return found[0], found[1], object_warnings(state.redis, tenant_id, object_key)
 
 
 def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple[str, int]:

@@ -184,3 +184,9 @@ def webhook_schedule() -> str:
 def webhook_dead_letters() -> str:
     """Stream: deliveries that failed their last retry (each names its tenant)."""
     return f"{ROOT}:stream:webhooks:dead"
+
+
+def label_warnings(tenant_id: str) -> str:
+    """Hash: object key -> JSON list of the engine's warnings when it was rendered,
+    so a cache hit answers with the same warnings as the render."""
+    return f"{ROOT}:tenant:{tenant_id}:labels:warnings"

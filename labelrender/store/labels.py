@@ -30,12 +30,14 @@ from labelrender.store.redis_conn import text
 
 MAX_PAGE = 100
 
-# KEYS: objects index, registry hash, recent zset. ARGV: object key, content
-# hash, seen score, by-template key prefix. Removes only what the sweeper saw.
+# KEYS: objects index, registry hash, recent zset, warnings hash. ARGV: object
+# key, content hash, seen score, by-template key prefix. Removes only what the
+# sweeper saw.
 _PURGE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) > tonumber(ARGV[3]) then return 0 end
 redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
 local record = redis.call('HGET', KEYS[2], ARGV[2])
 if record then
   local doc = cjson.decode(record)
@@ -148,13 +150,25 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
 
 # --- object age index (retention) ------------------------------------------------
 
-def record_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: float) -> None:
-    """Note a stored label object and its creation time. An object stored again
-    with the same bytes keeps its time (GT), a fresh one after a purge moves it."""
+def record_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: float,
+                  warnings: list[str] | None = None) -> None:
+    """Note a stored label object, its creation time and the engine's warnings
+    on it. An object stored again with the same bytes keeps its time (GT), a
+    fresh one after a purge moves it."""
     pipe = r.pipeline(transaction=True)
     pipe.zadd(keys.label_objects(tenant_id), {object_key: created_at}, gt=True)
     pipe.sadd(keys.retention_tenants(), tenant_id)
+    if warnings:
+        pipe.hset(keys.label_warnings(tenant_id), object_key, json.dumps(warnings))
+    else:
+        pipe.hdel(keys.label_warnings(tenant_id), object_key)
     pipe.execute()
+
+
+def object_warnings(r: redis.Redis, tenant_id: str, object_key: str) -> list[str]:
+    """The engine's warnings recorded with a stored object (none if unknown)."""
+    stored = text(r.hget(keys.label_warnings(tenant_id), object_key))
+    return [str(w) for w in json.loads(stored)] if stored else []
 
 
 def tenants_with_objects(r: redis.Redis) -> list[str]:
@@ -175,7 +189,7 @@ def forget_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: f
     content_hash = object_key.rsplit("/", 1)[-1].removesuffix(".png")
     script = r.register_script(_PURGE)
     done = script(keys=[keys.label_objects(tenant_id), keys.label_records(tenant_id),
-                        keys.label_recent(tenant_id)],
+                        keys.label_recent(tenant_id), keys.label_warnings(tenant_id)],
                   args=[object_key, content_hash, repr(created_at),
                         keys.label_by_template(tenant_id, "")])
     return bool(done)

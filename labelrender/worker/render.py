@@ -157,15 +157,17 @@ class JobHandler:
                                 error_message=outcome.message)
         else:
             self._store.put(job.object_key, outcome.png, PNG_CONTENT_TYPE)
-            self._index_object(job)
+            self._index_object(job, outcome.warnings)
             reply = RenderReply(ok=True, size_bytes=len(outcome.png), width=outcome.width,
                                 height=outcome.height, warnings=outcome.warnings)
         jobs.send_reply(self._redis, job.job_id, reply)
         return reply
 
-    def _index_object(self, job: RenderJob) -> None:
+    def _index_object(self, job: RenderJob, warnings: list[str]) -> None:
         """Record the object's creation time for the retention sweeper, before
-        the reply: an object the index does not know would never be purged."""
+        the reply: an object the index does not know would never be purged.
+        Its warnings go with it, for cache hits to answer with."""
         info = self._store.head(job.object_key)
         if info is not None:
-            labels.record_object(self._redis, job.tenant, job.object_key, info.created_at)
+            labels.record_object(self._redis, job.tenant, job.object_key, info.created_at,
+                                 warnings)

@@ -148,7 +148,8 @@ def _render_job(r: redis.Redis, store: FilesystemStore, job: render_jobs.RenderJ
     store.put(job.object_key, result.png, "image/png")
     info = store.head(job.object_key)
     if info is not None:  # as the worker does: the retention sweeper's index
-        labels.record_object(r, job.tenant, job.object_key, info.created_at)
+        labels.record_object(r, job.tenant, job.object_key, info.created_at,
+                             [str(w) for w in result.warnings])
     return render_jobs.RenderReply(ok=True, size_bytes=len(result.png), width=result.width,
                                    height=result.height,
                                    warnings=[str(w) for w in result.warnings])

@@ -80,6 +80,18 @@ async def test_repeat_is_cached_same_url_and_not_billed(
     assert other["cached"] is False and other["content_hash"] != first["content_hash"]
 
 
+async def test_a_cache_hit_answers_with_the_render_warnings(
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+) -> None:
+    caller = make_caller()
+    body = {"zpl": "^XA^FO50,50^A0N,40,40^FDHello^FS^XQ^XZ"}  # ^XQ: unknown, ignored
+    _, first, _ = await post_label(api, caller, body)
+    _, second, _ = await post_label(api, caller, body)
+    assert (first["cached"], second["cached"]) == (False, True)
+    assert any("^XQ" in w for w in first["warnings"])
+    assert second["warnings"] == first["warnings"]
+
+
 async def test_cache_is_per_tenant(
     api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
 ) -> None:

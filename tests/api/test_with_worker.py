@@ -43,3 +43,19 @@ async def test_render_invalid_and_cached_through_the_worker(
     assert bad["errors"][0]["kind"] == "InvalidZpl"
     async with api.session.get(first["url"]) as png:
         assert png.status == 200 and (await png.read()).startswith(b"\x89PNG")
+
+
+async def test_engine_warnings_come_back_on_the_cache_hit(
+    api: Api, make_caller: Callable[..., Caller], real_worker: None,
+) -> None:
+    caller = make_caller()
+    body = {"zpl": "^XA^FO50,50^A0N,40,40^FDHello^FS^XQ^XZ"}  # ^XQ: unknown, ignored
+    answers = []
+    for _ in range(2):
+        async with api.session.post(api.url("/v1/labels"), json=body,
+                                    headers=caller.headers) as resp:
+            answers.append(await resp.json())
+    first, second = answers
+    assert (first["cached"], second["cached"]) == (False, True)
+    assert any("^XQ" in warning for warning in first["warnings"])
+    assert second["warnings"] == first["warnings"]

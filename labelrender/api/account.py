@@ -12,9 +12,16 @@ from labelrender.api.context import (
     RoutePolicy,
     app_state,
     auth_of,
+    rate_or_none,
     route_policy,
 )
-from labelrender.store import in_flight, peek_rate, period, period_resets_at, read_usage
+from labelrender.store import (
+    RateDecision,
+    in_flight,
+    period,
+    period_resets_at,
+    read_usage,
+)
 from labelrender.store.clock import iso
 
 
@@ -42,13 +49,16 @@ async def whoami(request: web.Request) -> web.StreamResponse:
 async def usage(request: web.Request) -> web.StreamResponse:
     """Live counters; looking at them does not use up a request ("tokens remaining")."""
     state = app_state(request)
-    return web.json_response(await state.call(usage_report, state, auth_of(request)))
+    rate = rate_or_none(request)
+    assert rate is not None, "a peek route's rate is looked at by authenticate_key"
+    return web.json_response(await state.call(usage_report, state, auth_of(request), rate))
 
 
-def usage_report(state: AppState, auth: AuthContext) -> dict[str, Any]:
+def usage_report(state: AppState, auth: AuthContext, rate: RateDecision) -> dict[str, Any]:
+    """``rate`` is the look the request's authentication took, so the body and the
+    X-RateLimit-* headers agree."""
     now = state.now()
     tenant_id, plan = auth.tenant_id, auth.plan
-    rate = peek_rate(state.redis, tenant_id, plan.requests_per_minute, now=now)
     units = read_usage(state.redis, tenant_id, plan, now=now)
     return {
         "period": period(now),

@@ -136,12 +136,6 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
     return await render_once(state, tenant_id, content_hash, lookup, render_new)
 
 
-def stored_url(state: AppState, object_key: str) -> str | None:
-    """The signed URL of a stored object, or None when there is none."""
-    found = stored_object(state, object_key)
-    return found[0] if found is not None else None
-
-
 def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
     """A stored object's signed URL and what ``head`` says of it, or None."""
     info = state.objects.head(object_key)

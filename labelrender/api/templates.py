@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from labelrender.api import errors
 from labelrender.api.body import parse_object, read_body
 from labelrender.api.context import AppState, RoutePolicy, app_state, auth_of, route_policy
-from labelrender.api.template_checks import check_draft
 from labelrender.store import templates
 from labelrender.store.clock import iso
 from labelrender.store.templates import Draft, TemplateSummary, TemplateVersion
+from labelrender.synth.template_checks import InvalidTemplate, check_draft
 
 DPI = Field(default=None, ge=1, le=1200)
 DOTS = Field(default=None, ge=1, le=100_000)
@@ -98,7 +98,10 @@ async def commit_template(state: AppState, tenant_id: str, template_id: str,
         raise errors.TemplateReadOnly(
             f"{template_id!r} is a global template; tenants cannot change it",
             param="template_id")
-    body_sha256 = await state.call(check_draft, draft)
+    try:
+        body_sha256 = await state.call(check_draft, draft)
+    except InvalidTemplate as exc:
+        raise errors.InvalidTemplate(exc.message, param=exc.param, kind=exc.kind) from exc
     return await state.call(templates.commit, state.redis, state.objects, tenant_id,
                             template_id, draft, body_sha256, now=state.now())
 

@@ -23,6 +23,12 @@ from labelrender.store import deliveries
 from labelrender.store.clock import Now
 from labelrender.store.errors import InvalidValue
 from labelrender.store.events import LABEL_RENDERED, LabelRendered, new_event_id
+from labelrender.store.webhook_targets import (
+    TargetPolicy,
+    TargetRejected,
+    check_url,
+    system_resolver,
+)
 from labelrender.store.webhooks import (
     MAX_WEBHOOKS,
     Upserted,
@@ -33,12 +39,6 @@ from labelrender.store.webhooks import (
     get_webhook,
     list_webhooks,
     upsert_webhook,
-)
-from labelrender.webhook_targets import (
-    TargetPolicy,
-    TargetRejected,
-    check_url,
-    system_resolver,
 )
 
 TOPICS = (LABEL_RENDERED,)  # spec "Events": the only event in v1

@@ -26,7 +26,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 
 from labelrender.store.clock import iso
 from labelrender.store.events import EVENT_VERSION, LabelRendered
-from labelrender.webhook_targets import (
+from labelrender.store.webhook_targets import (
     Address,
     Resolver,
     TargetPolicy,

@@ -23,14 +23,14 @@ from pathlib import Path
 import redis
 from prometheus_client import Counter, Histogram
 
-from labelrender.settings import Settings, build_object_store
 from labelrender.store import deliveries as store
 from labelrender.store.clock import iso
 from labelrender.store.events import LabelRendered
 from labelrender.store.objects import ObjectStore
+from labelrender.store.settings import Settings, build_object_store
 from labelrender.store.streams import IDLE_CONSUMER_MS
+from labelrender.store.webhook_targets import Resolver, TargetPolicy, system_resolver
 from labelrender.store.webhooks import find_webhook, list_webhooks
-from labelrender.webhook_targets import Resolver, TargetPolicy, system_resolver
 from labelrender.worker.consumer import consumer_name
 from labelrender.worker.delivery import Outcome, Sender, headers, payload
 

@@ -7,7 +7,7 @@ import logging
 import redis
 from prometheus_client import start_http_server
 
-from labelrender.settings import Settings, build_object_store, connect_redis
+from labelrender.store.settings import Settings, build_object_store, connect_redis
 from labelrender.synth.engine import make_engine
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher

@@ -22,7 +22,7 @@ import trustme
 from labelrender.store import events
 from labelrender.store.events import LabelRendered
 from labelrender.store.objects import FilesystemStore, ObjectStore
-from labelrender.webhook_targets import TargetPolicy
+from labelrender.store.webhook_targets import TargetPolicy
 from labelrender.worker.dispatcher import DispatcherConfig, WebhookDispatcher
 from labelrender.zpl import RenderOptions, render
 from tests.api.conftest import (  # noqa: F401 (API fixtures)

@@ -11,9 +11,9 @@ import redis
 from pydantic import ValidationError
 
 from labelrender.api.context import STATE
-from labelrender.serve import load_app_factory
-from labelrender.settings import Settings
+from labelrender.cli.api import load_app_factory
 from labelrender.store.objects import FilesystemStore
+from labelrender.store.settings import Settings
 from labelrender.worker.dispatcher import DEFAULT_BACKOFF_S, DispatcherConfig
 from labelrender.worker.run import background_services
 

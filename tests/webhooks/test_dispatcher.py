@@ -14,7 +14,7 @@ from prometheus_client import REGISTRY
 
 from labelrender.store import deliveries, socket_url
 from labelrender.store.objects import FilesystemStore
-from labelrender.webhook_targets import TargetPolicy
+from labelrender.store.webhook_targets import TargetPolicy
 from tests.fixtures.receiver import SLOW, Receiver
 from tests.webhooks.conftest import (
     PUBLIC_ADDRESS,

@@ -11,7 +11,7 @@ import socket
 
 import pytest
 
-from labelrender.webhook_targets import TargetPolicy, TargetRejected, check_url
+from labelrender.store.webhook_targets import TargetPolicy, TargetRejected, check_url
 from labelrender.worker.delivery import CheckedResolver, RefusedAddress
 from tests.fixtures.receiver import README
 

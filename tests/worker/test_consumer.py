@@ -14,8 +14,8 @@ from pathlib import Path
 
 import redis
 
-from labelrender.settings import Settings, build_object_store
 from labelrender.store import jobs, keys
+from labelrender.store.settings import Settings, build_object_store
 from labelrender.worker.consumer import Consumer
 from labelrender.worker.render import JobHandler, RenderPool
 from labelrender.worker.run import build_consumer

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from labelrender.settings import Settings
 from labelrender.store import synthesis_jobs as jobs
+from labelrender.store.settings import Settings
 from labelrender.synth.engine import make_engine
 from labelrender.worker.run import background_services
 from labelrender.worker.services import ServiceThreads

@@ -21,9 +21,9 @@ from typing import Any
 
 import redis
 
-from labelrender.admin_dlq import add_dlq_parser
-from labelrender.admin_templates import add_template_parser
-from labelrender.settings import Settings, connect_redis
+from labelrender.cli.admin_dlq import add_dlq_parser
+from labelrender.cli.admin_template import add_template_parser
+from labelrender.cli.common import settings_from_env
 from labelrender.store import (
     StoreError,
     StoreUnavailable,
@@ -36,6 +36,7 @@ from labelrender.store import (
     set_plan,
 )
 from labelrender.store.apikeys import ApiKey
+from labelrender.store.settings import Settings, connect_redis
 from labelrender.store.tenants import Tenant
 
 EXIT_REFUSED = 1
@@ -44,8 +45,8 @@ EXIT_UNAVAILABLE = 3
 Command = Callable[[redis.Redis, argparse.Namespace], object]
 
 
-def add_admin_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
-                     run: Callable[[argparse.Namespace], int]) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = admin_command
     admin = sub.add_parser("admin", help="operator commands: tenants, keys, plans",
                            description=__doc__.split("\n\n")[0] if __doc__ else None)
     objects = admin.add_subparsers(dest="object", required=True)
@@ -76,6 +77,10 @@ def add_admin_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser],
                                                                            admin=plan_list)
     add_template_parser(objects, run)
     add_dlq_parser(objects, run)
+
+
+def admin_command(args: argparse.Namespace) -> int:
+    return run_admin(settings_from_env(), args)
 
 
 def run_admin(settings: Settings, args: argparse.Namespace) -> int:

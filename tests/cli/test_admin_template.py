@@ -10,9 +10,9 @@ import redis
 
 from labelrender.cli import main
 from labelrender.store import socket_url, templates
-from tests.test_cli_admin import admin, admin_json
+from tests.cli.test_admin import admin, admin_json
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "label-template.yaml"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "label-template.yaml"
 GOOD = EXAMPLE.read_text()
 
 

@@ -1,19 +1,29 @@
-"""What a template draft must satisfy before it is committed (the templates issue):
+"""What a template draft must satisfy before it is stored (the templates issue):
 its ``field_map`` names exactly the body's ``^FN`` indexes, and the body renders.
 
-Shared by ``POST /v1/templates/:id`` and ``labelrender admin template apply``.
-The render check runs the engine in the calling thread; callers in the API run
-it on the app's thread pool.
+The one check behind every door that stores a template: ``POST
+/v1/templates/:id``, ``labelrender admin template apply`` and the operator.
+The render check runs the engine in the calling thread.
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from labelrender.api.errors import InvalidTemplate
 from labelrender.store.templates import Draft
 from labelrender.synth.fill import fill_body, placeholder_indexes
 from labelrender.zpl import RenderOptions, render
+
+
+class InvalidTemplate(ValueError):
+    """A draft that cannot be stored: ``param`` names the field at fault and
+    ``kind`` the reason (the API's error kinds)."""
+
+    def __init__(self, message: str, *, param: str, kind: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.param = param
+        self.kind = kind
 
 
 def check_field_map(draft: Draft) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from labelrender.settings import Settings, build_object_store, url_secret
 from labelrender.store.objects import FilesystemStore, S3Store
+from labelrender.store.settings import Settings, build_object_store, url_secret
 from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 (S3 fixtures)
 
 

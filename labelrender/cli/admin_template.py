@@ -25,12 +25,11 @@ from typing import Any
 import redis
 import yaml
 
-from labelrender.api.errors import ApiError
-from labelrender.api.template_checks import check_draft
-from labelrender.settings import Settings, build_object_store
 from labelrender.store import templates
 from labelrender.store.errors import InvalidValue
+from labelrender.store.settings import Settings, build_object_store
 from labelrender.store.templates import Draft, TemplateVersion
+from labelrender.synth.template_checks import InvalidTemplate, check_draft
 
 API_VERSION = "labelrender.io/v1"
 KIND = "LabelTemplate"
@@ -111,7 +110,7 @@ def apply_resources(r: redis.Redis, settings: Settings, path: Path) -> list[dict
     for name, draft in read_resources(path):
         try:
             checked.append((name, draft, check_draft(draft)))
-        except ApiError as exc:
+        except InvalidTemplate as exc:
             raise InvalidValue(f"{name}: {exc.message}") from exc
     objects = build_object_store(settings)
     applied = []

@@ -4,7 +4,7 @@
 names a cluster already sets: ``REDIS_URL`` and ``S3_ENDPOINT_URL``,
 ``S3_BUCKET``, ``S3_REGION``. AWS credentials are left to boto3's own chain
 (``AWS_ACCESS_KEY_ID``, profiles, instance roles). Settings are built only in
-``cli.py`` or an app factory and passed on explicitly (STYLE.md
+the commands (``labelrender.cli``) or an app factory and passed on explicitly (STYLE.md
 "Configuration"); nothing else reads the environment.
 """
 

@@ -1,0 +1,28 @@
+"""The ``labelrender`` command: one module per subcommand.
+
+``render`` runs the engine alone; ``serve`` runs every tier on one machine;
+``api`` and ``worker`` run one tier each against shared Redis and object
+storage; ``admin`` holds the operator commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from labelrender.cli import admin, api, render, serve, worker
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="labelrender",
+                                     description="ZPL label rendering engine and service.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command in (render, serve, api, worker, admin):
+        command.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.run(args)
+    return code

@@ -1,0 +1,5 @@
+import sys
+
+from labelrender.cli import main
+
+sys.exit(main())

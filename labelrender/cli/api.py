@@ -1,0 +1,70 @@
+"""``labelrender api``: the HTTP tier alone, against ``REDIS_URL`` and ``S3_*``."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+import redis
+
+from labelrender.cli.common import TierUnavailable, run_service, settings_from_env
+from labelrender.store.objects import ObjectStore
+from labelrender.store.settings import Settings, build_object_store, connect_redis
+
+AppFactory = Callable[[Settings, redis.Redis, ObjectStore], Any]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("api", help="run the API tier only (against REDIS_URL, S3_*)")
+    http_options(p)
+    p.set_defaults(run=api_command)
+
+
+def http_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default=None, help="listen address (LABELRENDER_HOST)")
+    p.add_argument("--port", type=int, default=None, help="listen port (LABELRENDER_PORT)")
+
+
+def api_command(args: argparse.Namespace) -> int:
+    def api() -> None:
+        settings = settings_from_env(host=args.host, port=args.port)
+        factory = load_app_factory()
+        run_api(settings, factory, connect_redis(settings), build_object_store(settings))
+
+    return run_service("api", api)
+
+
+def load_app_factory() -> AppFactory:
+    """A factory of the aiohttp app from our settings, over the API tier's
+    ``create_app(ApiConfig, redis_client, object_store) -> web.Application``."""
+    try:
+        from labelrender.api.app import create_app
+        from labelrender.api.config import ApiConfig
+    except ImportError as exc:
+        raise TierUnavailable(
+            f"the API tier is not available (labelrender.api.app.create_app): {exc}") from exc
+
+    def factory(settings: Settings, r: redis.Redis, object_store: ObjectStore) -> Any:
+        config = ApiConfig(
+            public_base_url=settings.public_base_url,
+            render_timeout_s=settings.render_timeout_s,
+            max_queue_depth=settings.max_queue_depth,
+            url_window_s=settings.signed_url_window_s,
+            webhook_allow_networks=settings.webhook_networks(),
+            synthesis_engine=settings.synthesis_engine,
+        )
+        return create_app(config, r, object_store)
+
+    return factory
+
+
+def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
+            object_store: ObjectStore) -> None:
+    """Serve the API until SIGINT or SIGTERM (aiohttp's run_app handles both)."""
+    from aiohttp import web
+
+    app = factory(settings, r, object_store)
+    print(f"API at {settings.public_base_url} (listening on {settings.host}:{settings.port})",
+          flush=True)
+    web.run_app(app, host=settings.host, port=settings.port, print=None)

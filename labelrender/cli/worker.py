@@ -1,0 +1,18 @@
+"""``labelrender worker``: one render worker, against ``REDIS_URL`` and ``S3_*``."""
+
+from __future__ import annotations
+
+import argparse
+
+from labelrender.cli.common import run_service, settings_from_env
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("worker", help="run one render worker (against REDIS_URL, S3_*)")
+    p.set_defaults(run=worker_command)
+
+
+def worker_command(_args: argparse.Namespace) -> int:
+    from labelrender.worker.run import run_worker
+
+    return run_service("worker", lambda: run_worker(settings_from_env()))

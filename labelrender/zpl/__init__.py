@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from . import fonts
 from .commands import execute
 from .elements import Label
-from .errors import DEFAULT_LIMITS, Limits, Warning, ZplError
+from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError
 from .layout import LayoutContext, layout
 from .lexer import tokenize
 from .printer import PrinterState
 from .raster import encode_png, finish, paint
 
-__all__ = ["FONT_PROFILES", "Limits", "RenderOptions", "RenderResult", "Warning", "ZplError",
-           "render"]
+__all__ = ["FONT_PROFILES", "LimitExceeded", "Limits", "RenderOptions", "RenderResult",
+           "Warning", "ZplError", "render"]
 
 FONT_PROFILES = tuple(name for name in fonts.PROFILES if name != "default")
 

@@ -32,6 +32,18 @@ class ZplError(ValueError):
         super().__init__(f"{where.strip()}: {message}" if where else message)
 
 
+class LimitExceeded(ZplError):
+    """Input over one of the engine's safety limits (``Limits``): too big or too
+    much work to render. ``limit`` names the cap (``"canvas"``, ``"font_size"``,
+    ``"time"``...). The same input always exceeds it again, so a service answers
+    it as final (never retried, never billed)."""
+
+    def __init__(self, message: str, offset: int | None = None, command: str | None = None,
+                 *, limit: str):
+        super().__init__(message, offset, command)
+        self.limit = limit
+
+
 @dataclass(frozen=True)
 class Limits:
     """Safety caps. Each one turns hostile input into a fast, clear ZplError."""

@@ -62,6 +62,11 @@ CASES: dict[str, dict[str, Any]] = {
                                                "sessionTokenKey": "session-token"}}},
         "urlSecret": {"existingSecret": "labels-url-secret"},
         "publicBaseUrl": "https://labels.acme.example/v1",
+        # Webhook receivers behind a private CA.
+        "config": {"webhookCaFile": "/etc/labelrender/ca/ca.crt"},
+        "worker": {"extraVolumes": [{"name": "webhook-ca", "configMap": {"name": "acme-ca"}}],
+                   "extraVolumeMounts": [{"name": "webhook-ca", "mountPath": "/etc/labelrender/ca",
+                                          "readOnly": True}]},
         "autoscaling": {"mode": "keda", "keda": {"redisAddress": "managed-redis.example:6380",
                                                  "enableTLS": True, "databaseIndex": 2,
                                                  "usernameKey": "user",

@@ -110,7 +110,7 @@ def test_hpa_scales_on_a_listed_prometheus_metric(case: str, metric_type: str,
     listed = {m["name"]: m for m in metric_list()}
     assert metric in listed
     # A Pods metric must be one series per worker pod.
-    assert metric_type == "External" or listed[metric]["tier"] == "worker"
+    assert metric_type == "External" or listed[metric]["tiers"] == ["worker"]
 
 
 def test_the_default_hpa_target_is_the_jobs_one_worker_holds() -> None:

@@ -127,7 +127,7 @@ def test_the_metric_list_is_well_formed() -> None:
         assert re.fullmatch(r"labelrender_[a-z0-9_]+", metric["name"])
         assert metric["type"] in {"counter", "gauge", "histogram"}
         assert metric["name"].endswith("_total") == (metric["type"] == "counter")
-        assert metric["tier"] in {"api", "worker", "operator"}
+        assert metric["tiers"] and set(metric["tiers"]) <= {"api", "worker", "operator"}
         assert metric["status"] in {"exported", "planned"}
         assert all(re.fullmatch(r"[a-z_]+", label) for label in metric["labels"])
         assert metric["meaning"]

@@ -34,8 +34,11 @@ MINIMAL: dict[str, Any] = {
 }
 MONITORED = {"metrics": {"serviceMonitor": {"enabled": True,
                                             "labels": {"release": "kube-prometheus-stack"}}}}
+SLOW_SCALE_DOWN = {"scaleDown": {"stabilizationWindowSeconds": 600,
+                                  "policies": [{"type": "Pods", "value": 1, "periodSeconds": 60}]}}
 KEDA = {"autoscaling": {"mode": "keda", "keda": {"redisAddress": "redis.example:6379",
-                                                  "passwordKey": "redis-password"}}}
+                                                  "passwordKey": "redis-password",
+                                                  "behavior": SLOW_SCALE_DOWN}}}
 
 # The matrix: each case is layered on MINIMAL.
 CASES: dict[str, dict[str, Any]] = {
@@ -43,7 +46,8 @@ CASES: dict[str, dict[str, Any]] = {
     "keda": {**KEDA, **MONITORED},
     "keda-to-zero": {"autoscaling": {"mode": "keda", "minReplicas": 0, "keda": {
         "redisAddress": "redis.example:6379", "backgroundStreams": False}}},
-    "hpa": {"autoscaling": {"mode": "hpa", "maxReplicas": 12}, **MONITORED},
+    "hpa": {"autoscaling": {"mode": "hpa", "maxReplicas": 12,
+                            "hpa": {"behavior": SLOW_SCALE_DOWN}}, **MONITORED},
     "hpa-pods": {"autoscaling": {"mode": "hpa", "hpa": {"metric": {
         "type": "Pods", "name": "labelrender_worker_jobs_in_flight", "targetAverageValue": "3"}}}},
     "none": {"autoscaling": {"mode": "none"}, "worker": {"replicas": 3}, **MONITORED},

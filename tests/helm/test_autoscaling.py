@@ -9,7 +9,7 @@ import pytest
 
 from labelrender.store import deliveries, jobs, keys, synthesis_jobs
 from tests.helm import documented_kinds
-from tests.helm.support import CASES, case_values, metric_list, render
+from tests.helm.support import CASES, SLOW_SCALE_DOWN, case_values, metric_list, render
 
 
 def autoscalers(case: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -121,3 +121,15 @@ def test_the_default_hpa_target_is_the_jobs_one_worker_holds() -> None:
     target = hpa["spec"]["metrics"][0]["external"]["target"]["averageValue"]
     config = rendered.of_kind("ConfigMap")[0]["data"]
     assert int(target) == 2 * int(config["LABELRENDER_RENDER_PROCESSES"])
+
+
+@pytest.mark.parametrize(("case", "path"), [
+    ("keda", ("advanced", "horizontalPodAutoscalerConfig", "behavior")),
+    ("hpa", ("behavior",)),
+])
+def test_scaling_behavior_reaches_the_autoscaler(case: str, path: tuple[str, ...]) -> None:
+    _, (autoscaler,) = autoscalers(case)
+    node = autoscaler["spec"]
+    for key in path:
+        node = node[key]
+    assert node == SLOW_SCALE_DOWN

@@ -4,16 +4,20 @@ planned is yet (when the code starts serving one, mark it exported)."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import pkgutil
 
 import prometheus_client
 
-import labelrender.worker.metrics  # noqa: F401  (registers the worker's metrics)
+import labelrender
 from labelrender.api.metrics import new_metrics
 from tests.helm.support import metric_list
 
-if importlib.util.find_spec("labelrender.operator") is not None:
-    importlib.import_module("labelrender.operator")
+# Every module (but `python -m` entry points), so that each metric registered
+# at import time is registered.
+for module in pkgutil.walk_packages(labelrender.__path__, "labelrender."):
+    if not module.name.endswith(".__main__"):
+        importlib.import_module(module.name)
 
 
 def registered() -> dict[str, str]:

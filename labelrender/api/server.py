@@ -38,10 +38,8 @@ _PARSE_ERROR_KINDS: tuple[tuple[type[Exception], str], ...] = (
     (http_exceptions.BadHttpMethod, "InvalidMethod"),
     (http_exceptions.InvalidURLError, "InvalidUrl"),
     (http_exceptions.InvalidHeader, "InvalidHeader"),
-    (http_exceptions.BadStatusLine, "MalformedRequest"),
-    (http_exceptions.TransferEncodingError, "InvalidBodyFraming"),
-    (http_exceptions.ContentLengthError, "InvalidBodyFraming"),
-    (http_exceptions.BadHttpMessage, "MalformedRequest"),
+    # The rest (BadStatusLine, framing: Content-Length with Transfer-Encoding,
+    # a bad chunk size...) is "MalformedRequest".
 )
 _MAX_MESSAGE_CHARS = 200  # aiohttp quotes the offending bytes; keep the gist
 

@@ -318,6 +318,12 @@ RAW = [
     pytest.param([b"GET /healthz HTTP/1.1\r\nHost: t\r\n"
                   + b"".join(b"X-H%d: v\r\n" % n for n in range(200)) + b"\r\n"],
                  0.0, 400, "MalformedRequest", True, id="header-200-of-them"),
+    pytest.param([b"GET /healthz HTTP/1.1\r\nHost: t\r\nX A: b\r\n\r\n"], 0.0, 400,
+                 "MalformedRequest", True, id="header-name-with-a-space"),
+    pytest.param([post_label(b"Content-Length: 2\r\n")], 0.0, 400, "MalformedRequest", True,
+                 id="content-length-twice"),
+    pytest.param([b"GET /healthz HTTP/9.1\r\nHost: t\r\n\r\n"], 0.0, 400,
+                 "MalformedRequest", True, id="http-version-unknown"),
     pytest.param([b"GET /" + b"a/" * 5000 + b" HTTP/1.1\r\nHost: t\r\n\r\n"], 0.0, 400,
                  "LineTooLong", True, id="request-line-over-8190-bytes"),
     pytest.param([POST_LABEL + JSON_TYPE
@@ -325,6 +331,9 @@ RAW = [
                  0.0, 400, "MalformedRequest", True, id="content-length-with-chunked"),
     pytest.param([POST_LABEL + JSON_TYPE + b"Content-Length: -1\r\n\r\n"], 0.0, 400,
                  "MalformedRequest", True, id="content-length-negative"),
+    pytest.param([POST_LABEL + JSON_TYPE + b"Content-Length: " + HUGE_INT.encode()[:40]
+                  + b"\r\n\r\n"], 0.0, 400, "MalformedRequest", True,
+                 id="content-length-overflowing"),
     pytest.param([POST_LABEL + JSON_TYPE + b"Transfer-Encoding: chunked\r\n\r\nZZ\r\nab\r\n"],
                  0.0, 400, "MalformedRequest", True, id="chunk-size-not-hex"),
     # aiohttp's parser drops a body that turns malformed after the handler has

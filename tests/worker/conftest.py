@@ -15,7 +15,11 @@ from labelrender.store import jobs, socket_url
 from labelrender.store.objects import FilesystemStore, ObjectStore, S3Store
 from labelrender.store.signing import UrlSigner
 from labelrender.worker.render import RenderPool
+from labelrender.worker.sandbox import Sandbox, SandboxLimits
+from tests.fixtures import sandbox as sandbox_fixtures
 from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 (S3 fixtures)
+
+engine_sandbox = sandbox_fixtures.engine_sandbox  # the session's engine processes
 
 TENANT = "tnt_" + "a" * 26
 SIGNER = UrlSigner(b"k" * 32)
@@ -49,6 +53,25 @@ def render_pool() -> Iterator[RenderPool]:
     pool = RenderPool(2)
     yield pool
     pool.shutdown()
+
+
+MakeSandbox = Callable[..., Sandbox]
+
+
+@pytest.fixture
+def make_sandbox() -> Iterator[MakeSandbox]:
+    """``make_sandbox(processes=1, deadline_s=1.0, memory_mb=1024)``: engine
+    processes with tight limits, for tests that reach them; closed afterwards."""
+    made: list[Sandbox] = []
+
+    def make(processes: int = 1, deadline_s: float = 1.0, memory_mb: int = 1024) -> Sandbox:
+        made.append(Sandbox(processes, SandboxLimits(deadline_s=deadline_s,
+                                                     memory_mb=memory_mb)))
+        return made[-1]
+
+    yield make
+    for sandbox in made:
+        sandbox.close()
 
 
 @pytest.fixture(params=["filesystem", "s3"])

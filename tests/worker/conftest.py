@@ -1,4 +1,5 @@
-"""Worker test helpers: stores, render pools and jobs. Redis fixtures are in tests/conftest.py."""
+"""Worker test helpers: stores, engine processes and jobs. Redis fixtures are in
+tests/conftest.py; the session's engine processes in tests/fixtures/sandbox.py."""
 
 from __future__ import annotations
 
@@ -14,12 +15,8 @@ import redis
 from labelrender.store import jobs, socket_url
 from labelrender.store.objects import FilesystemStore, ObjectStore, S3Store
 from labelrender.store.signing import UrlSigner
-from labelrender.worker.render import RenderPool
 from labelrender.worker.sandbox import Sandbox, SandboxLimits
-from tests.fixtures import sandbox as sandbox_fixtures
 from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 (S3 fixtures)
-
-engine_sandbox = sandbox_fixtures.engine_sandbox  # the session's engine processes
 
 TENANT = "tnt_" + "a" * 26
 SIGNER = UrlSigner(b"k" * 32)
@@ -47,12 +44,12 @@ def redis_url_of(client: redis.Redis) -> str:
     return socket_url(client) or os.environ["REDIS_URL"]
 
 
-@pytest.fixture(scope="module")
-def render_pool() -> Iterator[RenderPool]:
-    """One pool per module: starting pool processes costs more than a render."""
-    pool = RenderPool(2)
-    yield pool
-    pool.shutdown()
+def take(r: redis.Redis, job: jobs.RenderJob, consumer: str = "w1") -> str:
+    """Enqueue ``job`` and read it back as ``consumer``; returns its entry id."""
+    jobs.ensure_group(r)
+    jobs.enqueue(r, job)
+    [(entry_id, _)] = jobs.read(r, consumer, count=1, block_ms=1000)
+    return entry_id
 
 
 MakeSandbox = Callable[..., Sandbox]

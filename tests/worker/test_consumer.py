@@ -17,8 +17,9 @@ import redis
 from labelrender.store import jobs, keys
 from labelrender.store.settings import Settings, build_object_store
 from labelrender.worker.consumer import Consumer
-from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.render import JobHandler
 from labelrender.worker.run import build_consumer
+from labelrender.worker.sandbox import Sandbox
 from tests.worker.conftest import SLOW_ZPL, label_zpl, make_job, redis_url_of
 
 
@@ -59,33 +60,27 @@ def start_worker_process(r: redis.Redis, data_dir: Path) -> subprocess.Popen[byt
                             start_new_session=True)
 
 
-def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path) -> None:
-    pool = RenderPool(2)
-    try:
-        consumer = build_consumer(settings_for(tmp_path), redis_db, pool, name="c1")
-        with running(consumer):
-            sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Label {n}"))) for n in range(10)]
-            replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in sent]
-    finally:
-        pool.shutdown()
+def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path,
+                              engine_sandbox: Sandbox) -> None:
+    consumer = build_consumer(settings_for(tmp_path), redis_db, engine_sandbox, name="c1")
+    with running(consumer):
+        sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Label {n}"))) for n in range(10)]
+        replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in sent]
     assert all(reply is not None and reply.ok for reply in replies)
     assert jobs.backlog(redis_db) == 0
     assert len(list((tmp_path / "objects").rglob("*.png"))) == 10
 
 
-def test_stop_finishes_the_jobs_already_taken(redis_db: redis.Redis, tmp_path: Path) -> None:
+def test_stop_finishes_the_jobs_already_taken(redis_db: redis.Redis, tmp_path: Path,
+                                              engine_sandbox: Sandbox) -> None:
     jobs.ensure_group(redis_db)
     sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Stop {n}"))) for n in range(4)]
-    pool = RenderPool(2)
-    try:
-        handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)), pool)
-        consumer = Consumer(redis_db, handler, name="c1", concurrency=4,
-                            claim_idle_ms=60_000, claim_interval_s=5, block_ms=100)
-        with running(consumer):  # its first read takes all four jobs
-            wait_until(lambda: delivered_unacked(redis_db) > 0 or jobs.backlog(redis_db) < 4)
-        # stopped: every job it had taken is finished, replied to and acknowledged
-    finally:
-        pool.shutdown()
+    handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)), engine_sandbox)
+    consumer = Consumer(redis_db, handler, name="c1", read_ahead=2,
+                        claim_idle_ms=60_000, claim_interval_s=5, block_ms=100)
+    with running(consumer):  # it reads ahead: more jobs than processes
+        wait_until(lambda: delivered_unacked(redis_db) > 0 or jobs.backlog(redis_db) < 4)
+    # stopped: every job it had taken is finished, replied to and acknowledged
     assert delivered_unacked(redis_db) == 0 and jobs.backlog(redis_db) == 0
     replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) for job in sent]
     assert all(reply is not None and reply.ok for reply in replies)
@@ -108,7 +103,7 @@ def test_sigterm_lets_the_worker_finish_its_job(redis_db: redis.Redis, tmp_path:
 
 
 def test_a_job_of_a_killed_worker_is_completed_by_another(
-        redis_db: redis.Redis, tmp_path: Path) -> None:
+        redis_db: redis.Redis, tmp_path: Path, engine_sandbox: Sandbox) -> None:
     jobs.ensure_group(redis_db)
     worker = start_worker_process(redis_db, tmp_path)
     try:
@@ -120,19 +115,15 @@ def test_a_job_of_a_killed_worker_is_completed_by_another(
     assert jobs.backlog(redis_db) == 1
     assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) is None
 
-    pool = RenderPool(1)
-    try:
-        settings = settings_for(tmp_path, job_claim_idle_ms=100, job_claim_interval_s=0.2)
-        with running(build_consumer(settings, redis_db, pool, name="survivor")):
-            reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=60)
-    finally:
-        pool.shutdown()
+    settings = settings_for(tmp_path, job_claim_idle_ms=100, job_claim_interval_s=0.2)
+    with running(build_consumer(settings, redis_db, engine_sandbox, name="survivor")):
+        reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=60)
     assert reply is not None and reply.ok
     assert jobs.backlog(redis_db) == 0
 
 
-def test_a_job_that_keeps_failing_is_answered_and_dropped(redis_db: redis.Redis,
-                                                          tmp_path: Path) -> None:
+def test_a_job_that_keeps_failing_is_answered_and_dropped(
+        redis_db: redis.Redis, tmp_path: Path, engine_sandbox: Sandbox) -> None:
     """Three deliveries that never finished (renderers that died): the next claim
     answers the job with an error instead of rendering it a fourth time."""
     jobs.ensure_group(redis_db)
@@ -140,14 +131,11 @@ def test_a_job_that_keeps_failing_is_answered_and_dropped(redis_db: redis.Redis,
     [(entry_id, _)] = jobs.read(redis_db, "died-1", count=1, block_ms=10)
     for name in ("died-2", "died-3"):
         redis_db.xclaim(keys.render_stream(), jobs.GROUP, name, 0, [entry_id])
-    pool = RenderPool(1)
-    try:
-        consumer = build_consumer(settings_for(tmp_path, job_claim_idle_ms=0,
-                                               job_max_deliveries=3), redis_db, pool, name="c1")
-        with running(consumer):
-            reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=30)
-    finally:
-        pool.shutdown()
+    consumer = build_consumer(settings_for(tmp_path, job_claim_idle_ms=0,
+                                           job_max_deliveries=3), redis_db, engine_sandbox,
+                              name="c1")
+    with running(consumer):
+        reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=30)
     assert reply is not None and not reply.ok
     assert reply.error_kind == jobs.GAVE_UP and "3 times" in reply.error_message
     assert jobs.backlog(redis_db) == 0

@@ -53,6 +53,10 @@ def load_app_factory() -> AppFactory:
             url_window_s=settings.signed_url_window_s,
             webhook_allow_networks=settings.webhook_networks(),
             synthesis_engine=settings.synthesis_engine,
+            engine_processes=settings.api_engine_processes,
+            engine_queue=settings.api_engine_queue,
+            render_deadline_s=settings.render_deadline_s,
+            render_memory_mb=settings.render_memory_mb,
         )
         return create_app(config, r, object_store)
 

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 
 import redis
@@ -20,7 +21,7 @@ from labelrender.worker.consumer import Consumer
 from labelrender.worker.render import JobHandler
 from labelrender.worker.run import build_consumer
 from labelrender.worker.sandbox import Sandbox
-from tests.worker.conftest import SLOW_ZPL, label_zpl, make_job, redis_url_of
+from tests.worker.conftest import SLOW_ZPL, MakeSandbox, label_zpl, make_job, redis_url_of
 
 
 @contextmanager
@@ -140,3 +141,27 @@ def test_a_job_that_keeps_failing_is_answered_and_dropped(
     assert reply.error_kind == jobs.GAVE_UP and "3 times" in reply.error_message
     assert jobs.backlog(redis_db) == 0
     assert not list((tmp_path / "objects").rglob("*.png"))
+
+
+def test_one_tenants_slow_jobs_do_not_hold_up_anothers(
+        redis_db: redis.Redis, tmp_path: Path, make_sandbox: MakeSandbox) -> None:
+    """A worker of 2 render processes; tenant A queues 4 slow labels, then B one
+    small label. A may hold only one process, so B's label starts at once and is
+    answered before any of A's: B does not wait behind A's backlog."""
+    jobs.ensure_group(redis_db)
+    slow = "^XA" + "".join(
+        f"^FO{(i % 10) * 80},{(i // 10) * 80}^BQN,2,3^FDQA,{'x' * 200}{i}^FS" for i in range(50))
+    a_jobs = [jobs.enqueue(redis_db, replace(make_job(f"{slow}^FX{n}^XZ"), tenant="tnt_a"))
+              for n in range(4)]
+    b_job = jobs.enqueue(redis_db, replace(make_job(label_zpl("B")), tenant="tnt_b"))
+    sandbox = make_sandbox(processes=2, deadline_s=60)
+    handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)), sandbox)
+    consumer = Consumer(redis_db, handler, name="c1", read_ahead=8, claim_idle_ms=60_000,
+                        claim_interval_s=5, block_ms=100)
+    with running(consumer):
+        b_reply = jobs.wait_reply(redis_db, b_job.job_id, timeout_s=60)
+        a_answered = sum(bool(redis_db.exists(keys.render_reply(job.job_id))) for job in a_jobs)
+        a_replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=60) for job in a_jobs]
+    assert b_reply is not None and b_reply.ok
+    assert a_answered == 0
+    assert all(reply is not None and reply.ok for reply in a_replies)

@@ -323,6 +323,8 @@ class Sandbox:
             slot.process.kill()
         slot.process.join(_STOP_WAIT_S)
         slot.conn.close()
+        if self._closed:  # shutting down: nothing to replace it for
+            raise SandboxClosed("the sandbox is shutting down")
         slot.process, slot.conn = self._spawn()
 
 

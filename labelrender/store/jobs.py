@@ -262,6 +262,15 @@ def refresh(r: redis.Redis, consumer: str, entry_ids: Sequence[str]) -> None:
         r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), justid=True)
 
 
+def hand_back(r: redis.Redis, consumer: str, entry_ids: Sequence[str], idle_ms: int) -> None:
+    """Entries this consumer holds but will not finish (it is stopping) become
+    claimable at once: their idle time is set to the claim threshold
+    ``idle_ms``, so the next consumer's XAUTOCLAIM takes them."""
+    if entry_ids:
+        r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), idle=idle_ms,
+                 justid=True)
+
+
 Settlement = Literal["first_store", "stored_before", "refused", "finished_before",
                      "first_store_late"]
 

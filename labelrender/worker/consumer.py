@@ -12,8 +12,11 @@ other consumer claims them as a dead one's.
 
 It claims entries that a dead consumer left pending, answers and drops an
 entry delivered too many times (``max_deliveries``), and on SIGTERM/SIGINT
-stops reading, finishes what it holds, and returns. Whatever it could not
-finish stays pending in Redis and is claimed by another consumer.
+stops reading, finishes the renders it has started, hands the jobs still
+waiting for a process back to the stream at once (``jobs.hand_back``: another
+consumer claims them on its next pass, not after the claim timeout), and
+returns. Whatever it could not finish stays pending in Redis and is claimed
+by another consumer.
 """
 
 from __future__ import annotations
@@ -69,8 +72,10 @@ class Consumer:
         self._next_refresh = 0.0
 
     def stop(self) -> None:
-        """Ask the loop to finish its in-flight jobs and return; safe from any thread."""
+        """Ask the loop to finish the renders it started, hand back the jobs it
+        has not started, and return; safe from any thread (and signal handlers)."""
         self._stop.set()
+        self._handler.stop_starting()
 
     def run(self) -> None:
         """Consume until ``stop``; returns once every job taken is done."""
@@ -89,8 +94,22 @@ class Consumer:
                     self._stop.wait(REDIS_RETRY_S)
         finally:
             self._threads.shutdown(wait=True)
+            self._hand_back()
             self._prune()
             log.info("consumer %s stopped", self.name)
+
+    def _hand_back(self) -> None:
+        """Jobs taken but not finished (not started, or failed): claimable now."""
+        unfinished = [entry_id for entry_id, future in self._in_flight.items()
+                      if future.exception() is not None or not future.result()]
+        try:
+            jobs.hand_back(self._redis, self.name, unfinished, self._claim_idle_ms)
+        except redis.RedisError:
+            log.warning("consumer %s could not hand back %d jobs; they are claimed after "
+                        "the claim timeout", self.name, len(unfinished))
+        if unfinished:
+            log.info("consumer %s handed back %d jobs it had not finished", self.name,
+                     len(unfinished))
 
     def _step(self) -> None:
         self._prune()

@@ -19,11 +19,14 @@ step can be redone"):
 - anything else (object store or Redis down, a render process killed from
   outside, the sandbox closing): no acknowledgement. The entry stays pending
   and a consumer claims it again; the store put is idempotent.
+- not started because the worker is stopping (``stop_starting``): no
+  acknowledgement either; the consumer hands the entry back at once.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 
@@ -47,6 +50,10 @@ log = logging.getLogger(__name__)
 PNG_CONTENT_TYPE = "image/png"
 
 
+class NotStarted(Exception):  # noqa: N818 - a state, not a failure
+    """The worker is stopping: a job whose turn came is left for another."""
+
+
 class JobHandler:
     """Handles one render job end to end; safe to call from several threads.
 
@@ -60,6 +67,12 @@ class JobHandler:
         self._store = object_store
         self._sandbox = sandbox
         self._on_rendered = on_rendered
+        self._stopping = threading.Event()
+
+    def stop_starting(self) -> None:
+        """Start no more renders: jobs still waiting for a process return False
+        at once, without rendering (the worker is stopping)."""
+        self._stopping.set()
 
     @property
     def sandbox(self) -> Sandbox:
@@ -72,6 +85,9 @@ class JobHandler:
         try:
             outcome = self._render(job)
             reply = self._finish(entry_id, job, outcome)
+        except NotStarted:
+            metrics.JOBS.labels(outcome="handed_back").inc()
+            return False
         except Exception:  # a failure of any kind must leave the entry pending
             log.exception("render job %s (entry %s) failed; left pending for a retry",
                           job.job_id, entry_id)
@@ -100,8 +116,10 @@ class JobHandler:
         """The engine's answer, in a sandbox process. A render process killed
         from outside, or the sandbox closing, raises (the job is retried)."""
         try:
-            return self._sandbox.call(job.tenant, render_label, job,
-                                      self._sandbox.limits.engine_budget_s)
+            with self._sandbox.turn(job.tenant) as turn:
+                if self._stopping.is_set():
+                    raise NotStarted(job.job_id)
+                return turn.call(render_label, job, self._sandbox.limits.engine_budget_s)
         except OverLimit as exc:  # its process was replaced
             metrics.RENDER_PROCESSES_REPLACED.labels(limit=exc.limit).inc()
             return Rejected(TOO_COMPLEX, exc.message, exc.limit)

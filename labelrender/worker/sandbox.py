@@ -41,7 +41,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -164,6 +164,18 @@ class _Gate:
         self.idle.append(slot)
 
 
+class Turn:
+    """A process held for one caller (``Sandbox.turn``)."""
+
+    def __init__(self, sandbox: Sandbox, slot: _Slot) -> None:
+        self._sandbox = sandbox
+        self._slot = slot
+
+    def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        result: T = self._sandbox._run(self._slot, fn, args, kwargs)
+        return result
+
+
 class Sandbox:
     """``processes`` engine processes under ``limits``; thread-safe."""
 
@@ -188,10 +200,16 @@ class Sandbox:
         """``fn(*args, **kwargs)`` in a sandbox process, counted against
         ``tenant``'s share. Raises OverLimit, ProcessLost, CallFailed,
         SandboxBusy or SandboxClosed."""
+        with self.turn(tenant) as turn:
+            return turn.call(fn, *args, **kwargs)
+
+    @contextlib.contextmanager
+    def turn(self, tenant: str) -> Iterator[Turn]:
+        """Wait for ``tenant``'s turn at a process and hold it: the caller may
+        still decide not to use it (a worker that is stopping)."""
         slot = self._acquire(tenant)
         try:
-            result: T = self._run(slot, fn, args, kwargs)
-            return result
+            yield Turn(self, slot)
         finally:
             self._release(tenant, slot)
 

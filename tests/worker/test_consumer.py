@@ -73,19 +73,30 @@ def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path,
     assert len(list((tmp_path / "objects").rglob("*.png"))) == 10
 
 
-def test_stop_finishes_the_jobs_already_taken(redis_db: redis.Redis, tmp_path: Path,
-                                              engine_sandbox: Sandbox) -> None:
+def test_stop_finishes_started_renders_and_hands_back_the_rest(
+        redis_db: redis.Redis, tmp_path: Path, make_sandbox: MakeSandbox,
+        engine_sandbox: Sandbox) -> None:
+    """Two render processes, four slow jobs of one tenant: one renders, three
+    wait (a tenant may hold one of two processes). Stopped, the consumer
+    finishes the render it started and hands the others back, so another
+    consumer takes them at once, not after the 60 s claim timeout."""
     jobs.ensure_group(redis_db)
-    sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Stop {n}"))) for n in range(4)]
-    handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)), engine_sandbox)
-    consumer = Consumer(redis_db, handler, name="c1", read_ahead=2,
+    sent = [jobs.enqueue(redis_db, make_job(f"{SLOW_ZPL[:-3]}^FXstop {n}^XZ")) for n in range(4)]
+    handler = JobHandler(redis_db, build_object_store(settings_for(tmp_path)),
+                         make_sandbox(processes=2, deadline_s=60))
+    consumer = Consumer(redis_db, handler, name="c1", read_ahead=4,
                         claim_idle_ms=60_000, claim_interval_s=5, block_ms=100)
-    with running(consumer):  # it reads ahead: more jobs than processes
-        wait_until(lambda: delivered_unacked(redis_db) > 0 or jobs.backlog(redis_db) < 4)
-    # stopped: every job it had taken is finished, replied to and acknowledged
-    assert delivered_unacked(redis_db) == 0 and jobs.backlog(redis_db) == 0
-    replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) for job in sent]
+    with running(consumer):
+        wait_until(lambda: delivered_unacked(redis_db) == 4)
+    finished = [jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) for job in sent]
+    assert all(reply is None or reply.ok for reply in finished)
+    handed_back = [job for job, reply in zip(sent, finished, strict=True) if reply is None]
+    assert 1 <= len(handed_back) < 4
+    settings = settings_for(tmp_path, job_claim_idle_ms=60_000, job_claim_interval_s=0.2)
+    with running(build_consumer(settings, redis_db, engine_sandbox, name="c2")):
+        replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in handed_back]
     assert all(reply is not None and reply.ok for reply in replies)
+    assert jobs.backlog(redis_db) == 0
 
 
 def test_sigterm_lets_the_worker_finish_its_job(redis_db: redis.Redis, tmp_path: Path) -> None:

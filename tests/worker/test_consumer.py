@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 import redis
 
 from labelrender.store import jobs, keys
@@ -22,6 +24,8 @@ from labelrender.worker.render import JobHandler
 from labelrender.worker.run import build_consumer
 from labelrender.worker.sandbox import Sandbox
 from tests.worker.conftest import SLOW_ZPL, MakeSandbox, label_zpl, make_job, redis_url_of
+from tests.worker.test_sandbox import parent_of
+from tests.worker.test_sandbox import running as process_running
 
 
 @contextmanager
@@ -177,3 +181,38 @@ def test_one_tenants_slow_jobs_do_not_hold_up_anothers(
     assert b_reply is not None and b_reply.ok
     assert a_answered == 0
     assert all(reply is not None and reply.ok for reply in a_replies)
+
+
+def descendants(root: int) -> list[int]:
+    """Every process below ``root`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(FileNotFoundError, IndexError):
+                children.setdefault(parent_of(int(entry.name)), []).append(int(entry.name))
+    found, pending = [], [root]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            found.append(child)
+            pending.append(child)
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_a_worker_mid_render_leaves_no_process_running(
+        redis_db: redis.Redis, tmp_path: Path) -> None:
+    """Only the worker is killed, not its process group: its forkserver and
+    render processes, one of them busy, stop on their own within seconds."""
+    jobs.ensure_group(redis_db)
+    worker = start_worker_process(redis_db, tmp_path)
+    try:
+        jobs.enqueue(redis_db, make_job(SLOW_ZPL))
+        wait_until(lambda: delivered_unacked(redis_db) == 1)
+        family = descendants(worker.pid)
+        assert len(family) >= 2  # the forkserver and its render process at least
+        worker.kill()
+        worker.wait()
+        wait_until(lambda: not any(process_running(pid) for pid in family), timeout_s=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import redis
 
+from labelrender.store import BUILTIN_PLANS, consume, read_usage
 from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.settings import Settings
 from labelrender.synth.engine import make_engine
@@ -118,3 +119,19 @@ def test_every_worker_runs_a_synthesis_runner(redis_db: redis.Redis, tmp_path: P
     runners = [s for s in background_services(settings, redis_db, engine_sandbox)
                if isinstance(s, SynthesisRunner)]
     assert len(runners) == 1 and runners[0].engine.model == "labelrender-heuristic-1"
+
+
+def test_a_job_over_a_render_limit_fails_final_and_gives_the_unit_back(
+        redis_db: redis.Redis, runner: MakeRunner) -> None:
+    """Synthesis renders in the worker's sandbox: a label that needs a gigabyte
+    canvas fails there, not in the worker, and is not tried again."""
+    plan = BUILTIN_PLANS["pro"]
+    consume(redis_db, TENANT, "syntheses", plan, overages=True, now=1_800_000_000.0)
+    job = queue(redis_db, "^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ")
+    assert runner(redis_db, "w").run_once() == 1
+    done = jobs.get(redis_db, TENANT, job.job_id)
+    assert done is not None and done.state == "failed" and done.error is not None
+    assert done.error["kind"] == "RenderTooComplex"
+    assert "memory limit" in done.error["message"]
+    assert read_usage(redis_db, TENANT, plan, now=1_800_000_000.0)["syntheses"].used == 0
+    assert jobs.backlog(redis_db) == 0

@@ -218,11 +218,6 @@ class Sandbox:
         with self._cond:
             return len(self._gate.idle)
 
-    def waiting(self) -> int:
-        """Calls waiting for a process now."""
-        with self._cond:
-            return len(self._gate.waiting)
-
     def wait_idle(self, timeout_s: float) -> bool:
         """Block until a process is free (True) or ``timeout_s`` passes."""
         with self._cond:

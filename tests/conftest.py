@@ -14,6 +14,8 @@ import pytest
 import redis
 
 from labelrender.store.redis_conn import connect
+from labelrender.worker.sandbox import Sandbox
+from tests.fixtures.sandbox import SESSION_LIMITS
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +34,12 @@ def redis_db(redis_server: redis.Redis) -> Iterator[redis.Redis]:
     redis_server.flushdb()
     yield redis_server
     redis_server.flushdb()
+
+
+@pytest.fixture(scope="session")
+def engine_sandbox() -> Iterator[Sandbox]:
+    """Engine processes for the whole session (the worker's sandbox, and the
+    API's): starting processes costs more than most tests."""
+    sandbox = Sandbox(2, SESSION_LIMITS)
+    yield sandbox
+    sandbox.close()

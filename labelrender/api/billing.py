@@ -1,5 +1,6 @@
-"""Monthly units (spec "Limits"): count one before the work, give it back when no
-label or draft results. Shared by renders and synthesis."""
+"""Monthly units (spec "Limits"). Synthesis counts one before the work and gives
+it back when no draft results. Renders count theirs in the admission step, and
+the worker settles it (``store.jobs``, "Billing"); they share the 402 here."""
 
 from __future__ import annotations
 
@@ -24,11 +25,16 @@ def take_unit(state: AppState, auth: AuthContext, unit: Unit, now: float) -> Non
         consume(state.redis, auth.tenant_id, unit, auth.plan,
                 overages=auth.tenant.overages_enabled(auth.plan), now=now)
     except QuotaExceeded as exc:
-        raise errors.QuotaExceeded(
-            f"the monthly allowance of {exc.included} {unit} on the {auth.plan.name} plan "
-            "is used up; upgrade the plan or enable overages",
-            extra={"upgrade_url": state.config.effective_upgrade_url},
-        ) from exc
+        raise quota_error(state, auth, exc) from exc
+
+
+def quota_error(state: AppState, auth: AuthContext, exc: QuotaExceeded) -> errors.ApiError:
+    """402 ``QuotaExceeded`` with an upgrade prompt (DECISIONS.md "General")."""
+    return errors.QuotaExceeded(
+        f"the monthly allowance of {exc.included} {exc.unit} on the {auth.plan.name} plan "
+        "is used up; upgrade the plan or enable overages",
+        extra={"upgrade_url": state.config.effective_upgrade_url},
+    )
 
 
 async def refund_quietly(state: AppState, tenant_id: str, unit: Unit, billed_at: float) -> None:

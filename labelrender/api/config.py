@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from labelrender.worker.sandbox import Sandbox
 
 MB = 1024 * 1024
 
@@ -45,6 +49,15 @@ class ApiConfig:
     # a request finding them all busy waits up to redis_pool_timeout_s (then 503).
     redis_max_connections: int = 100
     redis_pool_timeout_s: float = 5.0
+    # Synchronous synthesis and template checks run the engine in a sandbox of
+    # `engine_processes` processes under the render limits, never in the API
+    # process; past `engine_queue` waiting calls the answer is 503. A sandbox
+    # passed in `engine_sandbox` is used instead (and not closed by the app).
+    engine_processes: int = 2
+    engine_queue: int = 8
+    render_deadline_s: float = 4.0
+    render_memory_mb: int = 1024
+    engine_sandbox: Sandbox | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):
@@ -57,6 +70,8 @@ class ApiConfig:
             raise ValueError("body, idle and Redis pool timeouts must be > 0")
         if self.listen_backlog < 1 or self.redis_max_connections < 1:
             raise ValueError("listen_backlog and redis_max_connections must be >= 1")
+        if self.engine_processes < 1 or self.engine_queue < 0:
+            raise ValueError("engine_processes must be >= 1 and engine_queue >= 0")
 
     @property
     def effective_upgrade_url(self) -> str:

@@ -175,6 +175,14 @@ class InvalidZpl(ValidationFailed):
     default_kind = "InvalidZpl"
 
 
+class RenderTooComplex(ValidationFailed):
+    """422: the render went over a limit (the engine's budgets, or the render
+    process's deadline, memory ceiling or a crash). Final: never retried,
+    never billed; ``extra["limit"]`` names the limit."""
+
+    default_kind = "RenderTooComplex"
+
+
 class InvalidTemplate(ValidationFailed):
     """A draft whose body does not render or whose field_map does not match it."""
 

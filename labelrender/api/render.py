@@ -3,9 +3,17 @@ the flow template renders share with them (``render_content``).
 
 Content-addressed: a request is hashed, a stored object answers at once
 (``cached``, not billed, no concurrency slot). Identical requests in flight
-together render once (``single_flight``). Otherwise: quota, a concurrency
-slot, a queue-depth check, then a job on the render stream, and the API waits
-for the worker's reply. Units are refunded whenever no new label results.
+together render once (``single_flight``). Otherwise one store step admits the
+job (quota, a concurrency slot, the queue depth, then the job on the render
+stream, all or nothing: ``jobs.admit``) and the API waits for the worker's
+reply.
+
+Billing follows the stored PNG, not the request (``store.jobs``, "Billing"):
+the unit counted at admission travels with the job and the worker settles
+it, kept when it first stores the label, given back on a refusal. The API
+never gives a render unit back, so a request that times out here while the
+worker goes on to store the label is billed once, and its retry is a free
+cache hit.
 """
 
 from __future__ import annotations
@@ -19,17 +27,19 @@ from dataclasses import dataclass
 import redis
 
 from labelrender.api import errors
-from labelrender.api.billing import take_unit
+from labelrender.api.billing import quota_error
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState, AuthContext
 from labelrender.api.single_flight import render_once
-from labelrender.store import (
-    Lease,
-    acquire_slot,
-    refund,
-    release_slot,
+from labelrender.store import Lease, QuotaExceeded, release_slot
+from labelrender.store.jobs import (
+    QueueFull,
+    RenderJob,
+    RenderReply,
+    SlotsTaken,
+    admit,
+    wait_reply_async,
 )
-from labelrender.store.jobs import RenderJob, RenderReply, backlog, enqueue, wait_reply_async
 from labelrender.store.labels import object_warnings
 from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
@@ -165,76 +175,44 @@ def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple
 
 
 async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
-    """Count one label, take a slot and queue the job (one trip to the store:
-    ``_admit``), wait for the worker's reply, then give the slot back, and the
-    label too unless it rendered."""
-    billed_at = state.now()
-    lease = await state.call(_admit, state, auth, job, billed_at)
-    rendered = False
+    """Admit the job (``_admit``), wait for the worker's reply, then give the
+    slot back. The label unit is the worker's to settle from here on."""
+    job, lease = await state.call(_admit, state, auth, job)
     try:
-        reply = await _reply_of(state, job)
-        rendered = reply.ok
-        return reply
+        return await _reply_of(state, job)
     finally:
-        await state.call(_settle, state, auth.tenant_id, lease,
-                         None if rendered else billed_at)
+        await state.call(_release, state, lease)
 
 
-def _admit(state: AppState, auth: AuthContext, job: RenderJob, billed_at: float) -> Lease:
+def _admit(state: AppState, auth: AuthContext, job: RenderJob) -> tuple[RenderJob, Lease]:
     """Quota (402), a concurrency slot (429), the queue depth (503), then the job
-    on the render stream. Runs on the store thread; when a step refuses, what the
-    earlier ones took is given back before the error is raised."""
-    take_unit(state, auth, "labels", billed_at)
+    on the render stream with its unit, in one store step that takes nothing
+    when it refuses. Runs on the store thread."""
+    config = state.config
     try:
-        lease = _take_slot(state, auth)
-        try:
-            _check_queue_depth(state)
-            enqueue(state.redis, job)
-        except BaseException:
-            release_slot(state.redis, lease)
-            raise
-    except BaseException:
-        refund(state.redis, auth.tenant_id, "labels", now=billed_at)
-        raise
-    return lease
-
-
-def _take_slot(state: AppState, auth: AuthContext) -> Lease:
-    """Hold a concurrency slot while the job is queued and rendered; a lease
-    outlives the longest wait, so a holder that dies frees it by expiry."""
-    lease = acquire_slot(state.redis, auth.tenant_id, auth.plan.concurrent_renders,
-                         now=state.now(),
-                         lease_seconds=state.config.render_timeout_s + _SLOT_MARGIN_S)
-    if lease is None:
+        return admit(state.redis, job, plan=auth.plan,
+                     overages=auth.tenant.overages_enabled(auth.plan),
+                     lease_seconds=config.render_timeout_s + _SLOT_MARGIN_S,
+                     max_depth=config.max_queue_depth, now=state.now())
+    except QuotaExceeded as exc:
+        raise quota_error(state, auth, exc) from exc
+    except SlotsTaken as exc:  # a lease outlives the longest wait: a dead holder's expires
         raise errors.RateLimited(
             f"{auth.plan.concurrent_renders} renders already in flight, the "
-            f"{auth.plan.name} plan's cap", retry_after=1.0)
-    return lease
-
-
-def _check_queue_depth(state: AppState) -> None:
-    config = state.config
-    if backlog(state.redis) > config.max_queue_depth:
+            f"{auth.plan.name} plan's cap", retry_after=1.0) from exc
+    except QueueFull as exc:
         state.metrics.renders.labels("overloaded").inc()
         raise errors.AgentOverloaded("the renderers are overloaded; retry shortly",
-                                     retry_after=config.retry_after_s)
+                                     retry_after=config.retry_after_s) from exc
 
 
-def _settle(state: AppState, tenant_id: str, lease: Lease, refund_billed_at: float | None
-            ) -> None:
-    """Give back the slot, and the label counted at ``refund_billed_at`` if any.
-    Runs on the store thread; a failure is logged and never masks the answer (a
-    slot not given back expires with its lease)."""
+def _release(state: AppState, lease: Lease) -> None:
+    """Give the slot back. Runs on the store thread; a failure is logged and
+    never masks the answer (a slot not given back expires with its lease)."""
     try:
         release_slot(state.redis, lease)
     except redis.RedisError:
         log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
-    if refund_billed_at is None:
-        return
-    try:
-        refund(state.redis, tenant_id, "labels", now=refund_billed_at)
-    except redis.RedisError:
-        log.error("could not give back a label to %s", tenant_id)
 
 
 async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
@@ -248,10 +226,15 @@ async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
     if reply.ok:
         state.metrics.renders.labels("rendered").inc()
         return reply
+    param = "zpl" if job.kind == "raw" else "fields"
     if reply.error_kind == "InvalidZpl":
         state.metrics.renders.labels("invalid_zpl").inc()
         raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered",
-                                param="zpl" if job.kind == "raw" else "fields")
+                                param=param)
+    if reply.error_kind == "RenderTooComplex":
+        state.metrics.renders.labels("too_complex").inc()
+        raise errors.RenderTooComplex(reply.error_message or "the render went over a limit",
+                                      param=param, extra={"limit": reply.limit})
     state.metrics.renders.labels("failed").inc()
     log.error("render job %s failed: %s %s", job.job_id, reply.error_kind,
               reply.error_message)

@@ -6,6 +6,10 @@ fields (422 ``InvalidInputZpl``, ``InvalidScopeForTenantCall``,
 ``InvalidTenantId``), then the monthly synthesis quota (402 ``QuotaExceeded``).
 One unit is counted per success: a failure gives it back.
 
+The synthesis itself renders the label, so it runs in the API's engine
+processes (``api.engine``) under the render limits: over one it is 422
+``RenderTooComplex``, and with too many in progress 503 ``AgentOverloaded``.
+
 ``input_zpl`` is capped at 64 KiB (422); the body may carry up to 8 KiB more
 for the other fields before it is refused whole (413).
 """
@@ -31,11 +35,14 @@ from labelrender.api.context import (
     request_id_of,
     route_policy,
 )
+from labelrender.api.engine import engine_processes
 from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.clock import iso
 from labelrender.store.tenants import TENANT_ID
-from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl, make_engine
-from labelrender.synth.service import SynthesisInput, check_parseable, synthesize
+from labelrender.synth.engine import SynthesisEngine, UnparseableZpl, make_engine
+from labelrender.synth.service import SynthesisInput, check_parseable
+from labelrender.worker.engine_calls import Refused, synthesize_draft
+from labelrender.worker.sandbox import CallFailed
 
 log = logging.getLogger("labelrender.api")
 
@@ -125,8 +132,8 @@ async def _checked_input(request: web.Request) -> tuple[AppState, AuthContext, S
     state, auth = app_state(request), auth_of(request)
     payload = parse_object(await read_body(request, MAX_BODY_BYTES))
     params = validate(payload, auth)
-    try:
-        check_parseable(params.input_zpl)
+    try:  # the lexer only, bounded by the 64 KiB cap: off the event loop, not sandboxed
+        await state.call(check_parseable, params.input_zpl)
     except UnparseableZpl as exc:
         raise errors.InvalidInputZpl(str(exc), param="input_zpl") from exc
     return state, auth, params
@@ -139,20 +146,31 @@ async def synthesize_now(request: web.Request) -> web.StreamResponse:
     await consume_unit(state, auth, "syntheses", billed_at)
     engine = request.app[ENGINE]
     try:
-        body = await state.call(synthesize, engine, params, auth.tenant_id,
-                                request_id_of(request))
-    except UnparseableZpl as exc:
+        answer = await engine_processes(request.app).call(
+            auth.tenant_id, "input_zpl", synthesize_draft, engine, params, auth.tenant_id,
+            request_id_of(request))
+        if isinstance(answer, Refused):
+            raise refusal(answer, state)
+    except CallFailed as exc:  # the same input fails the same way: a 422, not a 500
         await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
-        raise errors.InvalidInputZpl(str(exc), param="input_zpl") from exc
-    except EngineUnavailable as exc:
-        await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
-        raise errors.SynthesisUnavailable(
-            f"the synthesis engine is temporarily unavailable: {exc}",
-            retry_after=state.config.retry_after_s) from exc
+        log.error("synthesis failed for %s: %s", auth.tenant_id, exc)
+        raise errors.InvalidInputZpl(f"synthesis failed on this input: {exc}",
+                                     param="input_zpl") from exc
     except BaseException:
         await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise
-    return web.json_response(body)
+    return web.json_response(answer)
+
+
+def refusal(answer: Refused, state: AppState) -> errors.ApiError:
+    """The error a refused synthesis answers with."""
+    if answer.kind == "SynthesisUpstreamUnavailable":
+        return errors.SynthesisUnavailable(
+            f"the synthesis engine is temporarily unavailable: {answer.message}",
+            retry_after=state.config.retry_after_s)
+    if answer.kind == "InvalidInputZpl":
+        return errors.InvalidInputZpl(answer.message, param=answer.param)
+    return errors.ValidationFailed(answer.message, param=answer.param, kind=answer.kind)
 
 
 @route_policy(POLICY)
@@ -188,6 +206,7 @@ async def get_job(request: web.Request) -> web.StreamResponse:
 def add_routes(app: web.Application) -> None:
     """Register before ``/v1/templates/{id}`` so "synthesize" is not taken for an id."""
     app[ENGINE] = make_engine(app[STATE].config.synthesis_engine)
+    engine_processes(app)
     app.router.add_post("/v1/templates/synthesize", synthesize_now)
     app.router.add_post("/v1/templates/synthesize/jobs", create_job)
     app.router.add_get("/v1/templates/synthesize/jobs/{job_id}", get_job)

@@ -2,7 +2,9 @@
 delete (``DELETE /v1/templates/:id``), as DECISIONS.md "Templates" settles them.
 
 A tenant sees its own templates and the global ones; another tenant's are never
-found (404), and global ones are read-only to tenants (403).
+found (404), and global ones are read-only to tenants (403). A commit renders
+its body once to check it, in the API's engine processes (``api.engine``)
+under the render limits: a body over one is 422 ``RenderTooComplex``.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from labelrender.api import errors
 from labelrender.api.body import parse_object, read_body
 from labelrender.api.context import AppState, RoutePolicy, app_state, auth_of, route_policy
+from labelrender.api.engine import EngineProcesses, engine_processes
 from labelrender.store import templates
 from labelrender.store.clock import iso
 from labelrender.store.templates import Draft, TemplateSummary, TemplateVersion
-from labelrender.synth.template_checks import InvalidTemplate, check_draft
+from labelrender.worker.engine_calls import TOO_COMPLEX, Refused, check_template
+from labelrender.worker.sandbox import CallFailed
 
 DPI = Field(default=None, ge=1, le=1200)
 DOTS = Field(default=None, ge=1, le=100_000)
@@ -91,19 +95,24 @@ def checked_id(template_id: str) -> str:
     return template_id
 
 
-async def commit_template(state: AppState, tenant_id: str, template_id: str,
-                          draft: Draft) -> TemplateVersion:
+async def commit_template(state: AppState, engine: EngineProcesses, tenant_id: str,
+                          template_id: str, draft: Draft) -> TemplateVersion:
     """Check the draft, then store it as the id's next version."""
     if await state.call(templates.is_global, state.redis, template_id):
         raise errors.TemplateReadOnly(
             f"{template_id!r} is a global template; tenants cannot change it",
             param="template_id")
     try:
-        body_sha256 = await state.call(check_draft, draft)
-    except InvalidTemplate as exc:
-        raise errors.InvalidTemplate(exc.message, param=exc.param, kind=exc.kind) from exc
+        checked = await engine.call(tenant_id, "body", check_template, draft)
+    except CallFailed as exc:  # the engine broke on this body: it does not render
+        raise errors.InvalidTemplate(f"the body does not render: {exc}", param="body",
+                                     kind="InvalidZpl") from exc
+    if isinstance(checked, Refused):
+        if checked.kind == TOO_COMPLEX:
+            raise errors.RenderTooComplex(checked.message, param=checked.param)
+        raise errors.InvalidTemplate(checked.message, param=checked.param, kind=checked.kind)
     return await state.call(templates.commit, state.redis, state.objects, tenant_id,
-                            template_id, draft, body_sha256, now=state.now())
+                            template_id, draft, checked, now=state.now())
 
 
 @route_policy(_TEMPLATE_POLICY)
@@ -112,7 +121,8 @@ async def post_template(request: web.Request) -> web.Response:
     template_id = checked_id(request.match_info["template_id"])
     payload = parse_object(await read_body(request, state.config.max_body_bytes))
     auth = auth_of(request)
-    version = await commit_template(state, auth.tenant_id, template_id, parse_draft(payload))
+    version = await commit_template(state, engine_processes(request.app), auth.tenant_id,
+                                    template_id, parse_draft(payload))
     return web.json_response({
         "status": "ok", "template_id": template_id, "version": version.version,
         "scope": version.scope, "tenant_id": auth.tenant_id,
@@ -165,6 +175,7 @@ _TEMPLATE_PATH = r"/v1/templates/{template_id:(?!synthesize$)[^/]+}"
 
 
 def add_routes(app: web.Application) -> None:
+    engine_processes(app)
     app.router.add_get("/v1/templates", list_templates)
     app.router.add_post(_TEMPLATE_PATH, post_template)
     app.router.add_delete(_TEMPLATE_PATH, delete_template)

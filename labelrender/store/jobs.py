@@ -1,23 +1,54 @@
 """Render jobs: the Redis Stream between the API tier and the render workers.
 
-The API adds a job to one stream read by the ``workers`` consumer group and
-waits on a per-job reply list. A worker renders, stores the PNG, pushes the
-reply, then acknowledges the entry; a worker that dies leaves its entry
-pending, and another claims it (XAUTOCLAIM). Every effect is keyed by the
-content hash, so a job run twice stores the same object and the same reply.
+The API admits a job in one step (``admit``: the month's label quota, a
+concurrency slot, the queue depth, then ``XADD``) and waits on a per-job reply
+list. A worker renders, stores the PNG, settles the job (``finish``) and
+pushes the reply; a worker that dies leaves its entry pending, and another
+claims it (XAUTOCLAIM). Every effect is keyed by the content hash, so a job
+run twice stores the same object and the same reply.
+
+Billing: a label is billed exactly when its PNG is first stored.
+
+- Admission counts one unit and puts the job on the stream in one script: a
+  refusal takes nothing, and a reply lost on the way back leaves either
+  nothing or a queued job carrying its unit (``billed_at``). The API never
+  gives a render unit back.
+- The job's unit is settled once, by ``finish``, in the same script that
+  acknowledges the entry: ``XACK`` answers 1 to exactly one caller, so a job
+  rendered twice (claimed from a worker that was only slow) settles once.
+- ``finish`` keeps the unit when this job is the first to record its object
+  in the object index (the index entry is the first-store marker: absent, or
+  older than this object, which is the case after a retention purge), and
+  gives it back otherwise: an object another job stored first, or a refusal.
+
+Every crash point: before the PNG is stored, the entry is pending and the unit
+counted; the entry is delivered again and settled, or abandoned (``finish``
+with whatever is stored then). After the store and before ``finish``, the same:
+the redelivery finds the object and settles as the first store. After
+``finish``, the label is billed once and stored; only the reply may be lost
+(the waiting request times out, and a retry is a cache hit). A job abandoned
+while a slow worker still renders it is settled without an object; when that
+worker stores it, its own ``finish`` finds the entry settled and the object
+first in the index, and bills it then (``first_store_late``). So no label is
+billed without being stored, and none is stored without being billed.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Literal, cast
 
 import redis
 import redis.asyncio
 
 from labelrender.store import keys
+from labelrender.store.clock import Now, unix
+from labelrender.store.errors import QuotaExceeded, StoreError
+from labelrender.store.limits import QUOTA_LUA, SLOT_LUA, Lease, period, quota_of
+from labelrender.store.plans import Plan
 from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "workers"
@@ -43,6 +74,9 @@ class RenderJob:
     kind: str = "raw"  # "raw" or "template"
     extra: dict[str, Any] = field(default_factory=dict)  # template id, version, external_ref
     job_id: str = ""
+    # When its label unit was counted (unix time), at admission: the month it
+    # is given back to if no label results (``finish``). None: nothing to settle.
+    billed_at: float | None = None
 
     def to_fields(self) -> dict[Any, Any]:
         return {"job": json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)}
@@ -63,6 +97,7 @@ class RenderReply:
     warnings: list[str] = field(default_factory=list)
     error_kind: str = ""
     error_message: str = ""
+    limit: str = ""  # the limit a RenderTooComplex went over ("time", "memory", ...)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
@@ -86,11 +121,61 @@ def ensure_group(r: redis.Redis) -> None:
 
 
 def enqueue(r: redis.Redis, job: RenderJob) -> RenderJob:
-    """Add a job to the render stream; returns it with its job id set."""
+    """Add a job to the render stream; returns it with its job id set. No
+    quota, slot or depth check: ``admit`` is the API's door."""
     if not job.job_id:
         job = RenderJob(**{**asdict(job), "job_id": new_job_id()})
     r.xadd(keys.render_stream(), job.to_fields(), maxlen=STREAM_MAX_LEN, approximate=True)
     return job
+
+
+class SlotsTaken(StoreError):
+    """Every one of the tenant's concurrent render slots is held (API: 429)."""
+
+
+class QueueFull(StoreError):
+    """The render backlog is over the configured depth (API: 503)."""
+
+
+# KEYS: usage, inflight, stream. ARGV: unit, included, overages, usage ttl, now,
+# cap, lease id, lease expiry, max depth, max stream length, job JSON.
+# Everything is checked before anything is taken: a refusal takes nothing.
+_ADMIT = QUOTA_LUA + SLOT_LUA + """
+local room, used = quota_room(KEYS[1], ARGV[1], 1, tonumber(ARGV[2]), ARGV[3])
+if not room then return {'quota', used} end
+local now = tonumber(ARGV[5])
+if not slot_free(KEYS[2], now, tonumber(ARGV[6])) then return {'slot', 0} end
+if redis.call('XLEN', KEYS[3]) > tonumber(ARGV[9]) then return {'depth', 0} end
+quota_take(KEYS[1], ARGV[1], 1, ARGV[4])
+slot_take(KEYS[2], now, ARGV[7], tonumber(ARGV[8]))
+redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[10], '*', 'job', ARGV[11])
+return {'ok', used + 1}
+"""
+
+
+def admit(r: redis.Redis, job: RenderJob, *, plan: Plan, overages: bool,
+          lease_seconds: float, max_depth: int, now: Now) -> tuple[RenderJob, Lease]:
+    """Count one label, take one of ``plan``'s concurrency slots and queue the
+    job, all or nothing (the docstring's "Billing"). Returns the job as queued
+    (its id and ``billed_at`` set) and the slot's lease. Raises QuotaExceeded,
+    SlotsTaken or QueueFull, having taken nothing."""
+    at = unix(now)
+    job = replace(job, job_id=job.job_id or new_job_id(), billed_at=at)
+    quota = quota_of(job.tenant, "labels", plan, overages=overages, now=at)
+    lease = Lease(job.tenant, secrets.token_hex(12), at + lease_seconds)
+    script = r.register_script(_ADMIT)
+    outcome, used = script(
+        keys=[quota.usage_key, keys.inflight(job.tenant), keys.render_stream()],
+        args=["labels", quota.included, "1" if quota.overages else "0", quota.ttl_s, repr(at),
+              plan.concurrent_renders, lease.lease_id, repr(lease.expires_at), max_depth,
+              STREAM_MAX_LEN, job.to_fields()["job"]])
+    if outcome == "quota":
+        raise QuotaExceeded("labels", int(used), quota.included)
+    if outcome == "slot":
+        raise SlotsTaken(f"{plan.concurrent_renders} renders already in flight")
+    if outcome == "depth":
+        raise QueueFull(f"more than {max_depth} render jobs are waiting")
+    return job, lease
 
 
 def backlog(r: redis.Redis) -> int:
@@ -169,11 +254,77 @@ def delivery_counts(r: redis.Redis, entry_ids: list[str]) -> dict[str, int]:
     return counts
 
 
-def give_up(r: redis.Redis, entry_id: str, job: RenderJob, reason: str) -> None:
-    """Answer a job that cannot be finished with an error and drop it, so one
-    label that keeps killing its renderer does not circle the stream forever."""
-    send_reply(r, job.job_id, RenderReply(ok=False, error_kind=GAVE_UP, error_message=reason))
-    ack(r, entry_id)
+def refresh(r: redis.Redis, consumer: str, entry_ids: Sequence[str]) -> None:
+    """Reset the idle time of entries this consumer holds (XCLAIM JUSTID, which
+    does not count a delivery), so jobs waiting here for a render process are
+    not claimed by another consumer as a dead one's."""
+    if entry_ids:
+        r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), justid=True)
+
+
+def hand_back(r: redis.Redis, consumer: str, entry_ids: Sequence[str], idle_ms: int) -> None:
+    """Entries this consumer holds but will not finish (it is stopping) become
+    claimable at once: their idle time is set to the claim threshold
+    ``idle_ms``, so the next consumer's XAUTOCLAIM takes them."""
+    if entry_ids:
+        r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), idle=idle_ms,
+                 justid=True)
+
+
+Settlement = Literal["first_store", "stored_before", "refused", "finished_before",
+                     "first_store_late"]
+
+# KEYS: stream, object index, object warnings, retention tenants, usage (the
+# month of billed_at). ARGV: group, entry id, object key, the stored object's
+# created_at ('' = nothing stored), warnings JSON ('' = none), tenant, billed
+# ('1' = the job carries a unit).
+_FINISH = QUOTA_LUA + """
+local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+if acked == 1 then redis.call('XDEL', KEYS[1], ARGV[2]) end
+local first = false
+if ARGV[4] ~= '' then
+  local seen = redis.call('ZSCORE', KEYS[2], ARGV[3])
+  if not seen or tonumber(ARGV[4]) > tonumber(seen) then
+    redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+    first = true
+  end
+  redis.call('SADD', KEYS[4], ARGV[6])
+  if ARGV[5] ~= '' then redis.call('HSET', KEYS[3], ARGV[3], ARGV[5])
+  else redis.call('HDEL', KEYS[3], ARGV[3]) end
+end
+local billed = ARGV[7] == '1'
+if acked == 0 then
+  -- Settled already, without this object: its unit was given back, take it again.
+  if first and billed then redis.call('HINCRBY', KEYS[5], 'labels', 1) end
+  return first and 'first_store_late' or 'finished_before'
+end
+if first then return 'first_store' end
+if billed then quota_give_back(KEYS[5], 'labels', 1) end
+return ARGV[4] ~= '' and 'stored_before' or 'refused'
+"""
+
+
+def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | None,
+           warnings: list[str] | None = None) -> Settlement:
+    """Acknowledge the job and settle its unit, in one step (the docstring's
+    "Billing"). ``stored_at`` is the creation time of the job's object in the
+    object store, None when there is none (a refusal). Records the object in
+    the retention index with the engine's ``warnings``, for cache hits.
+
+    ``finished_before``: another consumer (or an abandon) settled this entry
+    already. ``first_store_late``: it was settled without an object and this
+    call recorded the first one, so the unit given back then is taken again."""
+    billed_at = job.billed_at
+    usage_month = billed_at if billed_at is not None else 0.0
+    script = r.register_script(_FINISH)
+    settled = script(
+        keys=[keys.render_stream(), keys.label_objects(job.tenant),
+              keys.label_warnings(job.tenant), keys.retention_tenants(),
+              keys.usage(job.tenant, period(usage_month))],
+        args=[GROUP, entry_id, job.object_key, "" if stored_at is None else repr(stored_at),
+              json.dumps(warnings) if warnings else "", job.tenant,
+              "1" if billed_at is not None else "0"])
+    return cast(Settlement, str(settled))
 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:

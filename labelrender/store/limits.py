@@ -137,13 +137,24 @@ local function extend_key_ttl(key, now, expires_at)
 end
 """
 
+# Slots as local functions, for scripts that check everything before they take
+# anything (render admission, store/jobs.py).
+SLOT_LUA = _EXTEND_KEY_TTL + """
+local function slot_free(inflight_key, now, cap)
+  redis.call('ZREMRANGEBYSCORE', inflight_key, '-inf', now)
+  return redis.call('ZCARD', inflight_key) < cap
+end
+local function slot_take(inflight_key, now, lease_id, expires_at)
+  redis.call('ZADD', inflight_key, expires_at, lease_id)
+  extend_key_ttl(inflight_key, now, expires_at)
+end
+"""
+
 # KEYS[1] inflight; ARGV: now, cap, lease_id, expires_at
-_ACQUIRE = _EXTEND_KEY_TTL + """
+_ACQUIRE = SLOT_LUA + """
 local now = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
-extend_key_ttl(KEYS[1], now, tonumber(ARGV[4]))
+if not slot_free(KEYS[1], now, tonumber(ARGV[2])) then return 0 end
+slot_take(KEYS[1], now, ARGV[3], tonumber(ARGV[4]))
 return 1
 """
 
@@ -208,26 +219,59 @@ def in_flight(r: redis.Redis, tenant_id: str, *, now: Now) -> int:
 Unit = Literal["labels", "syntheses"]
 UNITS: tuple[Unit, ...] = ("syntheses", "labels")
 
+# The monthly quota as local functions, shared by ``consume``, ``refund``, render
+# admission and the worker's settlement (store/jobs.py).
+QUOTA_LUA = """
+local function quota_room(usage_key, unit, count, included, overages)
+  local used = tonumber(redis.call('HGET', usage_key, unit) or '0')
+  return (used + count <= included) or overages == '1', used
+end
+local function quota_take(usage_key, unit, count, ttl)
+  local used = redis.call('HINCRBY', usage_key, unit, count)
+  redis.call('EXPIRE', usage_key, ttl)
+  return used
+end
+local function quota_give_back(usage_key, unit, count)
+  local used = tonumber(redis.call('HGET', usage_key, unit) or '0')
+  local back = math.min(used, count)
+  if back > 0 then used = redis.call('HINCRBY', usage_key, unit, -back) end
+  return used
+end
+"""
+
 # Check the allowance and count in one step, so concurrent requests cannot
 # both take the last unit. KEYS[1] usage; ARGV: unit, count, included,
 # overages ('1'/'0'), ttl seconds.
-_CONSUME = """
-local used = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-local count = tonumber(ARGV[2])
-if used + count > tonumber(ARGV[3]) and ARGV[4] ~= '1' then return {0, used} end
-used = redis.call('HINCRBY', KEYS[1], ARGV[1], count)
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-return {1, used}
+_CONSUME = QUOTA_LUA + """
+local room, used = quota_room(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4])
+if not room then return {0, used} end
+return {1, quota_take(KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[5])}
 """
 
 # Give back units counted for work that then failed; never below zero.
 # KEYS[1] usage; ARGV: unit, count
-_REFUND = """
-local used = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
-local back = math.min(used, tonumber(ARGV[2]))
-if back > 0 then used = redis.call('HINCRBY', KEYS[1], ARGV[1], -back) end
-return used
+_REFUND = QUOTA_LUA + """
+return quota_give_back(KEYS[1], ARGV[1], tonumber(ARGV[2]))
 """
+
+
+@dataclass(frozen=True)
+class Quota:
+    """What a quota script needs for one unit of one tenant this month."""
+
+    usage_key: str
+    unit: Unit
+    included: int
+    overages: bool
+    ttl_s: int
+
+
+def quota_of(tenant_id: str, unit: Unit, plan: Plan, *, overages: bool, now: Now) -> Quota:
+    """``overages`` is the tenant's effective switch; a plan without overages is
+    a hard cap whatever it says."""
+    ttl = math.ceil(period_resets_at(now).timestamp() - unix(now)) + USAGE_KEEP_SECONDS
+    return Quota(keys.usage(tenant_id, period(now)), unit, included(plan, unit),
+                 overages and plan.overages_allowed, ttl)
 
 
 @dataclass(frozen=True)
@@ -271,15 +315,14 @@ def consume(
     """
     if count < 1:
         raise InvalidValue("count must be >= 1")
-    allowance = included(plan, unit)
-    over_ok = overages and plan.overages_allowed
-    ttl = math.ceil(period_resets_at(now).timestamp() - unix(now)) + USAGE_KEEP_SECONDS
+    quota = quota_of(tenant_id, unit, plan, overages=overages, now=now)
     script = r.register_script(_CONSUME)
-    counted, used = script(keys=[keys.usage(tenant_id, period(now))],
-                           args=[unit, count, allowance, "1" if over_ok else "0", ttl])
+    counted, used = script(keys=[quota.usage_key],
+                           args=[unit, count, quota.included, "1" if quota.overages else "0",
+                                 quota.ttl_s])
     if not counted:
-        raise QuotaExceeded(unit, int(used), allowance)
-    return UnitUsage(int(used), allowance)
+        raise QuotaExceeded(unit, int(used), quota.included)
+    return UnitUsage(int(used), quota.included)
 
 
 def refund(r: redis.Redis, tenant_id: str, unit: Unit, *, now: Now, count: int = 1) -> int:

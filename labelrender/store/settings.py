@@ -73,13 +73,27 @@ class Settings(BaseSettings):
     redis_pool_timeout_s: float = Field(default=5.0, gt=0)
 
     # Rendering. `workers` is how many worker processes `serve` starts; each
-    # renders in a pool of `render_processes` processes.
+    # renders in a sandbox of `render_processes` processes.
     workers: int = Field(default=2, ge=1)
     render_processes: int = Field(default=2, ge=1)
+    # Hard limits on every engine call (ARCHITECTURE.md "Limits around every
+    # render"): a render still running after `render_deadline_s` has its process
+    # killed; a process allocating past `render_memory_mb` fails. Either is a
+    # final 422 RenderTooComplex. The deadline keeps a hostile request's answer
+    # under 5 s; the ceiling is 3x the largest canvas the engine allows (64 MP).
+    render_deadline_s: float = Field(default=4.0, gt=0)
+    render_memory_mb: int = Field(default=1024, ge=128)
+    # Jobs a worker holds beyond its render processes, so a job of another
+    # tenant is seen past one tenant's backlog at the head of the stream.
+    job_read_ahead: int = Field(default=16, ge=0)
+    # The API's own engine processes for synchronous synthesis and template
+    # checks, and how many such calls may wait for one before a 503.
+    api_engine_processes: int = Field(default=2, ge=1)
+    api_engine_queue: int = Field(default=8, ge=0)
     render_timeout_s: float = Field(default=30.0, gt=0)  # how long the API waits for a reply
     max_queue_depth: int = Field(default=1000, ge=1)  # backlog above this: 503
-    # A pending job idle this long belongs to a dead worker and is claimed again.
-    # Longer than the engine's 10 s time budget, so a live worker keeps its job.
+    # A pending job idle this long belongs to a dead worker and is claimed
+    # again. Workers refresh the jobs they hold every claim interval.
     job_claim_idle_ms: int = Field(default=60_000, ge=0)
     job_claim_interval_s: float = Field(default=5.0, gt=0)
     job_read_block_ms: int = Field(default=1000, ge=1)  # also bounds shutdown latency

@@ -1,11 +1,22 @@
 """The render consumer loop: read jobs from the stream, hand them to the handler.
 
-One consumer per worker process, in the ``workers`` group. It takes at most
-``concurrency`` jobs at a time (twice the render pool, so the pool always has
-the next job queued while the last one is being stored), claims entries that a
-dead consumer left pending, and on SIGTERM/SIGINT stops reading, finishes what
-it holds, and returns. Whatever it could not finish stays pending in Redis
-and is claimed by another consumer.
+One consumer per worker process, in the ``workers`` group. Jobs it has read
+wait for a process of the worker's sandbox, which hands a free process to the
+waiting tenant with the fewest renders running and never lets one tenant hold
+all of them (``sandbox``, "Fair share"), so one tenant's slow labels never
+occupy the whole worker. To give that rule something to choose from, the
+consumer reads ahead: it holds up to ``read_ahead`` jobs beyond its render
+processes, but reads only while a process is free, so jobs go to the workers
+that can start them. Jobs held here are refreshed (``jobs.refresh``) so no
+other consumer claims them as a dead one's.
+
+It claims entries that a dead consumer left pending, answers and drops an
+entry delivered too many times (``max_deliveries``), and on SIGTERM/SIGINT
+stops reading, finishes the renders it has started, hands the jobs still
+waiting for a process back to the stream at once (``jobs.hand_back``: another
+consumer claims them on its next pass, not after the claim timeout), and
+returns. Whatever it could not finish stays pending in Redis and is claimed
+by another consumer.
 """
 
 from __future__ import annotations
@@ -40,31 +51,37 @@ def consumer_name() -> str:
 class Consumer:
     """Reads the render stream and runs each job on a bounded set of threads."""
 
-    def __init__(self, r: redis.Redis, handler: JobHandler, *, name: str, concurrency: int,
+    def __init__(self, r: redis.Redis, handler: JobHandler, *, name: str, read_ahead: int,
                  claim_idle_ms: int, claim_interval_s: float, block_ms: int,
                  max_deliveries: int = 3, prune_idle_ms: int = IDLE_CONSUMER_MS) -> None:
         self.name = name
         self._redis = r
         self._handler = handler
-        self._concurrency = concurrency
+        self._sandbox = handler.sandbox
+        self._concurrency = handler.sandbox.processes + read_ahead
         self._claim_idle_ms = claim_idle_ms
         self._claim_interval_s = claim_interval_s
         self._block_ms = block_ms
         self._max_deliveries = max_deliveries
         self._prune_idle_ms = prune_idle_ms
-        self._threads = ThreadPoolExecutor(concurrency, thread_name_prefix=f"job-{name}")
+        self._threads = ThreadPoolExecutor(self._concurrency,
+                                           thread_name_prefix=f"job-{name}")
         self._in_flight: dict[str, Future[bool]] = {}
         self._stop = threading.Event()
         self._next_claim = 0.0
+        self._next_refresh = 0.0
 
     def stop(self) -> None:
-        """Ask the loop to finish its in-flight jobs and return; safe from any thread."""
+        """Ask the loop to finish the renders it started, hand back the jobs it
+        has not started, and return; safe from any thread (and signal handlers)."""
         self._stop.set()
+        self._handler.stop_starting()
 
     def run(self) -> None:
         """Consume until ``stop``; returns once every job taken is done."""
         jobs.ensure_group(self._redis)
-        log.info("consumer %s started (%d jobs at a time)", self.name, self._concurrency)
+        log.info("consumer %s started (%d render processes, holding up to %d jobs)", self.name,
+                 self._sandbox.processes, self._concurrency)
         try:
             while not self._stop.is_set():
                 try:
@@ -77,20 +94,47 @@ class Consumer:
                     self._stop.wait(REDIS_RETRY_S)
         finally:
             self._threads.shutdown(wait=True)
+            self._hand_back()
             self._prune()
             log.info("consumer %s stopped", self.name)
 
+    def _hand_back(self) -> None:
+        """Jobs taken but not finished (not started, or failed): claimable now."""
+        unfinished = [entry_id for entry_id, future in self._in_flight.items()
+                      if future.exception() is not None or not future.result()]
+        try:
+            jobs.hand_back(self._redis, self.name, unfinished, self._claim_idle_ms)
+        except redis.RedisError:
+            log.warning("consumer %s could not hand back %d jobs; they are claimed after "
+                        "the claim timeout", self.name, len(unfinished))
+        if unfinished:
+            log.info("consumer %s handed back %d jobs it had not finished", self.name,
+                     len(unfinished))
+
     def _step(self) -> None:
         self._prune()
+        self._refresh()
         room = self._concurrency - len(self._in_flight)
         if room <= 0:
             wait(list(self._in_flight.values()), timeout=self._block_ms / 1000,
                  return_when=FIRST_COMPLETED)
             return
-        entries = self._claim(room) or jobs.read(self._redis, self.name, count=room,
-                                                 block_ms=self._block_ms)
+        idle = self._sandbox.idle()
+        if not idle:  # leave the next job to a worker that can start it
+            self._sandbox.wait_idle(self._block_ms / 1000)
+            return
+        count = min(room, idle)
+        entries = self._claim(count) or jobs.read(self._redis, self.name, count=count,
+                                                  block_ms=self._block_ms)
         for entry_id, job in entries:
             self._dispatch(entry_id, job)
+
+    def _refresh(self) -> None:
+        """Every ``claim_interval_s``: reset the idle time of the jobs held here."""
+        if time.monotonic() < self._next_refresh:
+            return
+        self._next_refresh = time.monotonic() + self._claim_interval_s
+        jobs.refresh(self._redis, self.name, list(self._in_flight))
 
     def _claim(self, room: int) -> list[tuple[str, RenderJob]]:
         """Every ``claim_interval_s``: entries pending longer than ``claim_idle_ms``.
@@ -127,9 +171,8 @@ class Consumer:
                 continue
             log.error("consumer %s: job %s failed %d deliveries; giving up", self.name,
                       job.job_id, delivered - 1)
-            jobs.give_up(self._redis, entry_id, job,
-                         f"the render failed {delivered - 1} times and was abandoned")
-            metrics.JOBS.labels(outcome="abandoned").inc()
+            self._handler.abandon(entry_id, job,
+                                  f"the render failed {delivered - 1} times and was abandoned")
         return keep
 
     def _prune_consumers(self) -> None:

@@ -10,8 +10,8 @@ from prometheus_client import Counter, Gauge, Histogram
 
 JOBS = Counter(
     "labelrender_worker_jobs_total",
-    "Render jobs handled, by outcome: rendered, InvalidZpl, InvalidOptions, or retry "
-    "(left pending after a failure).",
+    "Render jobs handled, by outcome: rendered, InvalidZpl, InvalidOptions, "
+    "RenderTooComplex (over a limit), retry (left pending after a failure) or abandoned.",
     ["outcome"],
 )
 JOB_SECONDS = Histogram(
@@ -22,3 +22,15 @@ JOB_SECONDS = Histogram(
 IN_FLIGHT = Gauge("labelrender_worker_jobs_in_flight", "Render jobs taken and not yet done.")
 CLAIMED = Counter("labelrender_worker_claimed_total",
                   "Pending jobs claimed from consumers that stopped answering.")
+SETTLED = Counter(
+    "labelrender_worker_labels_settled_total",
+    "Render jobs settled, by how their label unit went: first_store (billed), "
+    "stored_before (given back: another job stored it first), refused (given back), "
+    "finished_before (settled elsewhere), first_store_late (billed after an abandon).",
+    ["settlement"],
+)
+RENDER_PROCESSES_REPLACED = Counter(
+    "labelrender_worker_render_processes_replaced_total",
+    "Render processes killed or lost and replaced, by the limit that ended them.",
+    ["limit"],
+)

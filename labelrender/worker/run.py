@@ -11,20 +11,31 @@ from labelrender.store.settings import Settings, build_object_store, connect_red
 from labelrender.synth.engine import make_engine
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher
-from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.render import JobHandler
 from labelrender.worker.retention import RetentionSweeper
+from labelrender.worker.sandbox import Sandbox, SandboxLimits
 from labelrender.worker.services import Service, ServiceThreads
 from labelrender.worker.synthesis import SynthesisRunner
 
 log = logging.getLogger(__name__)
 
 
-def build_consumer(settings: Settings, r: redis.Redis, pool: RenderPool,
+def build_sandbox(settings: Settings) -> Sandbox:
+    """The worker's render processes, under the settings' limits."""
+    return Sandbox(settings.render_processes, sandbox_limits(settings))
+
+
+def sandbox_limits(settings: Settings) -> SandboxLimits:
+    return SandboxLimits(deadline_s=settings.render_deadline_s,
+                         memory_mb=settings.render_memory_mb)
+
+
+def build_consumer(settings: Settings, r: redis.Redis, sandbox: Sandbox,
                    name: str | None = None) -> Consumer:
     """A consumer on ``r`` storing into the settings' object store."""
-    handler = JobHandler(r, build_object_store(settings), pool)
+    handler = JobHandler(r, build_object_store(settings), sandbox)
     return Consumer(
-        r, handler, name=name or consumer_name(), concurrency=2 * pool.processes,
+        r, handler, name=name or consumer_name(), read_ahead=settings.job_read_ahead,
         claim_idle_ms=settings.job_claim_idle_ms,
         claim_interval_s=settings.job_claim_interval_s,
         block_ms=settings.job_read_block_ms,
@@ -32,17 +43,21 @@ def build_consumer(settings: Settings, r: redis.Redis, pool: RenderPool,
     )
 
 
-def background_services(settings: Settings, r: redis.Redis) -> list[Service]:
+def background_services(settings: Settings, r: redis.Redis,
+                        sandbox: Sandbox | None = None) -> list[Service]:
     """The services this worker runs beside its render consumer (``services``).
-    Each feature adds its own here: synthesis jobs, webhook delivery, retention."""
+    Each feature adds its own here: synthesis jobs, webhook delivery, retention.
+    Synthesis runs the engine in the worker's ``sandbox``, sharing its
+    processes; without one there is no synthesis runner."""
     services: list[Service] = []
     services.append(build_dispatcher(settings, r))
     services.append(RetentionSweeper(r, build_object_store(settings),
                                      interval_s=settings.retention_sweep_interval_s))
-    services.append(SynthesisRunner(r, make_engine(settings.synthesis_engine),
-                                    consumer=consumer_name(),
-                                    claim_idle_ms=settings.synthesis_claim_idle_ms,
-                                    block_ms=settings.job_read_block_ms))
+    if sandbox is not None:
+        services.append(SynthesisRunner(r, make_engine(settings.synthesis_engine),
+                                        consumer=consumer_name(), sandbox=sandbox,
+                                        claim_idle_ms=settings.synthesis_claim_idle_ms,
+                                        block_ms=settings.job_read_block_ms))
     return services
 
 
@@ -55,13 +70,13 @@ def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
     client = r if r is not None else connect_redis(settings)
     if settings.worker_metrics_port is not None:
         start_http_server(settings.worker_metrics_port, addr=settings.host)
-    pool = RenderPool(settings.render_processes)
-    services = ServiceThreads(background_services(settings, client))
+    sandbox = build_sandbox(settings)
+    services = ServiceThreads(background_services(settings, client, sandbox))
     try:
-        consumer = build_consumer(settings, client, pool)
+        consumer = build_consumer(settings, client, sandbox)
         stop_on_signals(consumer)
         services.start()
         consumer.run()
     finally:
         services.stop()
-        pool.shutdown()
+        sandbox.close()

@@ -6,6 +6,10 @@ Each entry names a job record (store.synthesis_jobs). The runner moves it to
 worker that dies mid-job leaves the entry for another to claim. A job already
 finished (claimed after its runner stored the result but before the ack) is
 only acknowledged. A failed job gives its synthesis unit back.
+
+Synthesis renders the label, so it runs in the worker's render sandbox, under
+the same deadline and memory ceiling as a render and in the same fair share;
+over a limit, the job fails with ``RenderTooComplex``.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ import redis
 from labelrender.store import refund
 from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.streams import IDLE_CONSUMER_MS
-from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl
-from labelrender.synth.service import SynthesisInput, synthesize
+from labelrender.synth.engine import SynthesisEngine
+from labelrender.synth.service import SynthesisInput
+from labelrender.worker.engine_calls import TOO_COMPLEX, Refused, synthesize_draft
+from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox, SandboxError
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +42,7 @@ class SynthesisRunner:
     redis: redis.Redis
     engine: SynthesisEngine
     consumer: str
+    sandbox: Sandbox
     claim_idle_ms: int = 60_000
     block_ms: int = 1000
     batch: int = 4
@@ -74,16 +81,21 @@ class SynthesisRunner:
         job = jobs.start(self.redis, job, now=self.clock())
         request = SynthesisInput.from_json(job.request)
         try:
-            result = synthesize(self.engine, request, tenant_id, job.request_id)
-        except (UnparseableZpl, EngineUnavailable) as exc:
-            kind = "InvalidInputZpl" if isinstance(exc, UnparseableZpl) \
-                else "SynthesisUpstreamUnavailable"
-            self._fail(job, kind, str(exc))
-        except Exception as exc:  # a bug must fail the job, not loop on it
-            log.exception("synthesis job %s failed", job_id)
-            self._fail(job, "InternalError", f"synthesis failed: {type(exc).__name__}")
+            answer = self.sandbox.call(tenant_id, synthesize_draft, self.engine, request,
+                                       tenant_id, job.request_id)
+        except OverLimit as exc:
+            self._fail(job, TOO_COMPLEX, exc.message)
+        except CallFailed as exc:  # a bug must fail the job, not loop on it
+            log.error("synthesis job %s failed: %s", job_id, exc)
+            self._fail(job, "InternalError", f"synthesis failed: {exc.kind}")
+        except SandboxError:  # a process killed from outside, or stopping: left pending
+            log.warning("synthesis job %s left pending for a retry", job_id, exc_info=True)
+            return
         else:
-            jobs.finish(self.redis, job, now=self.clock(), result=result)
+            if isinstance(answer, Refused):
+                self._fail(job, answer.kind, answer.message)
+            else:
+                jobs.finish(self.redis, job, now=self.clock(), result=answer)
         jobs.ack(self.redis, entry_id)
 
     def _fail(self, job: jobs.SynthesisJob, kind: str, message: str) -> None:

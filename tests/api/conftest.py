@@ -1,9 +1,10 @@
 """API test harness: the real app on a localhost port, real Redis, a filesystem
-object store in tmp_path, and a small render consumer thread.
+object store in tmp_path, and the real render worker on a thread.
 
-The consumer is test-only: it drives the store's jobs API the way a render
-worker does (read -> render -> put -> reply -> ack), so the API is exercised
-end to end without depending on the worker package.
+The worker is ``labelrender.worker``'s own ``Consumer`` and ``JobHandler`` on
+the session's engine processes (``tests.fixtures.sandbox``), so API tests go
+through the real limits, fair share and billing settlement. The app's engine
+calls (synthesis, template checks) use the same processes.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ import redis
 from aiohttp import web
 
 from labelrender.api import ApiConfig, create_app
-from labelrender.store import create_key, create_tenant, labels
-from labelrender.store import jobs as render_jobs
+from labelrender.store import create_key, create_tenant
+from labelrender.store.jobs import RenderJob
 from labelrender.store.objects import FilesystemStore
 from labelrender.store.signing import UrlSigner
-from labelrender.zpl import RenderOptions, ZplError, render
+from labelrender.worker import Consumer, JobHandler, Sandbox
 
 SIGNING_SECRET = b"api-tests-url-signing-secret-0123456789"
 SIMPLE_ZPL = "^XA^PW400^LL200^FO20,20^A0N,40,40^FDHello^FS^XZ"
@@ -87,7 +88,7 @@ StartApi = Callable[..., Awaitable[Api]]
 
 @pytest.fixture
 async def start_api(
-    redis_db: redis.Redis, object_store: FilesystemStore
+    redis_db: redis.Redis, object_store: FilesystemStore, engine_sandbox: Sandbox,
 ) -> AsyncIterator[StartApi]:
     """Start the app on 127.0.0.1: ``await start_api(render_timeout_s=1)``; config
     overrides as keywords, and ``redis_client`` to use another server."""
@@ -98,8 +99,8 @@ async def start_api(
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-        config = replace(ApiConfig(public_base_url=base + "/v1", render_timeout_s=10),
-                         **overrides)
+        config = replace(ApiConfig(public_base_url=base + "/v1", render_timeout_s=10,
+                                   engine_sandbox=engine_sandbox), **overrides)
         app = create_app(config, redis_client or redis_db, object_store)
         runner = web.AppRunner(app)
         await runner.setup()
@@ -120,49 +121,42 @@ async def api(start_api: StartApi) -> Api:
 
 @dataclass
 class RenderConsumer:
-    """Counts what it rendered, so tests can tell a render from a cache hit."""
+    """The real worker on a thread; ``rendered`` lists the content hashes the
+    engine rendered, so tests can tell a render from a cache hit."""
 
+    consumer: Consumer
+    thread: threading.Thread
     rendered: list[str] = field(default_factory=list)
-    stop: threading.Event = field(default_factory=threading.Event)
+
+    def stop(self) -> None:
+        """Stop reading (what it holds is finished first) and wait for it."""
+        self.consumer.stop()
+        self.thread.join(timeout=30)
+        assert not self.thread.is_alive()
 
 
-def _consume(r: redis.Redis, store: FilesystemStore, consumer: RenderConsumer) -> None:
-    render_jobs.ensure_group(r)
-    while not consumer.stop.is_set():
-        for entry_id, job in render_jobs.read(r, "api-tests", count=10, block_ms=50):
-            reply = _render_job(r, store, job)
-            consumer.rendered.append(job.content_hash)  # before the API can see the reply
-            render_jobs.send_reply(r, job.job_id, reply)
-            render_jobs.ack(r, entry_id)
+def start_worker(r: redis.Redis, store: FilesystemStore, sandbox: Sandbox,
+                 **options: Any) -> RenderConsumer:
+    """A ``Consumer`` and ``JobHandler`` as ``labelrender worker`` builds them;
+    ``options`` override the consumer's settings."""
+    rendered: list[str] = []
 
+    def note(job: RenderJob) -> None:
+        rendered.append(job.content_hash)
 
-def _render_job(r: redis.Redis, store: FilesystemStore, job: render_jobs.RenderJob
-                ) -> render_jobs.RenderReply:
-    options = RenderOptions(dpi=job.target_dpi, source_dpi=job.source_dpi,
-                            width_dots=job.width_dots, height_dots=job.height_dots,
-                            threshold=job.threshold, font_profile=job.font_profile)
-    try:
-        result = render(job.zpl, options)
-    except ZplError as exc:
-        return render_jobs.RenderReply(ok=False, error_kind="InvalidZpl", error_message=str(exc))
-    store.put(job.object_key, result.png, "image/png")
-    info = store.head(job.object_key)
-    if info is not None:  # as the worker does: the retention sweeper's index
-        labels.record_object(r, job.tenant, job.object_key, info.created_at,
-                             [str(w) for w in result.warnings])
-    return render_jobs.RenderReply(ok=True, size_bytes=len(result.png), width=result.width,
-                                   height=result.height,
-                                   warnings=[str(w) for w in result.warnings])
+    handler = JobHandler(r, store, sandbox, on_rendered=note)
+    settings: dict[str, Any] = {"name": "api-tests", "read_ahead": 4, "claim_idle_ms": 60_000,
+                                "claim_interval_s": 5.0, "block_ms": 50, **options}
+    consumer = Consumer(r, handler, **settings)
+    thread = threading.Thread(target=consumer.run, daemon=True)
+    thread.start()
+    return RenderConsumer(consumer, thread, rendered)
 
 
 @pytest.fixture
-def render_worker(redis_db: redis.Redis, object_store: FilesystemStore
-                  ) -> Iterator[RenderConsumer]:
-    consumer = RenderConsumer()
-    render_jobs.ensure_group(redis_db)
-    thread = threading.Thread(target=_consume, args=(redis_db, object_store, consumer),
-                              daemon=True)
-    thread.start()
-    yield consumer
-    consumer.stop.set()
-    thread.join(timeout=5)
+def render_worker(redis_db: redis.Redis, object_store: FilesystemStore,
+                  engine_sandbox: Sandbox) -> Iterator[RenderConsumer]:
+    worker = start_worker(redis_db, object_store, engine_sandbox)
+    yield worker
+    if worker.thread.is_alive():
+        worker.stop()

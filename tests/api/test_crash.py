@@ -45,6 +45,7 @@ def start_workers(redis_db: redis.Redis, tmp_path: Path
         "REDIS_URL": redis_url(redis_db), "LABELRENDER_DATA_DIR": str(tmp_path),
         "LABELRENDER_URL_SECRET": SIGNING_SECRET.decode(),
         "LABELRENDER_RENDER_PROCESSES": "1",
+        "LABELRENDER_RENDER_DEADLINE_S": "30",  # the slow label must not hit the deadline
         "LABELRENDER_JOB_CLAIM_IDLE_MS": str(CLAIM_IDLE_MS),
         "LABELRENDER_JOB_CLAIM_INTERVAL_S": "0.5", "LABELRENDER_JOB_READ_BLOCK_MS": "200",
     })

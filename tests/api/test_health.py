@@ -52,7 +52,7 @@ async def test_metrics(
             assert resp.status == 200
     async with api.session.get(api.url("/v1/whoami")) as resp:
         assert resp.status == 401
-    render_worker.stop.set()
+    render_worker.stop()
     render_jobs.enqueue(redis_db, render_jobs.RenderJob(
         tenant="tnt_x", content_hash="0" * 64, object_key="x/0.png", zpl="^XA^XZ"))
     async with api.session.get(api.url("/metrics")) as resp:

@@ -268,16 +268,19 @@ async def test_full_render_queue_is_503_agent_overloaded(
     assert labels_used(redis_db, caller) == 0
 
 
-async def test_render_timeout_is_504_retriable_and_refunded(
+async def test_render_timeout_is_504_retriable_and_the_unit_stays_with_the_job(
     start_api: StartApi, make_caller: Callable[..., Caller], redis_db: redis.Redis,
 ) -> None:
+    """The job is still queued: its unit is settled by the worker that stores it
+    or refuses it, never by the request that stopped waiting (test_billing)."""
     api = await start_api(render_timeout_s=0.3)  # and no worker running
     caller = make_caller()
     status, payload, headers = await post_label(api, caller, {"zpl": SIMPLE_ZPL})
     assert status == 504
     assert_error(payload, "api_error", "RenderTimeout")
     assert "Retry-After" in headers
-    assert labels_used(redis_db, caller) == 0
+    assert labels_used(redis_db, caller) == 1
+    assert render_jobs.backlog(redis_db) == 1
 
 
 # --- idempotency -------------------------------------------------------------------

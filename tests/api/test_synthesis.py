@@ -27,6 +27,7 @@ from labelrender.synth.engine import (
     SynthesisResult,
     make_engine,
 )
+from labelrender.worker.sandbox import Sandbox
 from labelrender.worker.synthesis import SynthesisRunner
 from tests.api.conftest import Api, Caller, StartApi
 
@@ -217,13 +218,15 @@ class UnavailableUpstream:
 
 
 @pytest.fixture
-async def upstream_down_api(redis_db: redis.Redis, object_store: Any) -> AsyncIterator[Api]:
+async def upstream_down_api(redis_db: redis.Redis, object_store: Any,
+                            engine_sandbox: Sandbox) -> AsyncIterator[Api]:
     import aiohttp
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    config = replace(ApiConfig(public_base_url=base + "/v1"), retry_after_s=3.0)
+    config = replace(ApiConfig(public_base_url=base + "/v1", engine_sandbox=engine_sandbox),
+                     retry_after_s=3.0)
     app = create_app(config, redis_db, object_store)
     app[ENGINE] = UnavailableUpstream()
     runner = web.AppRunner(app)
@@ -248,12 +251,16 @@ async def test_upstream_unavailable_is_502_retriable_and_not_billed(
 
 # --- jobs -----------------------------------------------------------------------------
 
-def runner(r: redis.Redis, clock: Callable[[], float] = time.time) -> SynthesisRunner:
-    return SynthesisRunner(r, make_engine("heuristic"), consumer="tests", clock=clock)
+@pytest.fixture
+def runner(redis_db: redis.Redis, engine_sandbox: Sandbox) -> SynthesisRunner:
+    """The worker's job runner on the session's engine processes, driven one
+    pass at a time."""
+    return SynthesisRunner(redis_db, make_engine("heuristic"), consumer="tests",
+                           sandbox=engine_sandbox)
 
 
 async def test_job_runs_to_the_synchronous_answer(
-    api: Api, make_caller: MakeCaller, redis_db: redis.Redis,
+    api: Api, make_caller: MakeCaller, redis_db: redis.Redis, runner: SynthesisRunner,
 ) -> None:
     caller = make_caller("pro")
     request = {"input_zpl": SMALL, "hint_template_id": "tpl_walk"}
@@ -267,7 +274,7 @@ async def test_job_runs_to_the_synchronous_answer(
         "queued", None, None, None)
     assert queued["created_at"].endswith("Z")
 
-    assert runner(redis_db).run_once() == 1
+    assert runner.run_once() == 1
     status, done, _ = await send(api, "GET", f"{JOBS}/{created['job_id']}", caller)
     assert done["state"] == "succeeded" and done["finished_at"].endswith("Z")
     status, direct, _ = await send(api, "POST", PATH, caller, request)
@@ -280,6 +287,7 @@ async def test_job_runs_to_the_synchronous_answer(
 
 async def test_a_job_survives_an_api_restart(
     start_api: StartApi, make_caller: MakeCaller, redis_db: redis.Redis,
+    runner: SynthesisRunner,
 ) -> None:
     caller = make_caller("pro")
     first = await start_api()
@@ -287,7 +295,7 @@ async def test_a_job_survives_an_api_restart(
     restarted = await start_api()  # a new API process state on the same Redis
     status, seen, _ = await send(restarted, "GET", f"{JOBS}/{created['job_id']}", caller)
     assert status == 200 and seen["state"] == "queued"
-    runner(redis_db).run_once()
+    runner.run_once()
     _, done, _ = await send(restarted, "GET", f"{JOBS}/{created['job_id']}", caller)
     assert done["state"] == "succeeded"
     assert done["result"]["draft"]["values"]["ship_to_name"] == "GRACE HOPPER"
@@ -306,14 +314,14 @@ async def test_someone_elses_or_an_unknown_job_is_404(
 
 
 async def test_a_failed_job_reports_why_and_gives_the_unit_back(
-    api: Api, make_caller: MakeCaller, redis_db: redis.Redis,
+    api: Api, make_caller: MakeCaller, redis_db: redis.Redis, runner: SynthesisRunner,
 ) -> None:
     caller = make_caller("pro")
     # Parses, but its canvas is over the engine's cap: it fails in the worker.
     zpl = "^XA^PW32000^LL32000^FO1,1^A0N,30^FDREF 12345^FS^XZ"
     status, created, _ = await send(api, "POST", JOBS, caller, {"input_zpl": zpl})
     assert status == 202 and syntheses_used(redis_db, caller) == 1
-    runner(redis_db).run_once()
+    runner.run_once()
     _, failed, _ = await send(api, "GET", f"{JOBS}/{created['job_id']}", caller)
     assert failed["state"] == "failed" and failed["result"] is None
     assert failed["error"]["kind"] == "InvalidInputZpl" and failed["error"]["message"]

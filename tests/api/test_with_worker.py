@@ -1,34 +1,15 @@
-"""The API with the real render worker (``labelrender.worker``), end to end."""
+"""The API with the real render worker (``labelrender.worker``), end to end:
+refusals, cache hits and warnings."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
-import pytest
-import redis
-
-from labelrender.store.objects import FilesystemStore
-from labelrender.worker import Consumer, JobHandler, RenderPool
-from tests.api.conftest import SIMPLE_ZPL, Api, Caller
-
-
-@pytest.fixture
-def real_worker(redis_db: redis.Redis, object_store: FilesystemStore) -> Iterator[None]:
-    pool = RenderPool(1)
-    consumer = Consumer(redis_db, JobHandler(redis_db, object_store, pool), name="api-tests",
-                        concurrency=2, claim_idle_ms=60_000, claim_interval_s=30,
-                        block_ms=100)
-    thread = threading.Thread(target=consumer.run, daemon=True)
-    thread.start()
-    yield
-    consumer.stop()
-    thread.join(timeout=10)
-    pool.shutdown()
+from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer
 
 
 async def test_render_invalid_and_cached_through_the_worker(
-    api: Api, make_caller: Callable[..., Caller], real_worker: None,
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
 ) -> None:
     caller = make_caller()
     answers = []
@@ -46,7 +27,7 @@ async def test_render_invalid_and_cached_through_the_worker(
 
 
 async def test_engine_warnings_come_back_on_the_cache_hit(
-    api: Api, make_caller: Callable[..., Caller], real_worker: None,
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
 ) -> None:
     caller = make_caller()
     body = {"zpl": "^XA^FO50,50^A0N,40,40^FDHello^FS^XQ^XZ"}  # ^XQ: unknown, ignored

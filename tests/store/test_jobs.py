@@ -1,12 +1,23 @@
-"""The render job stream: enqueue, read, reply, claim from a dead consumer, backlog."""
+"""The render job stream: admission, enqueue, read, reply, claim from a dead
+consumer, backlog."""
 
 from __future__ import annotations
 
 import threading
 
+import pytest
 import redis
 
-from labelrender.store import jobs
+from labelrender.store import (
+    BUILTIN_PLANS,
+    Lease,
+    QuotaExceeded,
+    acquire_slot,
+    consume,
+    in_flight,
+    jobs,
+    read_usage,
+)
 
 JOB = jobs.RenderJob(tenant="tnt_" + "a" * 26, content_hash="f" * 64,
                      object_key="tenants/x/labels/f.png", zpl="^XA^XZ")
@@ -67,3 +78,50 @@ def test_idle_consumer_names_with_nothing_pending_are_pruned(redis_db: redis.Red
     assert jobs.prune_consumers(redis_db, idle_ms=0, keep="me") == ["stopped"]
     assert set(jobs.pending_by_consumer(redis_db)) == {"busy"}
     assert jobs.prune_consumers(redis_db, idle_ms=3_600_000, keep="me") == []
+
+
+# --- admission: quota, slot, queue depth and the job, all or nothing ----------------
+
+NOW = 1_800_000_000.0
+SANDBOX_PLAN = BUILTIN_PLANS["sandbox"]  # 50 labels, 1 render at a time, no overages
+
+
+def admit(r: redis.Redis, max_depth: int = 10) -> tuple[jobs.RenderJob, Lease]:
+    return jobs.admit(r, JOB, plan=SANDBOX_PLAN, overages=False, lease_seconds=60,
+                      max_depth=max_depth, now=NOW)
+
+
+def state(r: redis.Redis) -> tuple[int, int, int]:
+    """(labels counted, slots held, jobs queued)."""
+    used = read_usage(r, JOB.tenant, SANDBOX_PLAN, now=NOW)["labels"].used
+    return used, in_flight(r, JOB.tenant, now=NOW), jobs.backlog(r)
+
+
+def test_admission_counts_takes_and_queues_together(redis_db: redis.Redis) -> None:
+    job, lease = admit(redis_db)
+    assert state(redis_db) == (1, 1, 1)
+    assert job.billed_at == NOW and job.job_id.startswith("job_")
+    assert lease.tenant_id == JOB.tenant and lease.expires_at == NOW + 60
+    jobs.ensure_group(redis_db)
+    [(_, queued)] = jobs.read(redis_db, "w1", count=1, block_ms=100)
+    assert queued == job  # the unit travels with the job
+
+
+@pytest.mark.parametrize(("setup", "error"), [
+    ("quota", QuotaExceeded),
+    ("slot", jobs.SlotsTaken),
+    ("depth", jobs.QueueFull),
+])
+def test_a_refused_admission_takes_nothing(redis_db: redis.Redis, setup: str,
+                                           error: type[Exception]) -> None:
+    if setup == "quota":
+        consume(redis_db, JOB.tenant, "labels", SANDBOX_PLAN, overages=False, now=NOW, count=50)
+    elif setup == "slot":
+        assert acquire_slot(redis_db, JOB.tenant, 1, now=NOW) is not None
+    else:
+        for _ in range(3):
+            jobs.enqueue(redis_db, JOB)
+    before = state(redis_db)
+    with pytest.raises(error):
+        admit(redis_db, max_depth=2)
+    assert state(redis_db) == before

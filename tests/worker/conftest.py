@@ -1,4 +1,5 @@
-"""Worker test helpers: stores, render pools and jobs. Redis fixtures are in tests/conftest.py."""
+"""Worker test helpers: stores, engine processes and jobs. Redis fixtures are in
+tests/conftest.py; the session's engine processes in tests/fixtures/sandbox.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import redis
 from labelrender.store import jobs, socket_url
 from labelrender.store.objects import FilesystemStore, ObjectStore, S3Store
 from labelrender.store.signing import UrlSigner
-from labelrender.worker.render import RenderPool
+from labelrender.worker.sandbox import Sandbox, SandboxLimits
 from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 (S3 fixtures)
 
 TENANT = "tnt_" + "a" * 26
@@ -43,12 +44,31 @@ def redis_url_of(client: redis.Redis) -> str:
     return socket_url(client) or os.environ["REDIS_URL"]
 
 
-@pytest.fixture(scope="module")
-def render_pool() -> Iterator[RenderPool]:
-    """One pool per module: starting pool processes costs more than a render."""
-    pool = RenderPool(2)
-    yield pool
-    pool.shutdown()
+def take(r: redis.Redis, job: jobs.RenderJob, consumer: str = "w1") -> str:
+    """Enqueue ``job`` and read it back as ``consumer``; returns its entry id."""
+    jobs.ensure_group(r)
+    jobs.enqueue(r, job)
+    [(entry_id, _)] = jobs.read(r, consumer, count=1, block_ms=1000)
+    return entry_id
+
+
+MakeSandbox = Callable[..., Sandbox]
+
+
+@pytest.fixture
+def make_sandbox() -> Iterator[MakeSandbox]:
+    """``make_sandbox(processes=1, deadline_s=1.0, memory_mb=1024)``: engine
+    processes with tight limits, for tests that reach them; closed afterwards."""
+    made: list[Sandbox] = []
+
+    def make(processes: int = 1, deadline_s: float = 1.0, memory_mb: int = 1024) -> Sandbox:
+        made.append(Sandbox(processes, SandboxLimits(deadline_s=deadline_s,
+                                                     memory_mb=memory_mb)))
+        return made[-1]
+
+    yield make
+    for sandbox in made:
+        sandbox.close()
 
 
 @pytest.fixture(params=["filesystem", "s3"])

@@ -7,23 +7,16 @@ import redis
 
 from labelrender.store import jobs
 from labelrender.store.objects import ObjectStore
-from labelrender.worker.render import JobHandler, RenderPool
-from tests.worker.conftest import PNG_MAGIC, BrokenStore, label_zpl, make_job
-
-
-def take(r: redis.Redis, job: jobs.RenderJob, consumer: str = "w1") -> str:
-    """Enqueue ``job`` and read it back as ``consumer``; returns its entry id."""
-    jobs.ensure_group(r)
-    jobs.enqueue(r, job)
-    [(entry_id, _)] = jobs.read(r, consumer, count=1, block_ms=1000)
-    return entry_id
+from labelrender.worker.render import JobHandler
+from labelrender.worker.sandbox import Sandbox
+from tests.worker.conftest import PNG_MAGIC, BrokenStore, label_zpl, make_job, take
 
 
 def test_a_job_is_rendered_stored_and_replied(
-        redis_db: redis.Redis, object_store: ObjectStore, render_pool: RenderPool) -> None:
+        redis_db: redis.Redis, object_store: ObjectStore, engine_sandbox: Sandbox) -> None:
     job = make_job(label_zpl("Hello"), job_id="job_hello")
     entry_id = take(redis_db, job)
-    assert JobHandler(redis_db, object_store, render_pool).handle(entry_id, job)
+    assert JobHandler(redis_db, object_store, engine_sandbox).handle(entry_id, job)
 
     reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
     assert reply is not None and reply.ok
@@ -38,10 +31,10 @@ def test_a_job_is_rendered_stored_and_replied(
     ("^XA^FO10,10^BY9,9.9,99^BCN,100^FD123^FS^XZ", {}, "out of range 2-3"),
 ])
 def test_engine_warnings_reach_the_reply(
-        redis_db: redis.Redis, object_store: ObjectStore, render_pool: RenderPool,
+        redis_db: redis.Redis, object_store: ObjectStore, engine_sandbox: Sandbox,
         zpl: str, options: dict[str, object], warning: str) -> None:
     job = make_job(zpl, job_id="job_warn", **options)
-    JobHandler(redis_db, object_store, render_pool).handle(take(redis_db, job), job)
+    JobHandler(redis_db, object_store, engine_sandbox).handle(take(redis_db, job), job)
     reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
     assert reply is not None and reply.ok
     assert any(warning in text for text in reply.warnings)
@@ -55,10 +48,10 @@ def test_engine_warnings_reach_the_reply(
     (label_zpl("x"), {"font_profile": "comic"}, "InvalidOptions", "unknown font profile"),
 ])
 def test_input_the_engine_refuses_is_answered_and_not_retried(
-        redis_db: redis.Redis, object_store: ObjectStore, render_pool: RenderPool,
+        redis_db: redis.Redis, object_store: ObjectStore, engine_sandbox: Sandbox,
         zpl: str, options: dict[str, object], kind: str, message: str) -> None:
     job = make_job(zpl, job_id="job_bad", **options)
-    assert JobHandler(redis_db, object_store, render_pool).handle(take(redis_db, job), job)
+    assert JobHandler(redis_db, object_store, engine_sandbox).handle(take(redis_db, job), job)
 
     reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
     assert reply is not None and not reply.ok
@@ -69,18 +62,18 @@ def test_input_the_engine_refuses_is_answered_and_not_retried(
 
 
 def test_a_job_whose_store_write_fails_stays_pending_and_completes_on_a_retry(
-        redis_db: redis.Redis, broken_store: BrokenStore, render_pool: RenderPool) -> None:
+        redis_db: redis.Redis, broken_store: BrokenStore, engine_sandbox: Sandbox) -> None:
     store, repair = broken_store
     job = make_job(label_zpl("Retry me"), job_id="job_retry")
     entry_id = take(redis_db, job, consumer="w1")
-    assert not JobHandler(redis_db, store, render_pool).handle(entry_id, job)
+    assert not JobHandler(redis_db, store, engine_sandbox).handle(entry_id, job)
     assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.2) is None
     assert jobs.backlog(redis_db) == 1  # not acknowledged
 
     repair()
     [(claimed_entry, claimed_job)] = jobs.claim_stale(redis_db, "w2", min_idle_ms=0, count=10)
     assert (claimed_entry, claimed_job) == (entry_id, job)
-    assert JobHandler(redis_db, store, render_pool).handle(claimed_entry, claimed_job)
+    assert JobHandler(redis_db, store, engine_sandbox).handle(claimed_entry, claimed_job)
     reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
     assert reply is not None and reply.ok
     assert store.head(job.object_key) is not None
@@ -88,10 +81,10 @@ def test_a_job_whose_store_write_fails_stays_pending_and_completes_on_a_retry(
 
 
 def test_a_job_run_twice_stores_the_same_object_once(
-        redis_db: redis.Redis, object_store: ObjectStore, render_pool: RenderPool) -> None:
+        redis_db: redis.Redis, object_store: ObjectStore, engine_sandbox: Sandbox) -> None:
     """A redelivered job (its ack was lost) gives the same bytes, the same reply
     and keeps the object's creation time, which anchors its signed URLs."""
-    handler = JobHandler(redis_db, object_store, render_pool)
+    handler = JobHandler(redis_db, object_store, engine_sandbox)
     first = make_job(label_zpl("Twice"), job_id="job_1")
     handler.handle(take(redis_db, first), first)
     stored = object_store.head(first.object_key)

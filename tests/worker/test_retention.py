@@ -13,11 +13,11 @@ import redis
 from labelrender.store import create_tenant, labels
 from labelrender.store.jobs import RenderJob
 from labelrender.store.objects import ObjectStore, S3Store
-from labelrender.worker.render import JobHandler, RenderPool
+from labelrender.worker.render import JobHandler
 from labelrender.worker.retention import DAY_S, RetentionSweeper
+from labelrender.worker.sandbox import Sandbox
 from labelrender.worker.services import ServiceThreads
-from tests.worker.conftest import label_zpl
-from tests.worker.test_render import take
+from tests.worker.conftest import label_zpl, take
 
 
 class Clock:
@@ -119,14 +119,14 @@ def test_runs_as_a_worker_service(redis_db: redis.Redis, object_store: ObjectSto
 
 
 def test_objects_a_worker_stores_are_swept(redis_db: redis.Redis, object_store: ObjectStore,
-                                           render_pool: RenderPool) -> None:
+                                           engine_sandbox: Sandbox) -> None:
     """The real job handler indexes what it stores, raw renders included."""
     clock = Clock()
     tenant_id = create_tenant(redis_db, "Small", "sandbox", now=clock.now).tenant_id
     key = f"tenants/{tenant_id}/labels/{'e' * 64}.png"
     job = RenderJob(tenant=tenant_id, content_hash="e" * 64, object_key=key,
                     zpl=label_zpl("raw"), job_id="job_retention")
-    assert JobHandler(redis_db, object_store, render_pool).handle(take(redis_db, job), job)
+    assert JobHandler(redis_db, object_store, engine_sandbox).handle(take(redis_db, job), job)
     assert object_store.get(key) is not None
     sweeper = RetentionSweeper(redis_db, object_store, clock=clock)
     clock.now += 14 * DAY_S - 60

@@ -4,15 +4,18 @@ finished-but-unacknowledged entries, record lifetime, and the Service thread."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import redis
 
+from labelrender.store import BUILTIN_PLANS, consume, read_usage
 from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.settings import Settings
 from labelrender.synth.engine import make_engine
 from labelrender.worker.run import background_services
+from labelrender.worker.sandbox import Sandbox
 from labelrender.worker.services import ServiceThreads
 from labelrender.worker.synthesis import SynthesisRunner
 
@@ -29,10 +32,19 @@ def queue(r: redis.Redis, zpl: str = ZPL, now: float = 1_800_000_000.0) -> jobs.
                        now=now, billed_at=now)
 
 
-def runner(r: redis.Redis, name: str, claim_idle_ms: int = 60_000,
-           now: float = 1_800_000_000.0) -> SynthesisRunner:
-    return SynthesisRunner(r, ENGINE, consumer=name, claim_idle_ms=claim_idle_ms,
-                           block_ms=50, clock=lambda: now)
+MakeRunner = Callable[..., SynthesisRunner]
+
+
+@pytest.fixture
+def runner(engine_sandbox: Sandbox) -> MakeRunner:
+    """``runner(r, name, claim_idle_ms=60_000, now=...)``: a runner on the
+    session's engine processes."""
+    def make(r: redis.Redis, name: str, claim_idle_ms: int = 60_000,
+             now: float = 1_800_000_000.0) -> SynthesisRunner:
+        return SynthesisRunner(r, ENGINE, consumer=name, sandbox=engine_sandbox,
+                               claim_idle_ms=claim_idle_ms, block_ms=50, clock=lambda: now)
+
+    return make
 
 
 def state_of(r: redis.Redis, job: jobs.SynthesisJob) -> str:
@@ -41,7 +53,8 @@ def state_of(r: redis.Redis, job: jobs.SynthesisJob) -> str:
     return found.state
 
 
-def test_a_dead_workers_job_is_claimed_and_finished(redis_db: redis.Redis) -> None:
+def test_a_dead_workers_job_is_claimed_and_finished(redis_db: redis.Redis,
+                                                    runner: MakeRunner) -> None:
     jobs.ensure_group(redis_db)
     job = queue(redis_db)
     assert len(jobs.read(redis_db, "dead-worker", count=1, block_ms=1)) == 1  # then it died
@@ -57,7 +70,8 @@ def test_a_dead_workers_job_is_claimed_and_finished(redis_db: redis.Redis) -> No
     assert jobs.backlog(redis_db) == 0
 
 
-def test_a_job_finished_before_the_crash_is_only_acknowledged(redis_db: redis.Redis) -> None:
+def test_a_job_finished_before_the_crash_is_only_acknowledged(redis_db: redis.Redis,
+                                                              runner: MakeRunner) -> None:
     jobs.ensure_group(redis_db)
     job = queue(redis_db)
     jobs.read(redis_db, "dead-worker", count=1, block_ms=1)
@@ -73,7 +87,7 @@ def test_a_job_finished_before_the_crash_is_only_acknowledged(redis_db: redis.Re
     ("^XA^PW32000^LL32000^FO1,1^A0N,30^FDREF 12345^FS^XZ", "failed", "InvalidInputZpl"),
 ])
 def test_records_live_seven_days_from_creation(
-    redis_db: redis.Redis, zpl: str, state: str, kind: str | None,
+    redis_db: redis.Redis, runner: MakeRunner, zpl: str, state: str, kind: str | None,
 ) -> None:
     created = time.time()
     job = queue(redis_db, zpl, now=created)
@@ -86,8 +100,8 @@ def test_records_live_seven_days_from_creation(
     assert 6 * DAY - 60 <= redis_db.pttl(key) / 1000 <= 6 * DAY
 
 
-def test_the_service_thread_runs_queued_jobs(redis_db: redis.Redis) -> None:
-    threads = ServiceThreads([SynthesisRunner(redis_db, ENGINE, consumer="svc", block_ms=50)])
+def test_the_service_thread_runs_queued_jobs(redis_db: redis.Redis, runner: MakeRunner) -> None:
+    threads = ServiceThreads([runner(redis_db, "svc")])
     threads.start()
     try:
         job = queue(redis_db)
@@ -99,8 +113,25 @@ def test_the_service_thread_runs_queued_jobs(redis_db: redis.Redis) -> None:
     assert state_of(redis_db, job) == "succeeded"
 
 
-def test_every_worker_runs_a_synthesis_runner(redis_db: redis.Redis, tmp_path: Path) -> None:
+def test_every_worker_runs_a_synthesis_runner(redis_db: redis.Redis, tmp_path: Path,
+                                              engine_sandbox: Sandbox) -> None:
     settings = Settings(data_dir=tmp_path)
-    runners = [s for s in background_services(settings, redis_db)
+    runners = [s for s in background_services(settings, redis_db, engine_sandbox)
                if isinstance(s, SynthesisRunner)]
     assert len(runners) == 1 and runners[0].engine.model == "labelrender-heuristic-1"
+
+
+def test_a_job_over_a_render_limit_fails_final_and_gives_the_unit_back(
+        redis_db: redis.Redis, runner: MakeRunner) -> None:
+    """Synthesis renders in the worker's sandbox: a label that needs a gigabyte
+    canvas fails there, not in the worker, and is not tried again."""
+    plan = BUILTIN_PLANS["pro"]
+    consume(redis_db, TENANT, "syntheses", plan, overages=True, now=1_800_000_000.0)
+    job = queue(redis_db, "^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ")
+    assert runner(redis_db, "w").run_once() == 1
+    done = jobs.get(redis_db, TENANT, job.job_id)
+    assert done is not None and done.state == "failed" and done.error is not None
+    assert done.error["kind"] == "RenderTooComplex"
+    assert "memory limit" in done.error["message"]
+    assert read_usage(redis_db, TENANT, plan, now=1_800_000_000.0)["syntheses"].used == 0
+    assert jobs.backlog(redis_db) == 0

@@ -43,6 +43,8 @@ NOT_ON_THE_DASHBOARD = {
     "labelrender_worker_job_seconds": "labelrender_render_duration_seconds has the outcome",
     "labelrender_worker_claimed_total": "rare; read it in Prometheus when workers die",
     "labelrender_render_cache_hits_total": "labelrender_cache_requests_total gives the ratio",
+    "labelrender_worker_labels_settled_total": "billing detail; read it in Prometheus when "
+                                               "reconciling usage",
 }
 
 

@@ -15,7 +15,6 @@ validate objects against the schema (``crds.schema_errors`` does, in tests).
 from __future__ import annotations
 
 import datetime
-import itertools
 import re
 import secrets
 import uuid
@@ -40,8 +39,7 @@ class ApiServer(kmock.KubernetesEmulator):
     """The emulator; ``declare(crd)`` serves a custom resource kind."""
 
     _columns: dict[Any, list[dict[str, Any]]] = attrs.field(factory=dict, init=False)
-    _revisions: itertools.count[int] = attrs.field(factory=lambda: itertools.count(1),
-                                                   init=False)
+    _revision: int = attrs.field(default=0, init=False)  # the last resourceVersion given
 
     def __attrs_post_init__(self) -> None:
         super().__attrs_post_init__()
@@ -123,7 +121,7 @@ class ApiServer(kmock.KubernetesEmulator):
         if patched == current:
             return None
         meta = patched["metadata"] = dict(patched["metadata"])
-        meta["resourceVersion"] = str(next(self._revisions))
+        meta["resourceVersion"] = self._next_revision()
         if {k: v for k, v in patched.items() if k not in ("metadata", "status")} != {
                 k: v for k, v in current.items() if k not in ("metadata", "status")}:
             meta["generation"] = int(meta.get("generation", 1)) + 1
@@ -138,7 +136,7 @@ class ApiServer(kmock.KubernetesEmulator):
             return None
         if meta.get("finalizers"):  # marked; gone once the finalizers are removed
             marked = {**obj.raw, "metadata": {**meta, "deletionTimestamp": _now(),
-                                              "resourceVersion": str(next(self._revisions))}}
+                                              "resourceVersion": self._next_revision()}}
             obj.history.append(marked)
             await self._publish(resource, "MODIFIED", marked)
             return None
@@ -147,7 +145,7 @@ class ApiServer(kmock.KubernetesEmulator):
     async def _forget(self, resource: Any, key: tuple[Any, ...]) -> None:
         obj = self.objects[key]
         last = {**obj.raw, "metadata": {**obj.raw["metadata"],
-                                        "resourceVersion": str(next(self._revisions))}}
+                                        "resourceVersion": self._next_revision()}}
         obj.delete()
         await self._publish(resource, "DELETED", last)
 
@@ -167,9 +165,13 @@ class ApiServer(kmock.KubernetesEmulator):
     def _subresources(self, resource: Any) -> set[str]:
         return set(self.resources[resource].subresources) if resource in self.resources else set()
 
+    def _next_revision(self) -> str:
+        self._revision += 1
+        return str(self._revision)
+
     def _new_meta(self, name: str) -> dict[str, Any]:
         return {"name": name, "uid": str(uuid.uuid4()), "creationTimestamp": _now(),
-                "resourceVersion": str(next(self._revisions)), "generation": 1}
+                "resourceVersion": self._next_revision(), "generation": 1}
 
     # Reads ------------------------------------------------------------------
 
@@ -178,7 +180,8 @@ class ApiServer(kmock.KubernetesEmulator):
         API server sends them (kmock sends every object again, and Kopf then
         handles a stale copy after its own patch)."""
         yield b""  # the headers go out now, before any change
-        since = int(request.params.get("resourceVersion") or 0)
+        since_text = request.params.get("resourceVersion") or "0"
+        since = int(since_text) if since_text.isdigit() else 0
         bus = self._buses[request.resource]
         async with self._lock:
             mark = await bus.mark()
@@ -199,8 +202,9 @@ class ApiServer(kmock.KubernetesEmulator):
     # Tables for kubectl get -------------------------------------------------
 
     async def _serve_list(self, request: rendering.Request) -> Any:
+        listed_at = str(self._revision)  # a watch from here sees every later write
         answer = await super()._serve_list(request)
-        answer["metadata"]["resourceVersion"] = str(next(self._revisions))
+        answer["metadata"]["resourceVersion"] = listed_at
         if _wants_table(request):
             return self._table(request.resource, answer["items"])
         return answer
@@ -221,7 +225,7 @@ class ApiServer(kmock.KubernetesEmulator):
                  "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
                             "metadata": item["metadata"]}} for item in items]
         return {"kind": "Table", "apiVersion": "meta.k8s.io/v1",
-                "metadata": {"resourceVersion": str(next(self._revisions))},
+                "metadata": {"resourceVersion": str(self._revision)},
                 "columnDefinitions": definitions, "rows": rows}
 
     async def _render_error(self, exc: Exception) -> Any:

@@ -26,6 +26,7 @@ import kubernetes
 import redis
 import yaml
 from aiohttp import web
+from aiohttp.test_utils import RawTestServer
 
 from labelrender.api import ApiConfig, create_app
 from labelrender.operator import operate
@@ -56,6 +57,19 @@ class Loop:
         self.thread.join(timeout=10)
 
 
+class BigBodies(RawTestServer):
+    """aiohttp's test server taking request bodies up to the API server's 3 MiB
+    (aiohttp's default is 1 MiB: too small for a LabelTemplate over its cap)."""
+
+    async def _make_runner(self, debug: bool = True, **kwargs: Any) -> web.ServerRunner:
+        def request(*parts: Any) -> web.BaseRequest:
+            return web.BaseRequest(*parts, self._loop, client_max_size=3 * 1024 * 1024)
+
+        server = web.Server(self._handler, loop=self._loop, debug=debug,
+                            request_factory=request, **kwargs)
+        return web.ServerRunner(server, debug=debug, **kwargs)
+
+
 class Cluster:
     """kmock's emulator (tests/operator/emulator.py) serving our CRDs over HTTP."""
 
@@ -64,7 +78,7 @@ class Cluster:
         self.server = ApiServer()
         for crd in load_crds().values():
             self.server.declare(crd)
-        self._http = kmock.Server(self.server, host="127.0.0.1")
+        self._http = kmock.Server(self.server, host="127.0.0.1", server_cls=BigBodies)
         self._loop.run(self._start())
         self.url = f"http://127.0.0.1:{self._http.port}"
         self.kubeconfig = tmp / "kubeconfig.yaml"

@@ -46,8 +46,8 @@ def run_operator(settings: Settings) -> None:
 async def operate(settings: Settings, *, stop_flag: threading.Event | None = None,
                   ready_flag: threading.Event | None = None) -> None:
     """The operator in the running event loop, until ``stop_flag`` (or a signal)."""
+    cluster = Cluster(kube_configuration(settings))  # first: no cluster, nothing started
     store = Store(open_redis(settings), build_object_store(settings))
-    cluster = Cluster(kube_configuration(settings))
     registry = kopf.OperatorRegistry()
     register(registry, store, Tuning(settings.operator_resync_interval_s,
                                      settings.operator_backoff_s,

@@ -19,7 +19,7 @@ import re
 import secrets
 import uuid
 import warnings
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -40,6 +40,7 @@ class ApiServer(kmock.KubernetesEmulator):
 
     _columns: dict[Any, list[dict[str, Any]]] = attrs.field(factory=dict, init=False)
     _revision: int = attrs.field(default=0, init=False)  # the last resourceVersion given
+    _serving: list[Any] = attrs.field(factory=list, init=False)
 
     def __attrs_post_init__(self) -> None:
         super().__attrs_post_init__()
@@ -59,9 +60,22 @@ class ApiServer(kmock.KubernetesEmulator):
             subresources=set(version.get("subresources", {})))
         self._columns[resource] = list(version.get("additionalPrinterColumns", []))
 
-    # Writes -----------------------------------------------------------------
+    def __iter__(self) -> Iterator[rendering.Request]:
+        """The requests kmock matches a new request against: only those being
+        served (kmock keeps every request ever made, and searching them all made
+        each request slower than the one before: 14 ms to 177 ms in 1,800)."""
+        yield from self._serving
 
     async def _handle(self, request: rendering.Request) -> Any:
+        self._serving.append(request)
+        try:
+            return await self._serve(request)
+        finally:
+            self._serving.remove(request)
+
+    # Writes -----------------------------------------------------------------
+
+    async def _serve(self, request: rendering.Request) -> Any:
         if request.resource is None or request.action not in _WRITES:
             return await super()._handle(request)
         async with self._lock:

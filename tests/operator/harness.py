@@ -4,7 +4,8 @@ threads with their own event loops, so tests drive them from plain sync code.
 
 Kopf runs in a thread of its own (``Operator``), never in a test's event loop:
 when it stops, it cancels every task started after it. The benchmark in
-benchmarks/operator_latency.py uses the same bench.
+benchmarks/operator_latency.py uses the same bench (``python -m
+tests.operator.harness DIR`` serves the emulated cluster as a process).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import sys
 import threading
 import time
 import urllib.error
@@ -70,47 +72,20 @@ class BigBodies(RawTestServer):
         return web.ServerRunner(server, debug=debug, **kwargs)
 
 
-class Cluster:
-    """kmock's emulator (tests/operator/emulator.py) serving our CRDs over HTTP."""
+class Kube:
+    """The kubernetes client on an API server's URL, as a GitOps tool or a user
+    would use it."""
 
-    def __init__(self, tmp: Path) -> None:
-        self._loop = Loop("kmock")
-        self.server = ApiServer()
-        for crd in load_crds().values():
-            self.server.declare(crd)
-        self._http = kmock.Server(self.server, host="127.0.0.1", server_cls=BigBodies)
-        self._loop.run(self._start())
-        self.url = f"http://127.0.0.1:{self._http.port}"
-        self.kubeconfig = tmp / "kubeconfig.yaml"
-        self.kubeconfig.write_text(yaml.safe_dump(kubeconfig(self.url)))
-        client = kubernetes.client.ApiClient(kubernetes.client.Configuration(host=self.url))
+    def __init__(self, url: str) -> None:
+        self.url = url
+        client = kubernetes.client.ApiClient(kubernetes.client.Configuration(host=url))
         self.custom = kubernetes.client.CustomObjectsApi(client)
         self.core = kubernetes.client.CoreV1Api(client)
-
-    async def _start(self) -> None:
-        await self.server.__aenter__()
-        await self._http.__aenter__()
-
-    async def _stop(self) -> None:
-        await self._http.__aexit__(None, None, None)
-        await self.server.__aexit__(None, None, None)
-
-    def close(self) -> None:
-        self._loop.run(self._stop())
-        self._loop.close()
-
-    # The kubernetes client, as a GitOps tool or a user would use it.
 
     def apply(self, obj: dict[str, Any]) -> dict[str, Any]:
         """Create ``obj``, or merge-patch its spec when it exists (kubectl apply)."""
         plural, namespace, name = where(obj)
-        try:
-            current = self.get(plural, name, namespace)
-        except kubernetes.client.ApiException as exc:
-            if exc.status != 404:
-                raise
-            current = None
-        if current is None:
+        if self.find(plural, name, namespace) is None:
             if namespace is None:
                 created: dict[str, Any] = self.custom.create_cluster_custom_object(
                     GROUP, VERSION, plural, obj)
@@ -142,6 +117,15 @@ class Cluster:
                 return None
             raise
 
+    def find_cluster(self, group: str, plural: str, name: str) -> dict[str, Any] | None:
+        """A cluster-scoped object of any group (v1), or None."""
+        try:
+            return dict(self.custom.get_cluster_custom_object(group, VERSION, plural, name))
+        except kubernetes.client.ApiException as exc:
+            if exc.status == 404:
+                return None
+            raise
+
     def delete(self, plural: str, name: str, namespace: str | None = "default") -> None:
         if namespace is None:
             self.custom.delete_cluster_custom_object(GROUP, VERSION, plural, name)
@@ -153,6 +137,34 @@ class Cluster:
         found = self.core.list_event_for_all_namespaces().items
         return [{"type": e.type, "reason": e.reason, "message": e.message}
                 for e in found if e.involved_object.name == name]
+
+
+class Cluster(Kube):
+    """kmock's emulator (tests/operator/emulator.py) serving our CRDs over HTTP on
+    a thread of its own, a kubeconfig for it in ``tmp``, and a client."""
+
+    def __init__(self, tmp: Path) -> None:
+        self._loop = Loop("kmock")
+        self.server = ApiServer()
+        for crd in load_crds().values():
+            self.server.declare(crd)
+        self._http = kmock.Server(self.server, host="127.0.0.1", server_cls=BigBodies)
+        self._loop.run(self._start())
+        super().__init__(f"http://127.0.0.1:{self._http.port}")
+        self.kubeconfig = tmp / "kubeconfig.yaml"
+        self.kubeconfig.write_text(yaml.safe_dump(kubeconfig(self.url)))
+
+    async def _start(self) -> None:
+        await self.server.__aenter__()
+        await self._http.__aenter__()
+
+    async def _stop(self) -> None:
+        await self._http.__aexit__(None, None, None)
+        await self.server.__aexit__(None, None, None)
+
+    def close(self) -> None:
+        self._loop.run(self._stop())
+        self._loop.close()
 
 
 def kubeconfig(url: str) -> dict[str, Any]:
@@ -286,3 +298,16 @@ def ready(obj: dict[str, Any] | None) -> dict[str, Any] | None:
         if condition.get("type") == "Ready":
             return dict(condition)
     return None
+
+
+def serve(tmp: Path) -> None:
+    """Serve the emulated cluster until stdin closes (a process of its own, for
+    the benchmark): prints its URL, writes ``tmp/kubeconfig.yaml``."""
+    cluster = Cluster(tmp)
+    print(cluster.url, flush=True)
+    sys.stdin.read()
+    cluster.close()
+
+
+if __name__ == "__main__":
+    serve(Path(sys.argv[1]))

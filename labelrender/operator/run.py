@@ -82,6 +82,7 @@ def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     # Our Events are posted explicitly, one per outcome; Kopf's own progress
     # notes stay in the log unless they are warnings.
     kopf_config.posting.level = logging.WARNING
+    kopf_config.posting.reporting_component = "labelrender-operator"  # Events' "From"
     kopf_config.peering.name = settings.operator_peering_name
     kopf_config.peering.priority = (settings.operator_priority
                                     if settings.operator_priority is not None

@@ -14,7 +14,9 @@ validate objects against the schema (``crds.schema_errors`` does, in tests).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import json
 import re
 import secrets
 import uuid
@@ -25,6 +27,7 @@ from typing import Any
 import attrs
 import jsonpatch
 import kmock
+from aiohttp import web
 from kmock._internal import apps, dicts, enums, k8s, rendering
 
 from tests.operator.crds import Crd
@@ -76,6 +79,8 @@ class ApiServer(kmock.KubernetesEmulator):
     # Writes -----------------------------------------------------------------
 
     async def _serve(self, request: rendering.Request) -> Any:
+        if request.resource is not None and request.action == enums.action.WATCH:
+            return await self._watch(request)
         if request.resource is None or request.action not in _WRITES:
             return await super()._handle(request)
         async with self._lock:
@@ -189,11 +194,20 @@ class ApiServer(kmock.KubernetesEmulator):
 
     # Reads ------------------------------------------------------------------
 
-    async def _serve_watch(self, request: rendering.Request) -> AsyncIterator[Any]:
+    async def _watch(self, request: rendering.Request) -> web.StreamResponse:
+        """A watch as JSON lines with the API server's content type (kmock's is
+        application/octet-stream, which kubectl refuses to read)."""
+        response = web.StreamResponse(headers={"Content-Type": "application/json"})
+        await response.prepare(request._raw_request)
+        with contextlib.suppress(ConnectionError):
+            async for event in self._changes(request):
+                await response.write(json.dumps(event).encode() + b"\n")
+        return response
+
+    async def _changes(self, request: rendering.Request) -> AsyncIterator[Any]:
         """Changes after the ``resourceVersion`` the client listed at, as a real
         API server sends them (kmock sends every object again, and Kopf then
         handles a stale copy after its own patch)."""
-        yield b""  # the headers go out now, before any change
         since_text = request.params.get("resourceVersion") or "0"
         since = int(since_text) if since_text.isdigit() else 0
         bus = self._buses[request.resource]
@@ -219,6 +233,12 @@ class ApiServer(kmock.KubernetesEmulator):
         listed_at = str(self._revision)  # a watch from here sees every later write
         answer = await super()._serve_list(request)
         answer["metadata"]["resourceVersion"] = listed_at
+        resource = request.resource
+        answer["apiVersion"] = f"{resource.group}/{resource.version}".lstrip("/")
+        answer["kind"] = f"{self.resources[resource].kind}List"  # kubectl delete --wait reads it
+        wanted = _field_selector(request.params.get("fieldSelector", ""))
+        answer["items"] = [item for item in answer["items"]
+                           if all(_field(item, path) == value for path, value in wanted)]
         if _wants_table(request):
             return self._table(request.resource, answer["items"])
         return answer
@@ -242,6 +262,15 @@ class ApiServer(kmock.KubernetesEmulator):
                 "metadata": {"resourceVersion": str(self._revision)},
                 "columnDefinitions": definitions, "rows": rows}
 
+    async def _serve_version(self, request: rendering.Request) -> Any:
+        """Discovery as a real API server gives it: a subresource (``plans/status``)
+        has no short names or categories, else ``kubectl get CATEGORY`` trips on it."""
+        answer = await super()._serve_version(request)
+        for entry in answer["resources"]:
+            if "/" in entry["name"]:
+                entry["shortNames"], entry["categories"] = [], []
+        return answer
+
     async def _render_error(self, exc: Exception) -> Any:
         if isinstance(exc, jsonpatch.JsonPatchException):
             exc = k8s.KubernetesError(422, "Invalid", str(exc))
@@ -252,6 +281,20 @@ def _selects(request: rendering.Request, key: tuple[Any, ...]) -> bool:
     resource, namespace, name = key
     return bool(resource == request.resource
                 and request.namespace in (None, namespace) and request.name in (None, name))
+
+
+def _field_selector(text: str) -> list[tuple[str, str]]:
+    """``involvedObject.name=x,involvedObject.kind=y`` (equality only, as kubectl
+    describe asks for an object's Events)."""
+    pairs = [part.partition("=") for part in text.split(",") if "=" in part]
+    return [(path, value.removeprefix("=")) for path, _, value in pairs]
+
+
+def _field(item: Mapping[str, Any], path: str) -> str:
+    value: Any = item
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, Mapping) else None
+    return "" if value is None else str(value)
 
 
 def _wants_table(request: rendering.Request) -> bool:

@@ -33,6 +33,18 @@ class ApiConfig:
     webhook_resolver: Callable[[str, int], Sequence[str]] | None = field(
         default=None, compare=False, repr=False)
     synthesis_engine: str = "heuristic"  # labelrender.synth.engine.make_engine
+    # The HTTP boundary. A body must arrive whole within body_timeout_s (else
+    # 408); a connection idle, or still sending its headers, that long after
+    # connecting or after its last answer is closed (aiohttp's keep-alive
+    # timer); listen_backlog is the accept queue for bursts of new connections.
+    body_timeout_s: float = 10.0
+    idle_timeout_s: float = 30.0
+    listen_backlog: int = 1024
+    # Each Redis pool of the process (the asyncio one for authentication, the
+    # blocking one behind AppState.call) holds at most redis_max_connections;
+    # a request finding them all busy waits up to redis_pool_timeout_s (then 503).
+    redis_max_connections: int = 100
+    redis_pool_timeout_s: float = 5.0
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):
@@ -41,6 +53,10 @@ class ApiConfig:
             raise ValueError("render_timeout_s must be > 0 and max_queue_depth >= 0")
         if self.max_body_bytes < 1 or self.executor_threads < 1:
             raise ValueError("max_body_bytes and executor_threads must be >= 1")
+        if min(self.body_timeout_s, self.idle_timeout_s, self.redis_pool_timeout_s) <= 0:
+            raise ValueError("body, idle and Redis pool timeouts must be > 0")
+        if self.listen_backlog < 1 or self.redis_max_connections < 1:
+            raise ValueError("listen_backlog and redis_max_connections must be >= 1")
 
     @property
     def effective_upgrade_url(self) -> str:

@@ -233,6 +233,29 @@ class RateLimited(ApiError):
     default_kind = "RateLimitExceeded"
 
 
+# --- the HTTP boundary: bodies and requests that cannot be read ----------------------
+
+class InvalidText(InvalidRequest):
+    """400: a JSON string (or name) holding a lone UTF-16 surrogate; ``param``
+    is its JSON path."""
+
+    default_kind = "InvalidText"
+
+
+class IncompleteBody(InvalidRequest):
+    """400: the body's framing is broken (chunked encoding) or the client left."""
+
+    default_kind = "IncompleteBody"
+
+
+class RequestTimeout(ApiError):
+    """408: the body did not arrive in time (Slowloris); the connection is closed."""
+
+    status = 408
+    type = "invalid_request_error"
+    default_kind = "RequestTimeout"
+
+
 # --- 5xx ----------------------------------------------------------------------------
 
 class InternalError(ApiError):

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from labelrender.api.body import canonical_json, read_body
+from labelrender.api.body import canonical_json, parse_json, read_body
 from labelrender.api.context import app_state, auth_of
 from labelrender.api.errors import ApiError, Conflict, IdempotencyKeyConflict, InvalidRequest
 from labelrender.api.middleware import IDEMPOTENCY_HEADER, error_response
@@ -40,10 +40,11 @@ def idempotency_key(request: web.Request) -> str | None:
 
 
 def body_fingerprint(raw: bytes) -> str:
-    """Same JSON value, same fingerprint: key order and spacing do not matter."""
+    """Same JSON value, same fingerprint: key order and spacing do not matter.
+    A body our parser refuses is fingerprinted as sent (its 400 is replayed)."""
     try:
-        normal = canonical_json(json.loads(raw))
-    except ValueError:
+        normal = canonical_json(parse_json(raw))
+    except ApiError:
         normal = raw
     return hashlib.sha256(normal).hexdigest()
 

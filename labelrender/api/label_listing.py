@@ -15,7 +15,7 @@ from aiohttp import web
 from labelrender.api import errors
 from labelrender.api.context import AppState, RoutePolicy, app_state, auth_of, route_policy
 from labelrender.api.render import signed_url_for
-from labelrender.store import labels
+from labelrender.store import labels, templates
 from labelrender.store.clock import iso
 from labelrender.store.errors import InvalidValue
 
@@ -28,7 +28,10 @@ def _limit(query: Any) -> int:
     text = query.get("limit")
     if text is None:
         return DEFAULT_LIMIT
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= labels.MAX_PAGE:
+    # Length first: int() of thousands of digits is slow, and past 4,300 raises.
+    digits = len(str(labels.MAX_PAGE))
+    if not (text.isascii() and text.isdigit() and len(text) <= digits) \
+            or not 1 <= int(text) <= labels.MAX_PAGE:
         raise errors.InvalidRequest(f"limit must be an integer from 1 to {labels.MAX_PAGE}",
                                     param="limit", kind="InvalidLimit")
     return int(text)
@@ -42,6 +45,11 @@ def _check_query(query: Any) -> None:
     if content_hash is not None and not _HASH.match(content_hash):
         raise errors.InvalidRequest("content_hash must be 64 lower-case hex characters",
                                     param="content_hash", kind="InvalidContentHash")
+    template_id = query.get("template_id")
+    if template_id is not None and not templates.TEMPLATE_ID.match(template_id):
+        raise errors.InvalidRequest(
+            "template_id must be 1 to 128 letters, digits, '.', '_' or '-'",
+            param="template_id", kind="InvalidTemplateId")
 
 
 def _label_json(state: AppState, record: labels.LabelRecord) -> dict[str, Any]:

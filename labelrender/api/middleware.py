@@ -73,6 +73,8 @@ async def envelope(request: web.Request, handler: Handler) -> web.StreamResponse
         response = error_response(request, err)
     except web.HTTPException as exc:
         response = error_response(request, _from_http_exception(exc))
+        if "Allow" in exc.headers:  # 405 names the methods the route takes
+            response.headers["Allow"] = exc.headers["Allow"]
     except Exception:
         log.exception("unhandled error in %s %s (request %s)", request.method, request.path,
                       request_id_of(request))
@@ -92,7 +94,11 @@ def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
         body["status"] = "error"
         body["errors"] = [{"kind": err.kind, "message": err.message}]
     body.update(err.extra)
-    return web.json_response(body, status=err.status, headers=err.headers())
+    response = web.json_response(body, status=err.status, headers=err.headers())
+    if err.status == 408:
+        # RFC 9110 15.5.9: the rest of the body may still come; the connection is done.
+        response.force_close()
+    return response
 
 
 def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:

@@ -53,6 +53,11 @@ def load_app_factory() -> AppFactory:
             url_window_s=settings.signed_url_window_s,
             webhook_allow_networks=settings.webhook_networks(),
             synthesis_engine=settings.synthesis_engine,
+            body_timeout_s=settings.http_body_timeout_s,
+            idle_timeout_s=settings.http_idle_timeout_s,
+            listen_backlog=settings.http_listen_backlog,
+            redis_max_connections=settings.redis_max_connections,
+            redis_pool_timeout_s=settings.redis_pool_timeout_s,
         )
         return create_app(config, r, object_store)
 
@@ -61,10 +66,11 @@ def load_app_factory() -> AppFactory:
 
 def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
             object_store: ObjectStore) -> None:
-    """Serve the API until SIGINT or SIGTERM (aiohttp's run_app handles both)."""
-    from aiohttp import web
+    """Serve the API until SIGINT or SIGTERM (``api.server``: our timeouts,
+    backlog and error envelope around aiohttp's server)."""
+    from labelrender.api import server
 
     app = factory(settings, r, object_store)
     print(f"API at {settings.public_base_url} (listening on {settings.host}:{settings.port})",
           flush=True)
-    web.run_app(app, host=settings.host, port=settings.port, print=None)
+    server.run(app, settings.host, settings.port)

@@ -7,6 +7,7 @@ Every client is made with ``decode_responses=True``: Redis holds only text
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.backoff import NoBackoff
@@ -100,21 +101,50 @@ def text_map(mapping: dict[bytes | str, bytes | str]) -> dict[str, str]:
     return {str(text(k)): str(text(v)) for k, v in mapping.items()}
 
 
-def async_twin(client: redis.Redis) -> redis.asyncio.Redis:
+# A pool's defaults when the caller does not size it (redis-py's own pools
+# refuse the 101st concurrent caller outright).
+DEFAULT_MAX_CONNECTIONS = 100
+DEFAULT_POOL_TIMEOUT_S = 5.0
+_SHARED_KWARGS = ("db", "username", "password", "socket_timeout", "socket_connect_timeout")
+_TLS_KWARGS = ("ssl_cert_reqs", "ssl_ca_certs", "ssl_certfile", "ssl_keyfile")
+
+
+def pooled_twin(client: redis.Redis, *, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                pool_timeout_s: float = DEFAULT_POOL_TIMEOUT_S) -> redis.Redis:
+    """A client for the same server, database and credentials as ``client``,
+    on a blocking pool: a caller finding all ``max_connections`` busy waits up
+    to ``pool_timeout_s`` for one (then ``redis.ConnectionError``) instead of
+    failing at once. ``client`` itself is not changed (an embedded server
+    lives as long as it does)."""
+    source = client.connection_pool
+    pool = redis.BlockingConnectionPool(  # type: ignore[no-untyped-call]  # no annotations
+        max_connections=max_connections, timeout=pool_timeout_s,
+        connection_class=source.connection_class, **source.connection_kwargs)
+    return redis.Redis(connection_pool=pool)
+
+
+def async_twin(client: redis.Redis, *, max_connections: int = DEFAULT_MAX_CONNECTIONS,
+               pool_timeout_s: float = DEFAULT_POOL_TIMEOUT_S) -> redis.asyncio.Redis:
     """An asyncio client for the same server, database and credentials as ``client``
-    (a URL client or the embedded server's unix socket). Its connections open
-    on first use, in the event loop that uses it."""
+    (a URL client or the embedded server's unix socket), on a blocking pool
+    sized and queued like ``pooled_twin``'s. Its connections open on first
+    use, in the event loop that uses it; closing it closes the pool."""
     import redis.asyncio
 
     source = client.connection_pool.connection_kwargs
-    shared = {name: source[name] for name in ("db", "username", "password", "socket_timeout",
-                                              "socket_connect_timeout") if name in source}
+    kwargs: dict[str, Any] = {name: source[name] for name in _SHARED_KWARGS
+                                 if name in source}
+    connection_class: type[redis.asyncio.connection.AbstractConnection]
     if "path" in source:
-        return redis.asyncio.Redis(unix_socket_path=source["path"], decode_responses=True,
-                                   **shared)
-    ssl = issubclass(client.connection_pool.connection_class, redis.SSLConnection)
-    tls = {name: source[name] for name in ("ssl_cert_reqs", "ssl_ca_certs", "ssl_certfile",
-                                           "ssl_keyfile") if ssl and name in source}
-    return redis.asyncio.Redis(host=source.get("host", "localhost"),
-                               port=source.get("port", 6379), ssl=ssl,
-                               decode_responses=True, **shared, **tls)
+        connection_class = redis.asyncio.UnixDomainSocketConnection
+        kwargs["path"] = source["path"]
+    else:
+        kwargs.update(host=source.get("host", "localhost"), port=source.get("port", 6379))
+        connection_class = redis.asyncio.Connection
+        if issubclass(client.connection_pool.connection_class, redis.SSLConnection):
+            connection_class = redis.asyncio.SSLConnection
+            kwargs.update({name: source[name] for name in _TLS_KWARGS if name in source})
+    pool = redis.asyncio.BlockingConnectionPool(
+        max_connections=max_connections, timeout=pool_timeout_s,
+        connection_class=connection_class, decode_responses=True, **kwargs)
+    return redis.asyncio.Redis.from_pool(pool)

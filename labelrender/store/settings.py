@@ -59,6 +59,18 @@ class Settings(BaseSettings):
     # Signed URLs expire at windows of this length anchored at the object's
     # creation (DECISIONS.md "Signed URLs": 24 h by default, at least 1 h).
     signed_url_window_s: int = Field(default=24 * 3600, ge=3600)
+    # The HTTP boundary: a request body must arrive whole within this (else
+    # 408); a connection idle or still sending headers this long is closed;
+    # the accept queue for bursts of new connections (the kernel caps it at
+    # net.core.somaxconn).
+    http_body_timeout_s: float = Field(default=10.0, gt=0)
+    http_idle_timeout_s: float = Field(default=30.0, gt=0)
+    http_listen_backlog: int = Field(default=1024, ge=1)
+    # Each Redis connection pool of an API process holds at most this many
+    # connections; a request finding them all busy waits up to the timeout
+    # (then 503), so a burst queues instead of failing.
+    redis_max_connections: int = Field(default=100, ge=1)
+    redis_pool_timeout_s: float = Field(default=5.0, gt=0)
 
     # Rendering. `workers` is how many worker processes `serve` starts; each
     # renders in a pool of `render_processes` processes.

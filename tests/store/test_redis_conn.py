@@ -1,10 +1,15 @@
 from __future__ import annotations
 
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import redis
 
 from labelrender.store import StoreUnavailable, connect, shutdown_server, socket_url
+from labelrender.store.redis_conn import async_twin, pooled_twin
 
 
 def test_embedded_server_keeps_writes_across_a_restart(tmp_path: Path) -> None:
@@ -40,3 +45,61 @@ def test_other_processes_can_join_the_embedded_server(tmp_path: Path) -> None:
 def test_unreachable_redis_is_store_unavailable(url: str | None, data_dir: Path | None) -> None:
     with pytest.raises(StoreUnavailable):
         connect(url=url, data_dir=data_dir)
+
+
+# --- the API's pools: sized, and queued rather than refused ------------------------
+
+HOLD_S = 0.1  # each caller holds its connection this long (BLPOP on an empty list)
+
+
+@pytest.mark.parametrize(("size", "callers"), [(1, 8), (2, 20)])
+def test_a_burst_beyond_the_sync_pool_waits_for_a_connection(
+        redis_db: redis.Redis, size: int, callers: int) -> None:
+    twin = pooled_twin(redis_db, max_connections=size, pool_timeout_s=10)
+    with ThreadPoolExecutor(callers) as threads:
+        answers = list(threads.map(lambda _: twin.blpop(["lr:test:empty"], HOLD_S),
+                                   range(callers)))
+    assert answers == [None] * callers
+    twin.connection_pool.disconnect()
+
+
+@pytest.mark.parametrize(("size", "callers"), [(1, 8), (2, 20)])
+async def test_a_burst_beyond_the_async_pool_waits_for_a_connection(
+        redis_db: redis.Redis, size: int, callers: int) -> None:
+    twin = async_twin(redis_db, max_connections=size, pool_timeout_s=10)
+    try:
+        answers = await asyncio.gather(*(twin.blpop(["lr:test:empty"], HOLD_S)
+                                         for _ in range(callers)))
+    finally:
+        await twin.aclose()
+    assert answers == [None] * callers
+
+
+def test_a_caller_finding_the_sync_pool_busy_past_its_timeout_fails(
+        redis_db: redis.Redis) -> None:
+    twin = pooled_twin(redis_db, max_connections=1, pool_timeout_s=0.05)
+    with ThreadPoolExecutor(1) as threads:
+        holder = threads.submit(twin.blpop, ["lr:test:empty"], 1)
+        time.sleep(0.2)  # the holder has the only connection
+        with pytest.raises(redis.ConnectionError):
+            twin.get("lr:test:other")
+        assert holder.result() is None
+    twin.connection_pool.disconnect()
+
+
+async def test_a_caller_finding_the_async_pool_busy_past_its_timeout_fails(
+        redis_db: redis.Redis) -> None:
+    twin = async_twin(redis_db, max_connections=1, pool_timeout_s=0.05)
+    try:
+        holder = asyncio.ensure_future(twin.blpop(["lr:test:empty"], 1))
+        await asyncio.sleep(0.2)
+        with pytest.raises(redis.ConnectionError):
+            await twin.get("lr:test:other")
+        assert await holder is None
+    finally:
+        await twin.aclose()
+
+
+def test_twins_reach_the_same_database(redis_db: redis.Redis) -> None:
+    pooled_twin(redis_db).set("lr:test:twin", "seen")
+    assert redis_db.get("lr:test:twin") == "seen"

@@ -88,7 +88,11 @@ class Cluster:
         except kubernetes.client.ApiException as exc:
             if exc.status == 404:
                 return False
-            if exc.status != 409:  # 409: it exists already
+            if exc.status == 403:  # the CRD exists; the object may have been made for us
+                log.warning("not allowed to create ClusterKopfPeering %s: create it, or allow "
+                            "create on clusterkopfpeerings; replicas do not peer without it",
+                            name)
+            elif exc.status != 409:  # 409: it exists already
                 raise ClusterError(f"cannot create ClusterKopfPeering {name}: {exc}") from exc
         except (OSError, urllib3.exceptions.HTTPError) as exc:
             raise ClusterError(f"the Kubernetes API is unreachable: {exc}") from exc

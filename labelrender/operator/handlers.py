@@ -17,6 +17,7 @@ from typing import Any
 import kopf
 
 from labelrender.operator.context import ObjectRef, Store
+from labelrender.operator.metrics import RECONCILES
 from labelrender.operator.plans import reconcile_plan, remove_plan
 from labelrender.operator.resources import GROUP, LABEL_TEMPLATES, PLANS, VERSION
 from labelrender.operator.status import Outcome, judged, status_patch
@@ -75,6 +76,7 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
 
     async def deleted(body: kopf.Body, retry: int, patch: kopf.Patch, **_: Any) -> None:
         outcome = await asyncio.to_thread(kind.remove, store, _ref(kind, body))
+        RECONCILES.labels(kind.name, outcome.reason).inc()
         if outcome.retry:  # the object stays (finalizer) until Redis is back
             _report(body, patch, outcome, tuning, retry)
         kopf.event(body, type=outcome.event_type, reason=outcome.reason,
@@ -93,6 +95,7 @@ async def _reconcile(store: Store, tuning: Tuning, kind: Kind, body: kopf.Body,
                      patch: kopf.Patch, retry: int) -> None:
     spec = dict(body.spec)
     outcome = await asyncio.to_thread(kind.reconcile, store, _ref(kind, body), spec)
+    RECONCILES.labels(kind.name, outcome.reason).inc()
     _report(body, patch, outcome, tuning, retry)
 
 

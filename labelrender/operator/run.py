@@ -17,6 +17,8 @@ from typing import Any
 
 import kopf
 import redis
+from aiohttp import web
+from prometheus_client import start_http_server
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
@@ -28,6 +30,7 @@ from labelrender.operator.cluster import (
 )
 from labelrender.operator.context import Store
 from labelrender.operator.handlers import Tuning, register
+from labelrender.operator.health import probe_app, serve_probes
 from labelrender.operator.resync import sweep_forever
 from labelrender.store.settings import Settings, build_object_store, connect_redis
 
@@ -58,16 +61,21 @@ async def operate(settings: Settings, *, stop_flag: threading.Event | None = Non
 
     kopf.on.login(registry=registry)(login)
     await _prepare_peering(settings, cluster)
+    started = ready_flag if ready_flag is not None else threading.Event()
+    probes = await _serve_probes(settings, store, started)
+    if settings.operator_metrics_port is not None:
+        start_http_server(settings.operator_metrics_port, addr=settings.host)
     sweeper = asyncio.create_task(
         sweep_forever(store, cluster, settings.operator_resync_interval_s))
     try:
         await kopf.operator(registry=registry, settings=kopf_settings(settings),
-                            clusterwide=True, stop_flag=stop_flag, ready_flag=ready_flag,
-                            liveness_endpoint=_liveness(settings))
+                            clusterwide=True, stop_flag=stop_flag, ready_flag=started)
     finally:
         sweeper.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await sweeper
+        if probes is not None:
+            await probes.cleanup()
 
 
 def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
@@ -115,7 +123,9 @@ async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
                 "so run one replica only")
 
 
-def _liveness(settings: Settings) -> str | None:
-    if settings.operator_liveness_port is None:
+async def _serve_probes(settings: Settings, store: Store, started: threading.Event
+                        ) -> web.AppRunner | None:
+    if settings.health_port is None:
         return None
-    return f"http://{settings.host}:{settings.operator_liveness_port}/healthz"
+    return await serve_probes(probe_app(store.redis, started), settings.host,
+                              settings.health_port)

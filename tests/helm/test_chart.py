@@ -98,7 +98,7 @@ def test_writable_paths_are_volumes(case: str) -> None:
         volumes = {v["name"]: v for v in pod_spec(deployment)["volumes"]}
         assert "emptyDir" in volumes["tmp"]
         shares_store = values["objectStore"].get("type") == "filesystem"
-        assert ("/data" in mounts) == shares_store
+        assert ("/data" in mounts) == shares_store, component
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -2,7 +2,8 @@
 
 ``render`` runs the engine alone; ``serve`` runs every tier on one machine;
 ``api`` and ``worker`` run one tier each against shared Redis and object
-storage; ``admin`` holds the operator commands.
+storage; ``operator`` runs the Kubernetes operator; ``admin`` holds the
+operators' commands.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from labelrender.cli import admin, api, render, serve, worker
+from labelrender.cli import admin, api, operator, render, serve, worker
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labelrender",
                                      description="ZPL label rendering engine and service.")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (render, serve, api, worker, admin):
+    for command in (render, serve, api, worker, operator, admin):
         command.add_parser(sub)
     return parser
 

@@ -190,3 +190,15 @@ def label_warnings(tenant_id: str) -> str:
     """Hash: object key -> JSON list of the engine's warnings when it was rendered,
     so a cache hit answers with the same warnings as the render."""
     return f"{ROOT}:tenant:{tenant_id}:labels:warnings"
+
+
+def global_template_owners() -> str:
+    """Hash: global template id -> "<owner> <instance>", the LabelTemplate object
+    (namespace/name, then uid) the operator stores that template for."""
+    return f"{ROOT}:global:template-owners"
+
+
+def plan_owners() -> str:
+    """Hash: plan name -> "<owner> <instance>", the Plan object (name, then uid)
+    the operator stores that plan override for."""
+    return f"{ROOT}:plan-owners"

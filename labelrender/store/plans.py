@@ -16,8 +16,9 @@ from decimal import Decimal, InvalidOperation
 
 import redis
 
-from labelrender.store import keys
+from labelrender.store import keys, owners
 from labelrender.store.errors import InvalidValue, NotFound
+from labelrender.store.owners import Owner
 from labelrender.store.redis_conn import text
 
 _NAME = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
@@ -27,6 +28,16 @@ _AT_LEAST_ONE = (
 _AT_LEAST_ZERO = ("syntheses_per_month", "labels_per_month")
 _PRICES = ("monthly_price", "synthesis_overage_price", "label_overage_price")
 MAX_DPI_CEILING = 1200  # spec: source_dpi and target_dpi are 1 to 1200
+
+# KEYS: owners, the plan, the plan set. ARGV: name, owner, instance (see
+# store/owners.py). Removes the override when that owner holds it; 1 if so.
+_RELEASE = owners.MATCH_LUA + """
+if not matches then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return 1
+"""
 
 
 @dataclass(frozen=True)
@@ -151,12 +162,43 @@ def list_plans(r: redis.Redis) -> list[Plan]:
     return [get_plan(r, name) for name in [*BUILTIN_PLANS, *added]]
 
 
-def put_plan(r: redis.Redis, plan: Plan) -> None:
-    """Store ``plan``, overriding a built-in of the same name or adding a plan."""
+def put_plan(r: redis.Redis, plan: Plan, owner: Owner | None = None) -> None:
+    """Store ``plan``, overriding a built-in of the same name or adding a plan;
+    ``owner`` is the Plan object it is stored for (the operator's)."""
     pipe = r.pipeline(transaction=True)
     pipe.set(keys.plan(plan.name), json.dumps(plan.to_dict(), sort_keys=True))
     pipe.sadd(keys.plans(), plan.name)
+    if owner is not None:
+        pipe.hset(keys.plan_owners(), plan.name, owner.entry())
     pipe.execute()
+
+
+def stored_override(r: redis.Redis, name: str) -> tuple[Plan | None, Owner | None]:
+    """The override stored for ``name`` (None when the plan is only built in),
+    and the object it is stored for (None when none is recorded)."""
+    plan_name = normalize_name(name)
+    pipe = r.pipeline(transaction=True)
+    pipe.get(keys.plan(plan_name))
+    pipe.hget(keys.plan_owners(), plan_name)
+    stored, held = pipe.execute()
+    plan = plan_from_dict(json.loads(str(text(stored)))) if stored is not None else None
+    return plan, owners.parse(held) if held is not None else None
+
+
+def plan_owners(r: redis.Redis) -> dict[str, Owner]:
+    """Every plan override the operator stores, with the object it is stored for."""
+    return owners.read_all(r.hgetall(keys.plan_owners()))
+
+
+def release_plan(r: redis.Redis, name: str, owner: Owner, *, any_instance: bool = False
+                 ) -> bool:
+    """Remove the override of ``name`` only when ``owner`` holds it (any instance
+    of that owner with ``any_instance``); a built-in plan applies again."""
+    plan_name = normalize_name(name)
+    script = r.register_script(_RELEASE)
+    released = script(keys=[keys.plan_owners(), keys.plan(plan_name), keys.plans()],
+                      args=[plan_name, owner.name, "" if any_instance else owner.instance])
+    return int(str(released)) == 1
 
 
 def delete_plan(r: redis.Redis, name: str) -> bool:

@@ -122,6 +122,26 @@ class Settings(BaseSettings):
     synthesis_engine: Literal["heuristic"] = "heuristic"
     synthesis_claim_idle_ms: int = Field(default=60_000, ge=0)
 
+    # The operator (`labelrender operator`): which cluster (a kubeconfig file;
+    # unset: the pod's service account, else ~/.kube/config), how often it
+    # resyncs Redis with the cluster, and its retry backoff while Redis is
+    # unreachable (doubling up to the maximum).
+    kubeconfig: Path | None = Field(default=None, validation_alias=_env("KUBECONFIG"))
+    operator_context: str | None = None  # a kubeconfig context; unset: the current one
+    operator_resync_interval_s: float = Field(default=300.0, gt=0)
+    operator_backoff_s: float = Field(default=1.0, gt=0)
+    operator_backoff_max_s: float = Field(default=60.0, gt=0)
+    # Replicas: Kopf peering (the ClusterKopfPeering CRD). "auto" peers when the
+    # CRD is installed; more than one replica needs it. The highest priority
+    # works and the others stand by; unset, each replica draws a random one.
+    operator_peering: Literal["auto", "mandatory", "standalone"] = "auto"
+    operator_peering_name: str = "labelrender"
+    operator_priority: int | None = None
+    # Probes and metrics (the chart's ports): GET /healthz and /readyz on the
+    # health port, Prometheus metrics on the metrics port; unset: not served.
+    health_port: int | None = Field(default=None, ge=0, le=65535)
+    operator_metrics_port: int | None = Field(default=None, ge=0, le=65535)
+
     log_level: str = "INFO"
 
     @model_validator(mode="after")

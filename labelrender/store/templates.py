@@ -23,9 +23,10 @@ from typing import Literal
 
 import redis
 
-from labelrender.store import keys
-from labelrender.store.errors import InvalidValue
+from labelrender.store import keys, owners
+from labelrender.store.errors import InvalidValue, StoreError
 from labelrender.store.objects import ObjectStore
+from labelrender.store.owners import Owner
 from labelrender.store.redis_conn import text, text_map
 
 Scope = Literal["tenant", "global"]
@@ -45,6 +46,37 @@ redis.call('HSET', KEYS[3], 'id', ARGV[2], 'name', ARGV[3], 'latest_version', ve
            'updated_at', ARGV[4])
 redis.call('SADD', KEYS[4], ARGV[2])
 return version
+"""
+
+# The same, only while the record's latest version is still ARGV[5] ('' for
+# none); else nothing is written and it returns -1. Two writers that compared
+# a spec with the same latest version never both mint a version for it.
+_COMMIT_IF_LATEST = """
+local latest = redis.call('HGET', KEYS[3], 'latest_version') or ''
+if latest ~= ARGV[5] then return -1 end
+""" + _COMMIT
+_COMMIT_ATTEMPTS = 5
+
+# KEYS: owners, versions, record, index. ARGV: id, owner, instance (see
+# store/owners.py). Takes the global template's index entries out (every
+# version) when that owner holds it, and returns 1 then 0 and the version docs
+# (so their bodies can go), or just 0 when another owner holds it.
+_RELEASE = owners.MATCH_LUA + """
+if not matches then return {0} end
+local docs = redis.call('HVALS', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('SREM', KEYS[4], ARGV[1])
+redis.call('HDEL', KEYS[1], ARGV[1])
+return {1, unpack(docs)}
+"""
+
+# KEYS[1]: owners. ARGV: id, owner, instance. Records the owner unless another
+# owner holds the id; returns that other owner's entry, or false.
+_CLAIM = """
+local held = redis.call('HGET', KEYS[1], ARGV[1])
+if held and string.match(held, '^(.-) ') ~= ARGV[2] then return held end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
+return false
 """
 
 
@@ -120,6 +152,45 @@ def body_key(tenant_id: str | None, template_id: str) -> str:
 def commit(r: redis.Redis, objects: ObjectStore, tenant_id: str | None, template_id: str,
            draft: Draft, body_sha256: str, *, now: float) -> TemplateVersion:
     """Store ``draft`` as the next version of ``template_id`` and return it."""
+    version = _commit(r, objects, tenant_id, template_id, draft, body_sha256, now=now)
+    assert version is not None  # unconditional: always written
+    return version
+
+
+def commit_if_changed(r: redis.Redis, objects: ObjectStore, tenant_id: str | None,
+                      template_id: str, draft: Draft, body_sha256: str, *, now: float
+                      ) -> tuple[TemplateVersion, bool]:
+    """Store ``draft`` as the next version unless the latest version already holds
+    it; returns the version now served and whether it is new.
+
+    Safe to call from several processes at once (operator replicas): a version
+    is recorded only while the latest is still the one it was compared with.
+    """
+    for _ in range(_COMMIT_ATTEMPTS):
+        latest = get_version(r, tenant_id, template_id)
+        if latest is not None and same_spec(latest, draft, body_sha256):
+            return latest, False
+        expected = str(latest.version) if latest is not None else ""
+        version = _commit(r, objects, tenant_id, template_id, draft, body_sha256, now=now,
+                          expected_latest=expected)
+        if version is not None:
+            return version, True
+    raise StoreError(f"template {template_id!r} kept changing while being committed")
+
+
+def same_spec(latest: TemplateVersion, draft: Draft, body_sha256: str) -> bool:
+    """Whether ``latest`` holds ``draft``: the same body and everything around it."""
+    return (latest.body_sha256, latest.field_map, latest.values, latest.width_dots,
+            latest.height_dots, latest.source_dpi, latest.description) == (
+        body_sha256, draft.field_map, draft.values, draft.width_dots, draft.height_dots,
+        draft.source_dpi, draft.description)
+
+
+def _commit(r: redis.Redis, objects: ObjectStore, tenant_id: str | None, template_id: str,
+            draft: Draft, body_sha256: str, *, now: float, expected_latest: str | None = None
+            ) -> TemplateVersion | None:
+    """Write the body, then record the version (only while the latest version is
+    ``expected_latest``, when given); None, and the body removed, when it is not."""
     key = body_key(tenant_id, template_id)
     objects.put(key, draft.body.encode(), BODY_CONTENT_TYPE)
     name = draft.name or template_id
@@ -127,12 +198,18 @@ def commit(r: redis.Redis, objects: ObjectStore, tenant_id: str | None, template
            "name": name, "width_dots": draft.width_dots, "height_dots": draft.height_dots,
            "source_dpi": draft.source_dpi, "description": draft.description,
            "body_sha256": body_sha256, "created_at": now}
-    script = r.register_script(_COMMIT)
-    version = script(keys=[keys.template_seq(tenant_id, template_id),
-                           keys.template_versions(tenant_id, template_id),
-                           keys.template(tenant_id, template_id), keys.templates(tenant_id)],
-                     args=[json.dumps(doc), template_id, name, repr(now)])
-    return _version_from(template_id, tenant_id, {**doc, "version": int(str(version))})
+    args = [json.dumps(doc), template_id, name, repr(now)]
+    if expected_latest is not None:
+        args.append(expected_latest)
+    script = r.register_script(_COMMIT if expected_latest is None else _COMMIT_IF_LATEST)
+    version = int(str(script(keys=[keys.template_seq(tenant_id, template_id),
+                                   keys.template_versions(tenant_id, template_id),
+                                   keys.template(tenant_id, template_id),
+                                   keys.templates(tenant_id)], args=args)))
+    if version < 0:
+        objects.delete(key)
+        return None
+    return _version_from(template_id, tenant_id, {**doc, "version": version})
 
 
 def get_version(r: redis.Redis, tenant_id: str | None, template_id: str,
@@ -216,6 +293,44 @@ def delete(r: redis.Redis, objects: ObjectStore, tenant_id: str | None,
     for doc in stored:
         objects.delete(json.loads(str(text(doc)))["body_key"])
     return bool(removed)
+
+
+def claim_global(r: redis.Redis, template_id: str, owner: Owner) -> Owner | None:
+    """Record ``owner`` as the object the global template is stored for; returns
+    None when it is (now or already: a new instance of the same owner takes it
+    over), else the other owner that holds it and nothing changes."""
+    script = r.register_script(_CLAIM)
+    held = script(keys=[keys.global_template_owners()],
+                  args=[check_template_id(template_id), owner.name, owner.instance])
+    return owners.parse(held) if held else None
+
+
+def global_owner(r: redis.Redis, template_id: str) -> Owner | None:
+    """The object the global template is stored for (None: no such record)."""
+    held = r.hget(keys.global_template_owners(), template_id)
+    return owners.parse(held) if held is not None else None
+
+
+def global_owners(r: redis.Redis) -> dict[str, Owner]:
+    """Every global template the operator stores, with the object it is stored for."""
+    return owners.read_all(r.hgetall(keys.global_template_owners()))
+
+
+def release_global(r: redis.Redis, objects: ObjectStore, template_id: str, owner: Owner,
+                   *, any_instance: bool = False) -> bool:
+    """Delete the global template, every version, and its owner entry, only when
+    ``owner`` holds it (any instance of that owner with ``any_instance``);
+    returns whether it did. Another object's template of the same id stays."""
+    if not TEMPLATE_ID.match(template_id):
+        return False
+    script = r.register_script(_RELEASE)
+    answer = script(keys=[keys.global_template_owners(), keys.template_versions(None, template_id),
+                          keys.template(None, template_id), keys.templates(None)],
+                    args=[template_id, owner.name, "" if any_instance else owner.instance])
+    released, docs = int(str(answer[0])), answer[1:]
+    for doc in docs:
+        objects.delete(json.loads(str(text(doc)))["body_key"])
+    return released == 1
 
 
 def load_body(objects: ObjectStore, version: TemplateVersion) -> str | None:

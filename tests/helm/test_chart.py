@@ -88,7 +88,8 @@ def test_no_container_has_privileges(case: str) -> None:
 @pytest.mark.parametrize("case", CASES)
 def test_writable_paths_are_volumes(case: str) -> None:
     """The root filesystem is read-only: /tmp (multiprocessing's forkserver
-    socket, tempfiles) is an emptyDir; the filesystem store is its volume."""
+    socket, tempfiles) is an emptyDir; the filesystem store is its volume, in
+    every tier (the operator writes the global template bodies there)."""
     values = case_values(case)
     for component, deployment in render(values).deployments():
         (container,) = pod_spec(deployment)["containers"]
@@ -96,8 +97,8 @@ def test_writable_paths_are_volumes(case: str) -> None:
         assert mounts["/tmp"] == "tmp"
         volumes = {v["name"]: v for v in pod_spec(deployment)["volumes"]}
         assert "emptyDir" in volumes["tmp"]
-        shares_store = values["objectStore"].get("type") == "filesystem" and component != "operator"
-        assert ("/data" in mounts) == shares_store
+        shares_store = values["objectStore"].get("type") == "filesystem"
+        assert ("/data" in mounts) == shares_store, component
 
 
 @pytest.mark.parametrize("case", CASES)

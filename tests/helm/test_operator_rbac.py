@@ -25,6 +25,8 @@ OPERATOR_NEEDS = {
     # Kopf peering between replicas (cluster-wide and namespaced peering objects).
     *{("kopf.dev", r, v) for r in ("clusterkopfpeerings", "kopfpeerings")
       for v in ("get", "list", "watch", "patch")},
+    # ... and the ClusterKopfPeering object they meet in, made at start.
+    ("kopf.dev", "clusterkopfpeerings", "create"),
     # Kopf's discovery of resources and namespaces.
     ("apiextensions.k8s.io", "customresourcedefinitions", "list"),
     ("apiextensions.k8s.io", "customresourcedefinitions", "watch"),

@@ -16,10 +16,14 @@ from tests.helm.support import CASES, MINIMAL, case_values, merged, pod_spec, re
 # Settings the chart leaves alone, and why.
 NOT_SET_BY_THE_CHART = {
     "workers": "only `labelrender serve` starts worker processes; the chart scales pods",
+    "kubeconfig": "in a pod the operator uses its service account",
+    "operator_context": "in a pod the operator uses its service account",
+    "operator_priority": "each replica draws its own; one for all would pause them all",
+    "operator_peering_name": "one release per cluster: the default object is enough",
 }
-# Variables the chart sets ahead of the code that will read them: the health
-# port of workers and the operator, and the operator's metrics port.
-AHEAD_OF_THE_CODE = {"LABELRENDER_HEALTH_PORT", "LABELRENDER_OPERATOR_METRICS_PORT"}
+# Variables the chart sets ahead of the code that will read them (none now:
+# the operator serves its health and metrics ports).
+AHEAD_OF_THE_CODE: set[str] = set()
 # Read by boto3, not by our settings.
 FOR_BOTO3 = {"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"}
 

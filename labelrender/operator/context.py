@@ -1,0 +1,56 @@
+"""What every reconcile works with: the object it is for, and the store."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import redis
+
+from labelrender.operator.status import Outcome
+from labelrender.store.errors import StoreUnavailable
+from labelrender.store.objects import ObjectStore, ObjectStoreError
+from labelrender.store.owners import Owner
+
+# What makes a reconcile transient rather than wrong: Redis or the object store
+# cannot be reached (redis-py's TimeoutError and BusyLoadingError included).
+UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, StoreUnavailable, ObjectStoreError)
+
+
+@dataclass(frozen=True)
+class Store:
+    """Redis and the object store, as the API and workers see them."""
+
+    redis: redis.Redis
+    objects: ObjectStore
+    clock: Callable[[], float] = field(default=time.time, compare=False)
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """The custom resource a reconcile is for: ``namespace`` is None for a
+    cluster-scoped one (a Plan)."""
+
+    kind: str
+    namespace: str | None
+    name: str
+    uid: str
+
+    @property
+    def owner(self) -> Owner:
+        """What the store records as the owner of what it writes for this object."""
+        path = f"{self.namespace}/{self.name}" if self.namespace else self.name
+        return Owner(path, self.uid or "-")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.owner.name}"
+
+
+def unavailable(exc: Exception) -> Outcome:
+    """The outcome while Redis (or the object store) cannot be reached."""
+    if isinstance(exc, ObjectStoreError):
+        return Outcome(False, "StorageUnavailable",
+                       f"object storage is unreachable ({exc}); retrying", retry=True)
+    return Outcome(False, "RedisUnavailable", f"Redis is unreachable ({exc}); retrying",
+                   retry=True)

@@ -1,0 +1,131 @@
+"""Run the operator: Kopf with our handlers, plus the resync sweep.
+
+``labelrender operator`` calls ``run_operator``; tests call ``operate`` in a
+thread of their own with stop and ready flags. The operator serves every
+namespace (a Plan is cluster-scoped). Replicas meet through Kopf peering;
+only the one with the highest priority handles objects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import threading
+from typing import Any
+
+import kopf
+import redis
+from aiohttp import web
+from prometheus_client import start_http_server
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from labelrender.operator.cluster import (
+    Cluster,
+    ClusterError,
+    connection_info,
+    kube_configuration,
+)
+from labelrender.operator.context import Store
+from labelrender.operator.handlers import Tuning, register
+from labelrender.operator.health import probe_app, serve_probes
+from labelrender.operator.resync import sweep_forever
+from labelrender.store.settings import Settings, build_object_store, connect_redis
+
+log = logging.getLogger(__name__)
+ANNOTATIONS = "labelrender.io"  # Kopf's progress and last-handled spec live here
+FINALIZER = "labelrender.io/operator"
+REDIS_CONNECT_TIMEOUT_S = 5.0
+REDIS_TIMEOUT_S = 10.0
+
+
+def run_operator(settings: Settings) -> None:
+    """Run until SIGINT or SIGTERM (Kopf handles both)."""
+    asyncio.run(operate(settings))
+
+
+async def operate(settings: Settings, *, stop_flag: threading.Event | None = None,
+                  ready_flag: threading.Event | None = None) -> None:
+    """The operator in the running event loop, until ``stop_flag`` (or a signal)."""
+    cluster = Cluster(kube_configuration(settings))  # first: no cluster, nothing started
+    store = Store(open_redis(settings), build_object_store(settings))
+    registry = kopf.OperatorRegistry()
+    register(registry, store, Tuning(settings.operator_resync_interval_s,
+                                     settings.operator_backoff_s,
+                                     settings.operator_backoff_max_s))
+
+    def login(**_: Any) -> kopf.ConnectionInfo:
+        return connection_info(kube_configuration(settings))  # afresh: tokens expire
+
+    kopf.on.login(registry=registry)(login)
+    await _prepare_peering(settings, cluster)
+    started = ready_flag if ready_flag is not None else threading.Event()
+    probes = await _serve_probes(settings, store, started)
+    if settings.operator_metrics_port is not None:
+        start_http_server(settings.operator_metrics_port, addr=settings.host)
+    sweeper = asyncio.create_task(
+        sweep_forever(store, cluster, settings.operator_resync_interval_s))
+    try:
+        await kopf.operator(registry=registry, settings=kopf_settings(settings),
+                            clusterwide=True, stop_flag=stop_flag, ready_flag=started)
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+        if probes is not None:
+            await probes.cleanup()
+
+
+def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
+    """Kopf's settings: its state in our annotations (never in status, which is
+    ours and schema-checked), our finalizer, and peering."""
+    kopf_config = kopf.OperatorSettings()
+    kopf_config.persistence.finalizer = FINALIZER
+    kopf_config.persistence.progress_storage = kopf.AnnotationsProgressStorage(
+        prefix=ANNOTATIONS)
+    kopf_config.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
+        prefix=ANNOTATIONS, key="last-handled-configuration")
+    # Our Events are posted explicitly, one per outcome; Kopf's own progress
+    # notes stay in the log unless they are warnings.
+    kopf_config.posting.level = logging.WARNING
+    kopf_config.posting.reporting_component = "labelrender-operator"  # Events' "From"
+    kopf_config.peering.name = settings.operator_peering_name
+    kopf_config.peering.priority = (settings.operator_priority
+                                    if settings.operator_priority is not None
+                                    else random.randint(1, 2**31 - 1))
+    kopf_config.peering.mandatory = settings.operator_peering == "mandatory"
+    kopf_config.peering.standalone = settings.operator_peering == "standalone"
+    kopf_config.peering.stealth = True
+    return kopf_config
+
+
+def open_redis(settings: Settings) -> redis.Redis:
+    """The settings' Redis, without waiting for it to answer: while it cannot be
+    reached, the objects say RedisUnavailable and the operator retries."""
+    if not settings.redis_url:
+        return connect_redis(settings)  # the embedded server, started here
+    return redis.Redis.from_url(settings.redis_url, decode_responses=True,
+                                socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
+                                socket_timeout=REDIS_TIMEOUT_S, retry=Retry(NoBackoff(), 1))
+
+
+async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
+    if settings.operator_peering == "standalone":
+        return
+    if await asyncio.to_thread(cluster.ensure_peering, settings.operator_peering_name):
+        return
+    if settings.operator_peering == "mandatory":
+        raise ClusterError("peering is mandatory but the ClusterKopfPeering CRD is not "
+                           "installed (crds/kopf-peering.yaml)")
+    log.warning("the ClusterKopfPeering CRD is not installed: running without peering, "
+                "so run one replica only")
+
+
+async def _serve_probes(settings: Settings, store: Store, started: threading.Event
+                        ) -> web.AppRunner | None:
+    if settings.health_port is None:
+        return None
+    return await serve_probes(probe_app(store.redis, started), settings.host,
+                              settings.health_port)

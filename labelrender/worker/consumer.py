@@ -49,6 +49,12 @@ def consumer_name(pid: int | None = None) -> str:
     return f"{socket.gethostname()}-{os.getpid() if pid is None else pid}"
 
 
+def worker_pid(name: str) -> int | None:
+    """The process id in ``name`` if it is a consumer name of this host."""
+    host, _, pid = name.rpartition("-")
+    return int(pid) if host == socket.gethostname() and pid.isdigit() else None
+
+
 class Consumer:
     """Reads the render stream and runs each job on a bounded set of threads."""
 

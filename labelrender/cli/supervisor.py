@@ -169,7 +169,7 @@ class Supervisor:
         slot.deaths = slot.deaths + 1 if lived < self.policy.stable_after_s else 1
         delay = self.policy.delay(slot.deaths)
         slot.restart_at = time.monotonic() + delay
-        log.warning("worker %s (pid %d) %s after %.1f s; starting another in %.0f s",
+        log.warning("worker %s (pid %d) %s after %.1f s; starting another in %g s",
                     process.name, pid, _how(process.exitcode), lived, delay)
         self._clear_leftovers(0.0)
         try:

@@ -54,7 +54,7 @@ class RestartPolicy:
     next each time the new worker also died within ``stable_after_s``."""
 
     delays_s: tuple[float, ...] = (0.0, 1.0, 2.0, 5.0, 10.0, 30.0)  # the last repeats
-    stable_after_s: float = 30.0
+    stable_after_s: float = 10.0  # longer than a worker takes to start and fail
 
     def delay(self, deaths: int) -> float:
         return self.delays_s[min(deaths, len(self.delays_s)) - 1]

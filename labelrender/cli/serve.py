@@ -7,6 +7,11 @@ directory, the filesystem object store, ``workers`` render worker processes
 that join that Redis through its unix socket, and the API. On the first start
 it creates a Sandbox demo tenant and prints its key once. State lives in the
 data directory and survives a restart.
+
+It supervises the workers (``supervisor``): a dead one is reaped, what it held
+is handed over at once (``hand_over``), what it left running is killed and
+reaped, and another starts. A dead embedded Redis stops ``serve``, with one
+line, once the API and the workers have stopped.
 """
 
 from __future__ import annotations

@@ -35,7 +35,8 @@ from labelrender.operator import operate
 from labelrender.store import create_key, create_tenant
 from labelrender.store.objects import ObjectStore
 from labelrender.store.settings import Settings
-from labelrender.worker import Consumer, JobHandler, RenderPool
+from labelrender.worker import Consumer, JobHandler, Sandbox
+from tests.fixtures.sandbox import SESSION_LIMITS
 from tests.operator.crds import load_crds
 from tests.operator.emulator import ApiServer
 
@@ -256,10 +257,10 @@ class Service:
                          r, objects)
         self._runner = web.AppRunner(app)
         self._loop.run(self._start(port))
-        self._pool = RenderPool(1)
-        self._consumer = Consumer(r, JobHandler(r, objects, self._pool), name="operator-tests",
-                                  concurrency=2, claim_idle_ms=60_000, claim_interval_s=30,
-                                  block_ms=100)
+        self._sandbox = Sandbox(1, SESSION_LIMITS)
+        self._consumer = Consumer(r, JobHandler(r, objects, self._sandbox),
+                                  name="operator-tests", read_ahead=1, claim_idle_ms=60_000,
+                                  claim_interval_s=30, block_ms=100)
         self._worker = threading.Thread(target=self._consumer.run, daemon=True)
         self._worker.start()
 
@@ -275,7 +276,7 @@ class Service:
     def close(self) -> None:
         self._consumer.stop()
         self._worker.join(timeout=10)
-        self._pool.shutdown()
+        self._sandbox.close()
         self._loop.run(self._runner.cleanup())
         self._loop.close()
 

@@ -31,9 +31,9 @@ from labelrender.operator.cluster import (
 )
 from labelrender.operator.context import Store
 from labelrender.operator.handlers import Tuning, register
-from labelrender.operator.health import probe_app, serve_probes
 from labelrender.operator.resync import sweep_forever
 from labelrender.store.settings import Settings, build_object_store, connect_redis
+from labelrender.worker.health import Probes, flag_set, probe_app, redis_answers, serve_probes
 from labelrender.worker.sandbox import SandboxLimits
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,10 @@ async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
 
 async def _serve_probes(settings: Settings, store: Store, started: threading.Event
                         ) -> web.AppRunner | None:
+    """``/healthz``: the process answers; ``/readyz``: Kopf has started and
+    Redis answers (on ``LABELRENDER_HEALTH_PORT``, if set)."""
     if settings.health_port is None:
         return None
-    return await serve_probes(probe_app(store.redis, started), settings.host,
-                              settings.health_port)
+    probes = Probes(ready=[flag_set(started, "the operator is starting"),
+                           redis_answers(store.redis)])
+    return await serve_probes(probe_app(probes), settings.host, settings.health_port)

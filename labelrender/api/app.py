@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from concurrent.futures import ThreadPoolExecutor
 
 import redis
@@ -23,13 +26,18 @@ from labelrender.api.config import ApiConfig
 from labelrender.api.context import STATE, AppState
 from labelrender.api.metrics import new_metrics
 from labelrender.api.middleware import authenticate_key, envelope, observe
+from labelrender.store import deliveries, jobs, synthesis_jobs
 from labelrender.store.access import Authorizer
 from labelrender.store.objects import ObjectStore
 from labelrender.store.redis_conn import async_twin, pooled_twin
 
+log = logging.getLogger("labelrender.api")
+
 # Bodies are read through api.body with their own limits (413 kinds); this
 # framework cap only backs them up.
 _FRAMEWORK_SLACK = 1024
+GROUPS_RETRY_S = 5.0  # Redis unreachable at start: try creating the groups again
+_GROUPS_TASK = web.AppKey("labelrender_groups_task", asyncio.Task[None])
 
 
 def create_app(
@@ -57,9 +65,57 @@ def create_app(
         module.add_routes(app)
     for module in (synthesis, templates, from_data, label_listing):
         module.add_routes(app)
+    app.on_startup.append(_start_creating_groups)
+    app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_shutdown_executor)
     app.on_cleanup.append(_close_redis)
     return app
+
+
+def ensure_groups(r: redis.Redis) -> None:
+    """The consumer groups of the render, synthesis and event streams (each
+    created with its stream, reading from its start, if missing). Created by
+    the API at start, so a worker autoscaler polling them (KEDA's
+    ``redis-streams`` trigger fails on a missing group) finds them before any
+    worker has ever run."""
+    jobs.ensure_group(r)
+    synthesis_jobs.ensure_group(r)
+    deliveries.ensure_group(r)
+
+
+async def _start_creating_groups(app: web.Application) -> None:
+    """The groups before the first request is served; while Redis does not
+    answer, the API starts anyway (its /readyz says so) and keeps trying."""
+    state = app[STATE]
+    if not await _try_creating_groups(state):
+        app[_GROUPS_TASK] = asyncio.create_task(_retry_creating_groups(state))
+
+
+async def _try_creating_groups(state: AppState) -> bool:
+    loop = asyncio.get_running_loop()
+    try:
+        await loop.run_in_executor(state.executor, ensure_groups, state.redis)
+    except redis.RedisError as exc:
+        log.warning("could not create the stream consumer groups (retrying every %.0f s): "
+                    "%s", GROUPS_RETRY_S, exc)
+        return False
+    return True
+
+
+async def _retry_creating_groups(state: AppState) -> None:
+    while True:
+        await asyncio.sleep(GROUPS_RETRY_S)
+        if await _try_creating_groups(state):
+            log.info("stream consumer groups created")
+            return
+
+
+async def _stop_creating_groups(app: web.Application) -> None:
+    task = app.get(_GROUPS_TASK)
+    if task is not None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 async def _close_redis(app: web.Application) -> None:

@@ -29,7 +29,9 @@ def take_unit(state: AppState, auth: AuthContext, unit: Unit, now: float) -> Non
 
 
 def quota_error(state: AppState, auth: AuthContext, exc: QuotaExceeded) -> errors.ApiError:
-    """402 ``QuotaExceeded`` with an upgrade prompt (DECISIONS.md "General")."""
+    """402 ``QuotaExceeded`` with an upgrade prompt (DECISIONS.md "General"), for
+    the caller to raise: the refusal is counted here."""
+    state.metrics.refused("QuotaExceeded")
     return errors.QuotaExceeded(
         f"the monthly allowance of {exc.included} {exc.unit} on the {auth.plan.name} plan "
         "is used up; upgrade the plan or enable overages",

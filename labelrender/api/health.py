@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 
+import redis
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from labelrender.api import errors
 from labelrender.api.context import PUBLIC, app_state, route_policy
-from labelrender.store.jobs import backlog
+from labelrender.api.metrics import Metrics
+from labelrender.store import jobs
+from labelrender.store.deliveries import dead_letter_count
 
 
 @route_policy(PUBLIC)
@@ -32,11 +35,18 @@ async def metrics(request: web.Request) -> web.StreamResponse:
     state = app_state(request)
     # Without Redis the other figures are still worth scraping.
     with contextlib.suppress(errors.ServiceUnavailable):
-        state.metrics.queue_depth.set(await state.call(backlog, state.redis))
+        await state.call(read_fleet_figures, state.redis, state.metrics)
     body = generate_latest(state.metrics.registry)
     response = web.Response(body=body)
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST
     return response
+
+
+def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:
+    """The gauges every API replica reads alike from Redis, at scrape time."""
+    metrics.queue_depth.set(jobs.backlog(r))
+    metrics.queue_lag.set(jobs.lag(r))
+    metrics.dead_letters.set(dead_letter_count(r))
 
 
 def add_routes(app: web.Application) -> None:

@@ -1,13 +1,22 @@
 """Prometheus metrics, one registry per app (so several apps in a process never clash).
 
-Workers are scaled on ``labelrender_render_queue_depth`` (ARCHITECTURE.md).
+helm/metrics.yaml lists every metric with its meaning (the README's table).
+The fleet-wide gauges (queue depth and lag, dead letters) are read from Redis
+when ``/metrics`` is scraped (``api.health``), so every API replica serves the
+same number: Prometheus aggregates them with ``max``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+# The plan limits a request can be refused by: 402, and the two 429s (which
+# share the error kind ``RateLimitExceeded``).
+Refusal = Literal["QuotaExceeded", "RateLimited", "ConcurrencyLimited"]
+REFUSALS: tuple[Refusal, ...] = ("QuotaExceeded", "RateLimited", "ConcurrencyLimited")
 
 
 @dataclass(frozen=True)
@@ -16,13 +25,22 @@ class Metrics:
     requests: Counter
     latency: Histogram
     queue_depth: Gauge
+    queue_lag: Gauge
     renders: Counter
     cache_hits: Counter
+    cache_requests: Counter
+    dead_letters: Gauge
+    limit_refusals: Counter
+    synthesis_jobs: Counter
+
+    def refused(self, kind: Refusal) -> None:
+        """Count a request refused by a plan limit, where the refusal is raised."""
+        self.limit_refusals.labels(kind).inc()
 
 
 def new_metrics() -> Metrics:
     registry = CollectorRegistry()
-    return Metrics(
+    metrics = Metrics(
         registry=registry,
         requests=Counter(
             "labelrender_http_requests", "HTTP requests answered.",
@@ -37,6 +55,11 @@ def new_metrics() -> Metrics:
             "labelrender_render_queue_depth",
             "Render jobs waiting or in progress (read at scrape time).", registry=registry,
         ),
+        queue_lag=Gauge(
+            "labelrender_render_queue_lag",
+            "Render jobs no worker has taken yet: the consumer group's lag, what KEDA "
+            "scales on (read at scrape time).", registry=registry,
+        ),
         renders=Counter(
             "labelrender_renders", "Render jobs the API waited for, by outcome.",
             ["outcome"], registry=registry,
@@ -45,4 +68,32 @@ def new_metrics() -> Metrics:
             "labelrender_render_cache_hits", "Renders answered from a stored object.",
             registry=registry,
         ),
+        cache_requests=Counter(
+            "labelrender_cache_requests",
+            "Render requests looked up in the label cache, by result: hit (answered from "
+            "a stored label) or miss.", ["result"], registry=registry,
+        ),
+        dead_letters=Gauge(
+            "labelrender_webhook_dead_letters",
+            "Webhook events in the dead-letter stream (read at scrape time).",
+            registry=registry,
+        ),
+        limit_refusals=Counter(
+            "labelrender_limit_refusals",
+            "Requests refused by a plan limit, by kind: QuotaExceeded (402), RateLimited "
+            "or ConcurrencyLimited (429).", ["kind"], registry=registry,
+        ),
+        synthesis_jobs=Counter(
+            "labelrender_synthesis_jobs",
+            "Synthesis jobs reaching a state; the API counts queued.", ["state"],
+            registry=registry,
+        ),
     )
+    # Every series of a closed set exists from the start, at 0, so rates and
+    # ratios over them are defined before the first event.
+    for result in ("hit", "miss"):
+        metrics.cache_requests.labels(result)
+    for kind in REFUSALS:
+        metrics.limit_refusals.labels(kind)
+    metrics.synthesis_jobs.labels("queued")
+    return metrics

@@ -18,6 +18,7 @@ from aiohttp import web
 
 from labelrender.api import errors
 from labelrender.api.context import (
+    AppState,
     AuthContext,
     Handler,
     app_state,
@@ -153,7 +154,7 @@ async def authenticate_key(request: web.Request, handler: Handler) -> web.Stream
     set_auth(request, AuthContext(access.key, access.tenant, access.plan))
     set_rate(request, access.rate, charged=charge)
     if charge:
-        _raise_if_denied(access.rate)
+        _raise_if_denied(state, access.rate)
     return await handler(request)
 
 
@@ -181,12 +182,13 @@ async def charge_rate(request: web.Request) -> RateDecision:
     decision = await state.call(check_rate, state.redis, auth.tenant_id,
                                 auth.plan.requests_per_minute, now=state.now())
     set_rate(request, decision, charged=True)
-    _raise_if_denied(decision)
+    _raise_if_denied(state, decision)
     return decision
 
 
-def _raise_if_denied(decision: RateDecision) -> None:
+def _raise_if_denied(state: AppState, decision: RateDecision) -> None:
     if not decision.allowed:
+        state.metrics.refused("RateLimited")
         raise errors.RateLimited(
             f"rate limit of {decision.limit} requests per minute exceeded",
             retry_after=decision.retry_after,

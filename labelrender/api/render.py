@@ -120,7 +120,8 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
                          prepare: PrepareJob, advisories: list[str]) -> RenderOutcome:
     """The flow raw and template renders share. A stored object answers at once;
     otherwise one of the identical requests in flight renders and the rest share
-    its answer (``single_flight``)."""
+    its answer (``single_flight``). Each request counts once in the cache
+    metrics: a hit when a stored label answered it, else a miss."""
     tenant_id = auth.tenant_id
     object_key = label_object_key(tenant_id, content_hash)
 
@@ -143,7 +144,13 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
         return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings),
                              info.created_at, info.size)
 
-    return await render_once(state, tenant_id, content_hash, lookup, render_new)
+    try:
+        outcome = await render_once(state, tenant_id, content_hash, lookup, render_new)
+    except BaseException:  # looked up, and not answered from the cache
+        state.metrics.cache_requests.labels("miss").inc()
+        raise
+    state.metrics.cache_requests.labels("hit" if outcome.cached else "miss").inc()
+    return outcome
 
 
 def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
@@ -197,6 +204,7 @@ def _admit(state: AppState, auth: AuthContext, job: RenderJob) -> tuple[RenderJo
     except QuotaExceeded as exc:
         raise quota_error(state, auth, exc) from exc
     except SlotsTaken as exc:  # a lease outlives the longest wait: a dead holder's expires
+        state.metrics.refused("ConcurrencyLimited")
         raise errors.RateLimited(
             f"{auth.plan.concurrent_renders} renders already in flight, the "
             f"{auth.plan.name} plan's cap", retry_after=1.0) from exc

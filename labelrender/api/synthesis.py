@@ -186,6 +186,7 @@ async def create_job(request: web.Request) -> web.StreamResponse:
     except BaseException:
         await refund_quietly(state, auth.tenant_id, "syntheses", billed_at)
         raise
+    state.metrics.synthesis_jobs.labels(job.state).inc()
     return web.json_response({"job_id": job.job_id, "state": job.state}, status=202)
 
 

@@ -12,6 +12,7 @@ from labelrender.operator.status import Outcome
 from labelrender.store.errors import StoreUnavailable
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 from labelrender.store.owners import Owner
+from labelrender.store.templates import Draft
 
 # What makes a reconcile transient rather than wrong: Redis or the object store
 # cannot be reached (redis-py's TimeoutError and BusyLoadingError included).
@@ -20,10 +21,13 @@ UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, StoreUnavailable, Obje
 
 @dataclass(frozen=True)
 class Store:
-    """Redis and the object store, as the API and workers see them."""
+    """Redis and the object store, as the API and workers see them, and the
+    template check (``checks.SandboxedCheck``: a draft's body SHA-256, or
+    ``InvalidTemplate``)."""
 
     redis: redis.Redis
     objects: ObjectStore
+    check_template: Callable[[Draft], str]
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
 

@@ -22,6 +22,7 @@ from prometheus_client import start_http_server
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from labelrender.operator.checks import SandboxedCheck
 from labelrender.operator.cluster import (
     Cluster,
     ClusterError,
@@ -30,9 +31,10 @@ from labelrender.operator.cluster import (
 )
 from labelrender.operator.context import Store
 from labelrender.operator.handlers import Tuning, register
-from labelrender.operator.health import probe_app, serve_probes
 from labelrender.operator.resync import sweep_forever
 from labelrender.store.settings import Settings, build_object_store, connect_redis
+from labelrender.worker.health import Probes, flag_set, probe_app, redis_answers, serve_probes
+from labelrender.worker.sandbox import SandboxLimits
 
 log = logging.getLogger(__name__)
 ANNOTATIONS = "labelrender.io"  # Kopf's progress and last-handled spec live here
@@ -50,7 +52,18 @@ async def operate(settings: Settings, *, stop_flag: threading.Event | None = Non
                   ready_flag: threading.Event | None = None) -> None:
     """The operator in the running event loop, until ``stop_flag`` (or a signal)."""
     cluster = Cluster(kube_configuration(settings))  # first: no cluster, nothing started
-    store = Store(open_redis(settings), build_object_store(settings))
+    check = SandboxedCheck(SandboxLimits(settings.render_deadline_s, settings.render_memory_mb))
+    try:
+        await _operate(settings, cluster, Store(open_redis(settings),
+                                                build_object_store(settings), check),
+                       stop_flag, ready_flag)
+    finally:
+        check.close()
+
+
+async def _operate(settings: Settings, cluster: Cluster, store: Store,
+                   stop_flag: threading.Event | None, ready_flag: threading.Event | None
+                   ) -> None:
     registry = kopf.OperatorRegistry()
     register(registry, store, Tuning(settings.operator_resync_interval_s,
                                      settings.operator_backoff_s,
@@ -125,7 +138,10 @@ async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
 
 async def _serve_probes(settings: Settings, store: Store, started: threading.Event
                         ) -> web.AppRunner | None:
+    """``/healthz``: the process answers; ``/readyz``: Kopf has started and
+    Redis answers (on ``LABELRENDER_HEALTH_PORT``, if set)."""
     if settings.health_port is None:
         return None
-    return await serve_probes(probe_app(store.redis, started), settings.host,
-                              settings.health_port)
+    probes = Probes(ready=[flag_set(started, "the operator is starting"),
+                           redis_answers(store.redis)])
+    return await serve_probes(probe_app(probes), settings.host, settings.health_port)

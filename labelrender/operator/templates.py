@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
-from labelrender.operator.checks import InvalidTemplate, check_template
+from labelrender.operator.checks import InvalidTemplate
 from labelrender.operator.context import UNAVAILABLE, ObjectRef, Store, unavailable
 from labelrender.operator.resources import InvalidSpec, template_draft
 from labelrender.operator.status import Outcome
@@ -67,7 +67,7 @@ def _reconcile(store: Store, ref: ObjectRef, spec: Mapping[str, Any]) -> Outcome
 
 def _check_and_store(store: Store, ref: ObjectRef, draft: Draft) -> Outcome:
     try:
-        body_sha256 = check_template(draft)
+        body_sha256 = store.check_template(draft)
     except InvalidTemplate as exc:
         where = _SPEC_FIELDS.get(exc.param, f"spec.{exc.param}")
         return _refused(store, ref, "InvalidTemplate", f"{where}: {exc.message} ({exc.kind})")

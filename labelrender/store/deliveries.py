@@ -243,6 +243,11 @@ def dead_letters(r: redis.Redis, tenant_id: str | None = None) -> list[DeadLette
     return [d for d in letters if tenant_id is None or d.delivery.tenant_id == tenant_id]
 
 
+def dead_letter_count(r: redis.Redis) -> int:
+    """Dead letters waiting to be replayed, every tenant's (the stream's length)."""
+    return int(r.xlen(keys.webhook_dead_letters()))
+
+
 def replay(r: redis.Redis, letters: list[DeadLetter], now: float) -> int:
     """Schedule each dead letter again from its first attempt, due now, and
     remove it from the stream; the event keeps its id. Returns how many."""

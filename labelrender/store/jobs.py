@@ -184,6 +184,36 @@ def backlog(r: redis.Redis) -> int:
     return int(r.xlen(keys.render_stream()))
 
 
+def lag(r: redis.Redis) -> int:
+    """Jobs no worker has taken yet: the consumer group's lag, the number KEDA's
+    ``redis-streams`` trigger scales on (``lagCount``).
+
+    Redis 7 reports it in XINFO GROUPS, and that number is used. Redis 6 has
+    no lag there, and Redis 7 answers NULL once the entry last delivered has
+    been deleted while an older one is still in the stream (a lag it cannot
+    count past a deleted entry). Then it is the stream's length less the
+    group's pending entries: the same number, because a job is deleted in the
+    step that acknowledges it (``finish``, ``ack``), so every entry still in
+    the stream is either pending or not delivered yet. Both are read in one
+    transaction, at one instant. Before the group exists every entry waits
+    (KEDA reads XLEN then too)."""
+    pipe = r.pipeline(transaction=True)
+    pipe.xlen(keys.render_stream())
+    pipe.xinfo_groups(keys.render_stream())
+    length, groups = pipe.execute(raise_on_error=False)
+    if isinstance(groups, redis.ResponseError):
+        if "no such key" not in str(groups):
+            raise groups
+        return 0
+    for group in groups:
+        if group["name"] != GROUP:
+            continue
+        if group.get("lag") is not None:
+            return int(group["lag"])
+        return max(0, int(length) - int(group["pending"]))
+    return int(length)
+
+
 def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
     """Delivered but unacknowledged jobs per consumer name (who is rendering what)."""
     return streams.pending_consumers(r, keys.render_stream(), GROUP)

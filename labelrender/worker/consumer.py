@@ -77,6 +77,13 @@ class Consumer:
         self._stop = threading.Event()
         self._next_claim = 0.0
         self._next_refresh = 0.0
+        self._last_turn = time.monotonic()
+
+    def last_turn(self) -> float:
+        """When the loop last went round (``time.monotonic``): each turn waits at
+        most ``block_ms`` (or ``REDIS_RETRY_S`` after an error), so an old time
+        means the loop is stuck (the worker's liveness probe, ``health``)."""
+        return self._last_turn
 
     def stop(self) -> None:
         """Ask the loop to finish the renders it started, hand back the jobs it
@@ -91,6 +98,7 @@ class Consumer:
                  self._sandbox.processes, self._concurrency)
         try:
             while not self._stop.is_set():
+                self._last_turn = time.monotonic()
                 try:
                     self._step()
                 except redis.RedisError as exc:

@@ -14,6 +14,13 @@ JOBS = Counter(
     "RenderTooComplex (over a limit), retry (left pending after a failure) or abandoned.",
     ["outcome"],
 )
+RENDER_SECONDS = Histogram(
+    "labelrender_render_duration_seconds",
+    "Time from taking a render job to its answer, by outcome: rendered, InvalidZpl, "
+    "InvalidOptions, RenderTooComplex, or retry (left pending after a failure).",
+    ["outcome"],
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
+)
 JOB_SECONDS = Histogram(
     "labelrender_worker_job_seconds",
     "Time from taking a render job to acknowledging it.",
@@ -34,3 +41,10 @@ RENDER_PROCESSES_REPLACED = Counter(
     "Render processes killed or lost and replaced, by the limit that ended them.",
     ["limit"],
 )
+SYNTHESIS_JOBS = Counter(
+    "labelrender_synthesis_jobs",
+    "Synthesis jobs reaching a state; workers count succeeded and failed.",
+    ["state"],
+)
+for _state in ("succeeded", "failed"):  # both series exist from the start, at 0
+    SYNTHESIS_JOBS.labels(_state)

@@ -92,9 +92,14 @@ class JobHandler:
             log.exception("render job %s (entry %s) failed; left pending for a retry",
                           job.job_id, entry_id)
             metrics.JOBS.labels(outcome="retry").inc()
+            metrics.RENDER_SECONDS.labels(outcome="retry").observe(
+                time.perf_counter() - started)
             return False
-        metrics.JOBS.labels(outcome="rendered" if reply.ok else reply.error_kind).inc()
-        metrics.JOB_SECONDS.observe(time.perf_counter() - started)
+        elapsed = time.perf_counter() - started
+        answer = "rendered" if reply.ok else reply.error_kind
+        metrics.JOBS.labels(outcome=answer).inc()
+        metrics.JOB_SECONDS.observe(elapsed)
+        metrics.RENDER_SECONDS.labels(outcome=answer).observe(elapsed)
         return True
 
     def abandon(self, entry_id: str, job: RenderJob, reason: str) -> None:

@@ -11,6 +11,7 @@ from labelrender.store.settings import Settings, build_object_store, connect_red
 from labelrender.synth.engine import make_engine
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher
+from labelrender.worker.health import Probes, ProbeThread, loop_turns, redis_answers
 from labelrender.worker.render import JobHandler
 from labelrender.worker.retention import RetentionSweeper
 from labelrender.worker.sandbox import Sandbox, SandboxLimits
@@ -18,6 +19,10 @@ from labelrender.worker.services import Service, ServiceThreads
 from labelrender.worker.synthesis import SynthesisRunner
 
 log = logging.getLogger(__name__)
+
+# A consumer loop that has not gone round for this long (beyond one blocking
+# read) is stuck: the liveness probe fails and the pod is restarted.
+LOOP_STUCK_S = 60.0
 
 
 def build_sandbox(settings: Settings) -> Sandbox:
@@ -72,11 +77,38 @@ def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
         start_http_server(settings.worker_metrics_port, addr=settings.host)
     sandbox = build_sandbox(settings)
     services = ServiceThreads(background_services(settings, client, sandbox))
+    probes: ProbeThread | None = None
     try:
         consumer = build_consumer(settings, client, sandbox)
+        probes = start_probes(settings, client, consumer)
         stop_on_signals(consumer)
         services.start()
         consumer.run()
     finally:
         services.stop()
         sandbox.close()
+        if probes is not None:
+            probes.stop()
+
+
+def worker_probes(settings: Settings, r: redis.Redis, consumer: Consumer) -> Probes:
+    """Alive while the consumer loop goes round; ready while Redis answers."""
+    stuck_after_s = LOOP_STUCK_S + settings.job_read_block_ms / 1000
+    return Probes(live=[loop_turns(consumer.last_turn, stuck_after_s, "the render consumer")],
+                  ready=[redis_answers(r)])
+
+
+def start_probes(settings: Settings, r: redis.Redis, consumer: Consumer) -> ProbeThread | None:
+    """``/healthz`` and ``/readyz`` on ``LABELRENDER_HEALTH_PORT``, if set. A port
+    already taken is logged, not fatal: the probes then fail, which says so."""
+    if settings.health_port is None:
+        return None
+    probes = ProbeThread(worker_probes(settings, r, consumer), settings.host,
+                         settings.health_port)
+    try:
+        probes.start()
+    except OSError as exc:
+        log.error("cannot serve the health probes on %s:%d: %s", settings.host,
+                  settings.health_port, exc)
+        return None
+    return probes

@@ -27,6 +27,7 @@ from labelrender.store import synthesis_jobs as jobs
 from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.synth.engine import SynthesisEngine
 from labelrender.synth.service import SynthesisInput
+from labelrender.worker import metrics
 from labelrender.worker.engine_calls import TOO_COMPLEX, Refused, synthesize_draft
 from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox, SandboxError
 
@@ -96,9 +97,11 @@ class SynthesisRunner:
                 self._fail(job, answer.kind, answer.message)
             else:
                 jobs.finish(self.redis, job, now=self.clock(), result=answer)
+                metrics.SYNTHESIS_JOBS.labels(state="succeeded").inc()
         jobs.ack(self.redis, entry_id)
 
     def _fail(self, job: jobs.SynthesisJob, kind: str, message: str) -> None:
         jobs.finish(self.redis, job, now=self.clock(),
                     error={"kind": kind, "message": message})
         refund(self.redis, job.tenant_id, "syntheses", now=job.billed_at)
+        metrics.SYNTHESIS_JOBS.labels(state="failed").inc()

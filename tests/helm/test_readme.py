@@ -68,9 +68,9 @@ def test_every_metric_the_section_names_is_listed() -> None:
 
 
 def test_the_metrics_table_is_the_list() -> None:
-    rows = re.findall(r"^\| `(labelrender_\w+)` \| (\w+) \| ([^|]*) \| ([^|]*) \| (\w+) \|",
-                      deploy_section(), re.M)
-    table = [(name, kind, re.findall(r"`(\w+)`", labels), tiers.strip().split(", "), status)
-             for name, kind, labels, tiers, status in rows]
-    assert table == [(m["name"], m["type"], m["labels"], m["tiers"], m["status"])
+    rows = re.findall(r"^\| `(labelrender_\w+)` \| (\w+) \| ([^|]*) \| ([^|]*) \| (\w+) \| "
+                      r"(.*) \|$", deploy_section(), re.M)
+    table = [(name, kind, re.findall(r"`(\w+)`", labels), tiers.strip().split(", "), status,
+              meaning) for name, kind, labels, tiers, status, meaning in rows]
+    assert table == [(m["name"], m["type"], m["labels"], m["tiers"], m["status"], m["meaning"])
                      for m in metric_list()]

@@ -35,7 +35,8 @@ from labelrender.operator import operate
 from labelrender.store import create_key, create_tenant
 from labelrender.store.objects import ObjectStore
 from labelrender.store.settings import Settings
-from labelrender.worker import Consumer, JobHandler, RenderPool
+from labelrender.worker import Consumer, JobHandler, Sandbox
+from tests.fixtures.sandbox import SESSION_LIMITS
 from tests.operator.crds import load_crds
 from tests.operator.emulator import ApiServer
 
@@ -252,13 +253,14 @@ class Service:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
-        app = create_app(ApiConfig(public_base_url=self.base + "/v1", render_timeout_s=20),
-                         r, objects)
+        # One engine process serves the worker and the API's template checks.
+        self._sandbox = Sandbox(1, SESSION_LIMITS)
+        app = create_app(ApiConfig(public_base_url=self.base + "/v1", render_timeout_s=20,
+                                   engine_sandbox=self._sandbox), r, objects)
         self._runner = web.AppRunner(app)
         self._loop.run(self._start(port))
-        self._pool = RenderPool(1)
-        self._consumer = Consumer(r, JobHandler(r, objects, self._pool), name="operator-tests",
-                                  concurrency=2, claim_idle_ms=60_000, claim_interval_s=30,
+        self._consumer = Consumer(r, JobHandler(r, objects, self._sandbox), name="operator-tests",
+                                  read_ahead=2, claim_idle_ms=60_000, claim_interval_s=30,
                                   block_ms=100)
         self._worker = threading.Thread(target=self._consumer.run, daemon=True)
         self._worker.start()
@@ -275,8 +277,8 @@ class Service:
     def close(self) -> None:
         self._consumer.stop()
         self._worker.join(timeout=10)
-        self._pool.shutdown()
         self._loop.run(self._runner.cleanup())
+        self._sandbox.close()
         self._loop.close()
 
 

@@ -122,8 +122,10 @@ def announce_demo_tenant(r: redis.Redis) -> None:
 
 def worker_settings(settings: Settings, redis_url: str) -> Settings:
     """What ``serve``'s workers run with: its Redis at ``redis_url``, and no
-    metrics port (one port cannot be shared by several processes)."""
-    return settings.model_copy(update={"redis_url": redis_url, "worker_metrics_port": None})
+    metrics or probe port (one port cannot be shared by several processes;
+    ``serve`` itself watches its workers)."""
+    return settings.model_copy(update={"redis_url": redis_url, "worker_metrics_port": None,
+                                       "health_port": None})
 
 
 def start_worker(settings: Settings, index: int) -> BaseProcess:

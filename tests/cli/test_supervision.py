@@ -351,8 +351,9 @@ def test_a_dead_embedded_redis_stops_serve_with_one_line(tmp_path: Path) -> None
         assert serve.process.wait(timeout=SETTLE_S * 2) == 3
         wait_until(lambda: not [p for p in processes() if p.pid in tree and p.state != "Z"],
                    SETTLE_S, "a process outlived serve")
-    [line] = [line for line in log.read_text().splitlines() if line.startswith("labelrender")]
-    assert line == (f"labelrender serve: the embedded Redis server (pid {redis_pid}) stopped, "
+    said = [line for line in log.read_text().splitlines() if line.startswith("labelrender ")]
+    assert len(said) == 1, log.read_text()[-5000:]
+    assert said[0] == (f"labelrender serve: the embedded Redis server (pid {redis_pid}) stopped, "
                     f"so serve stopped too; its data is in {data_dir} (append-only file): "
                     "start serve again")
 

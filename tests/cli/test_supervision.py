@@ -145,9 +145,21 @@ def serving(data_dir: Path, port: int, log: Path) -> Iterator[Serve]:
         wait_for_http(port)
         yield Serve(process, port, log)
     finally:
-        if process.poll() is None:
+        if process.poll() is None:  # a failed test: leave nothing running
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+            kill_embedded_redis(data_dir)
+
+
+def kill_embedded_redis(data_dir: Path) -> None:
+    """The embedded server is a daemon of its own, which outlives a killed serve."""
+    for proc in processes():
+        if "redis-server" in proc.cmdline:
+            try:
+                if Path(f"/proc/{proc.pid}/cwd").resolve() == data_dir.resolve():
+                    os.kill(proc.pid, signal.SIGKILL)
+            except OSError:
+                continue
 
 
 def create_tenant(data_dir: Path) -> tuple[str, str]:

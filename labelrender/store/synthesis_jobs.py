@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import redis
 
-from labelrender.store import keys
+from labelrender.store import keys, streams
 from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "synthesis"
@@ -146,6 +146,12 @@ def ack(r: redis.Redis, entry_id: str) -> None:
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
     """Idle synthesis consumer names with nothing pending, removed (``streams``)."""
     return prune_idle_consumers(r, keys.synthesis_stream(), GROUP, idle_ms, keep)
+
+
+def release_consumer(r: redis.Redis, consumer: str, idle_ms: int) -> int:
+    """The jobs of a consumer whose process is gone become claimable at once
+    (``streams.release_consumer``)."""
+    return streams.release_consumer(r, keys.synthesis_stream(), GROUP, consumer, idle_ms)
 
 
 def backlog(r: redis.Redis) -> int:

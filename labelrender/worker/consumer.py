@@ -43,9 +43,16 @@ log = logging.getLogger(__name__)
 REDIS_RETRY_S = 1.0  # pause after a Redis error before reading again
 
 
-def consumer_name() -> str:
-    """Unique per process and readable in XINFO CONSUMERS: ``<host>-<pid>``."""
-    return f"{socket.gethostname()}-{os.getpid()}"
+def consumer_name(pid: int | None = None) -> str:
+    """Unique per process and readable in XINFO CONSUMERS: ``<host>-<pid>``
+    (this process's, or that of worker ``pid`` on this host)."""
+    return f"{socket.gethostname()}-{os.getpid() if pid is None else pid}"
+
+
+def worker_pid(name: str) -> int | None:
+    """The process id in ``name`` if it is a consumer name of this host."""
+    host, _, pid = name.rpartition("-")
+    return int(pid) if host == socket.gethostname() and pid.isdigit() else None
 
 
 class Consumer:

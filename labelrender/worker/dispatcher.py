@@ -84,6 +84,11 @@ class DispatcherConfig:
         return float(self.backoff_s[attempt - 1] * spread)
 
 
+def dispatcher_name(worker: str) -> str:
+    """The event stream consumer name of the dispatcher in worker ``worker``."""
+    return f"{worker}-webhooks"
+
+
 class WebhookDispatcher:
     """The ``webhooks`` service (``labelrender.worker.services``)."""
 
@@ -94,7 +99,7 @@ class WebhookDispatcher:
         self._redis = r
         self._objects = objects
         self._config = config
-        self._consumer = consumer or f"{consumer_name()}-webhooks"
+        self._consumer = consumer or dispatcher_name(consumer_name())
         self._tasks: set[asyncio.Task[None]] = set()
         self._next_claim = 0.0
 

@@ -18,6 +18,7 @@ from labelrender.api import (
     keys,
     label_listing,
     labels,
+    openapi,
     synthesis,
     templates,
     webhooks,
@@ -65,6 +66,7 @@ def create_app(
         module.add_routes(app)
     for module in (synthesis, templates, from_data, label_listing):
         module.add_routes(app)
+    openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)
     app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_shutdown_executor)

@@ -168,8 +168,12 @@ def route_policy(policy: RoutePolicy) -> Callable[[Handler], Handler]:
 
 def policy_of(request: web.Request) -> RoutePolicy:
     """The matched handler's policy; unmatched paths under /v1 still need a key."""
-    handler = request.match_info.handler
+    return policy_for(request.match_info.handler, request.path)
+
+
+def policy_for(handler: Handler, path: str) -> RoutePolicy:
+    """The policy of ``handler`` serving ``path`` (the OpenAPI document reads it)."""
     policy = _POLICIES.get(handler)
     if policy is not None:
         return policy
-    return RoutePolicy() if request.path.startswith("/v1/") else PUBLIC
+    return RoutePolicy() if path.startswith("/v1/") else PUBLIC

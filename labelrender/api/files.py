@@ -7,12 +7,22 @@ directly without an auth header"). Tampered or expired: 403; purged: 404.
 from __future__ import annotations
 
 from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field
 
 from labelrender.api import errors
 from labelrender.api.context import PUBLIC, app_state, route_policy
 from labelrender.store.objects import FilesystemStore, InvalidKeyError, SignedUrlRejected
 
 CONTENT_TYPES = {".png": "image/png"}
+
+
+class FileQuery(BaseModel):
+    """The signature of a URL the API returned; a missing one is refused (403)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    exp: str = Field(default="", description="Expiry, unix seconds")
+    sig: str = Field(default="", description="HMAC-SHA256 over the key and `exp`")
 
 
 @route_policy(PUBLIC)
@@ -23,9 +33,11 @@ async def get_file(request: web.Request) -> web.StreamResponse:
     content_type = next((t for ext, t in CONTENT_TYPES.items() if key.endswith(ext)), None)
     if not isinstance(store, FilesystemStore) or content_type is None:
         raise errors.NotFound("no such file", kind="FileNotFound")
-    exp, sig = request.query.get("exp", ""), request.query.get("sig", "")
+    signed = FileQuery.model_validate({name: request.query[name] for name in ("exp", "sig")
+                                       if name in request.query})
+    exp = signed.exp
     try:
-        data = await state.call(store.read_signed, key, exp, sig, state.now())
+        data = await state.call(store.read_signed, key, exp, signed.sig, state.now())
     except (SignedUrlRejected, InvalidKeyError) as exc:
         raise errors.PermissionDenied("the URL's signature is invalid or has expired",
                                       kind="SignedUrlRejected") from exc

@@ -45,12 +45,20 @@ class FromDataBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    template_id: str = Field(min_length=1)
-    fields: dict[str, Any]
-    template_version: int | None = Field(default=None, ge=1)
-    external_ref: str | None = Field(default=None, max_length=MAX_EXTERNAL_REF)
-    target_dpi: int | None = Field(default=None, ge=1, le=1200)
-    threshold: bool = False
+    template_id: str = Field(min_length=1, description="A committed tenant or global "
+                                                       "template")
+    # Values are checked against the template after it is found (check_fields).
+    fields: dict[str, Any] = Field(
+        json_schema_extra={"additionalProperties": {"type": "string"}},
+        description="A string value for every field of the template, and no others")
+    template_version: int | None = Field(default=None, ge=1,
+                                         description="Default: the latest version")
+    external_ref: str | None = Field(default=None, max_length=MAX_EXTERNAL_REF,
+                                     description="Echoed in the label.rendered event")
+    target_dpi: int | None = Field(default=None, ge=1, le=1200,
+                                   description="Default: the template's source DPI; at most "
+                                               "the plan's maximum (403)")
+    threshold: bool = Field(False, description="true: hard black and white")
 
 
 @dataclass(frozen=True)

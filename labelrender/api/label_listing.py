@@ -7,10 +7,12 @@ renders create no registry entry), and a label purged by retention is gone.
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 from aiohttp import web
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from labelrender.api import errors
 from labelrender.api.context import AppState, RoutePolicy, app_state, auth_of, route_policy
@@ -20,36 +22,64 @@ from labelrender.store.clock import iso
 from labelrender.store.errors import InvalidValue
 
 DEFAULT_LIMIT = 50
-_HASH = re.compile(r"^[0-9a-f]{64}$")
-_QUERY = frozenset({"content_hash", "template_id", "limit", "cursor"})
+_DIGITS = len(str(labels.MAX_PAGE))
 
 
-def _limit(query: Any) -> int:
-    text = query.get("limit")
-    if text is None:
-        return DEFAULT_LIMIT
-    # Length first: int() of thousands of digits is slow, and past 4,300 raises.
-    digits = len(str(labels.MAX_PAGE))
-    if not (text.isascii() and text.isdigit() and len(text) <= digits) \
-            or not 1 <= int(text) <= labels.MAX_PAGE:
-        raise errors.InvalidRequest(f"limit must be an integer from 1 to {labels.MAX_PAGE}",
-                                    param="limit", kind="InvalidLimit")
-    return int(text)
+class LabelListQuery(BaseModel):
+    """The query string; unknown parameters are refused (``UnknownField``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    content_hash: str | None = Field(
+        default=None, pattern=r"^[0-9a-f]{64}$",
+        description="Only the label with this hash (404 `LabelNotFound` when none)")
+    template_id: str | None = Field(default=None, pattern=templates.TEMPLATE_ID.pattern,
+                                    description="Only labels of this template")
+    limit: int = Field(default=DEFAULT_LIMIT, ge=1, le=labels.MAX_PAGE,
+                       description="Labels per page")
+    cursor: str | None = Field(default=None, description="`next_cursor` of the previous page")
+
+    @field_validator("limit", mode="before")
+    @classmethod
+    def _plain_digits(cls, value: object) -> object:
+        # Plain digits only ("+5", " 5" and "1_0" are not limits), and few of
+        # them: int() of thousands of digits is slow, and past 4,300 raises.
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()
+                                           and len(value) <= _DIGITS):
+            raise ValueError("not a small integer")
+        return value
 
 
-def _check_query(query: Any) -> None:
-    unknown = sorted(set(query) - _QUERY)
-    if unknown:
-        raise errors.UnknownField(f"unrecognized parameter {unknown[0]!r}", param=unknown[0])
-    content_hash = query.get("content_hash")
-    if content_hash is not None and not _HASH.match(content_hash):
-        raise errors.InvalidRequest("content_hash must be 64 lower-case hex characters",
-                                    param="content_hash", kind="InvalidContentHash")
-    template_id = query.get("template_id")
-    if template_id is not None and not templates.TEMPLATE_ID.match(template_id):
-        raise errors.InvalidRequest(
-            "template_id must be 1 to 128 letters, digits, '.', '_' or '-'",
-            param="template_id", kind="InvalidTemplateId")
+# The order the checks had before the model: unknown parameters, then each one.
+_PRECEDENCE = ("extra", "content_hash", "template_id", "limit")
+_QUERY_ERRORS: dict[str, tuple[str, str]] = {
+    "content_hash": ("InvalidContentHash", "content_hash must be 64 lower-case hex characters"),
+    "template_id": ("InvalidTemplateId",
+                    "template_id must be 1 to 128 letters, digits, '.', '_' or '-'"),
+    "limit": ("InvalidLimit", f"limit must be an integer from 1 to {labels.MAX_PAGE}"),
+    "cursor": ("InvalidCursor", "cursor must be a string"),
+}
+
+
+def parse_query(query: Mapping[str, str]) -> LabelListQuery:
+    """The query as a ``LabelListQuery``, or the one 400 naming what is wrong."""
+    try:
+        return LabelListQuery.model_validate(dict(query))
+    except ValidationError as exc:
+        raise _query_error(exc.errors()) from exc
+
+
+def _query_error(details: list[ErrorDetails]) -> errors.ApiError:
+    def field_of(detail: ErrorDetails) -> str:
+        return "extra" if detail["type"] == "extra_forbidden" else str(detail["loc"][0])
+
+    detail = min(details, key=lambda d: _PRECEDENCE.index(field_of(d))
+                 if field_of(d) in _PRECEDENCE else len(_PRECEDENCE))
+    name = str(detail["loc"][0])
+    if detail["type"] == "extra_forbidden":
+        return errors.UnknownField(f"unrecognized parameter {name!r}", param=name)
+    kind, message = _QUERY_ERRORS[name]
+    return errors.InvalidRequest(message, param=name, kind=kind)
 
 
 def _label_json(state: AppState, record: labels.LabelRecord) -> dict[str, Any]:
@@ -63,18 +93,15 @@ def _label_json(state: AppState, record: labels.LabelRecord) -> dict[str, Any]:
 @route_policy(RoutePolicy(kinds=True))
 async def list_labels(request: web.Request) -> web.Response:
     state = app_state(request)
-    query = request.query
-    _check_query(query)
-    limit = _limit(query)
+    query = parse_query(request.query)
     try:
         page = await state.call(labels.list_labels, state.redis, auth_of(request).tenant_id,
-                                limit=limit, cursor=query.get("cursor"),
-                                template_id=query.get("template_id"),
-                                content_hash=query.get("content_hash"))
+                                limit=query.limit, cursor=query.cursor,
+                                template_id=query.template_id, content_hash=query.content_hash)
     except InvalidValue as exc:
         raise errors.InvalidRequest("cursor is not one this endpoint returned",
                                     param="cursor", kind="InvalidCursor") from exc
-    if query.get("content_hash") is not None and not page.labels:
+    if query.content_hash is not None and not page.labels:
         # Spec "Errors": a label aged out of retention (or never rendered) is 404.
         raise errors.NotFound("no label with that content_hash", param="content_hash",
                               kind="LabelNotFound")

@@ -28,11 +28,17 @@ class RawRenderBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    zpl: str
-    source_dpi: int = Field(203, ge=DPI_RANGE[0], le=DPI_RANGE[1])
-    target_dpi: int = Field(203, ge=DPI_RANGE[0], le=DPI_RANGE[1])
-    threshold: bool = False
-    font_profile: FontProfile | None = None
+    zpl: str = Field(json_schema_extra={"pattern": r"\S"},  # _not_blank
+                     description="The ZPL to render; not empty or blank")
+    source_dpi: int = Field(203, ge=DPI_RANGE[0], le=DPI_RANGE[1],
+                            description="DPI the ZPL was written for")
+    target_dpi: int = Field(203, ge=DPI_RANGE[0], le=DPI_RANGE[1],
+                            description="DPI to render at; at most the plan's maximum (403)")
+    threshold: bool = Field(False, description="true: hard black and white; false: an "
+                                               "anti-aliased preview")
+    font_profile: FontProfile | None = Field(None, description="Fonts for ^A0 and the "
+                                                               "scalable font; default: the "
+                                                               "engine's")
 
     @field_validator("zpl")
     @classmethod

@@ -41,6 +41,8 @@ _PARSE_ERROR_KINDS: tuple[tuple[type[Exception], str], ...] = (
     # The rest (BadStatusLine, framing: Content-Length with Transfer-Encoding,
     # a bad chunk size...) is "MalformedRequest".
 )
+# Every kind aiohttp's parser errors are answered with (the OpenAPI document's 400s).
+PARSE_ERROR_KINDS = tuple(kind for _, kind in _PARSE_ERROR_KINDS) + ("MalformedRequest",)
 _MAX_MESSAGE_CHARS = 200  # aiohttp quotes the offending bytes; keep the gist
 
 

@@ -17,10 +17,11 @@ for the other fields before it is refused whole (413).
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import ErrorDetails
 
 from labelrender.api import errors
 from labelrender.api.billing import consume_unit, refund_quietly
@@ -54,33 +55,100 @@ POLICY = RoutePolicy(rate="charge", kinds=True, unauthorized_kind="PRE_AUTH_UNAU
 ENGINE = web.AppKey("labelrender_synthesis_engine", SynthesisEngine)
 
 
+HintName = Annotated[str, Field(max_length=MAX_HINT_CHARS)]
+
+
 class SynthesizeBody(BaseModel):
-    """The request body; strict types, unknown fields refused."""
+    """The request body; strict types, unknown fields refused. The limits are
+    here, so the document states them; the kinds they answer with are
+    ``_FIELD_ERRORS``'s."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    input_zpl: str | None = None
-    target_scope: str | None = None
-    target_tenant_id: str | None = None
-    hint_template_id: str | None = None
-    hint_field_names: list[str] | None = None
+    input_zpl: str = Field(
+        max_length=MAX_INPUT_ZPL_BYTES, json_schema_extra={"pattern": r"\S"},
+        description="Legacy ZPL from `^XA` to `^XZ`, at most 64 KiB as UTF-8; for a "
+                    "stream of labels the first is used")
+    target_scope: Literal["tenant", "global"] | None = Field(
+        default=None, description="`tenant` (the default); `global` is operator-only (422)")
+    target_tenant_id: str | None = Field(
+        default=None, pattern=TENANT_ID.pattern,
+        description="If given, it must be the key's tenant")
+    hint_template_id: str | None = Field(
+        default=None, description="The id the draft will be committed under; echoed as "
+                                  "`template_id`")
+    hint_field_names: list[HintName] | None = Field(
+        default=None, max_length=MAX_HINTS, description="Hints for naming fields")
+
+    @field_validator("input_zpl")
+    @classmethod
+    def _within_limits(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("input_zpl is required and must not be empty")
+        if len(value.encode("utf-8")) > MAX_INPUT_ZPL_BYTES:
+            raise ValueError(f"input_zpl is over the {MAX_INPUT_ZPL_BYTES}-byte limit")
+        return value
 
 
-def _type_error(exc: ValidationError) -> errors.ApiError:
-    detail = exc.errors()[0]
-    if any(d["type"] == "extra_forbidden" for d in exc.errors()):
-        field = str(next(d for d in exc.errors() if d["type"] == "extra_forbidden")["loc"][0])
-        return errors.UnknownField(f"unrecognized field {field!r}", param=field)
-    name = str(detail["loc"][0]) if detail["loc"] else None
-    if name == "input_zpl":
-        return errors.InvalidInputZpl("input_zpl must be a string of ZPL", param=name)
-    if name == "target_tenant_id":
-        return errors.InvalidTenantId("target_tenant_id must be a string or null", param=name)
-    if name == "target_scope":
-        return errors.ValidationFailed("target_scope must be \"tenant\"", param=name,
-                                       kind="InvalidScope")
-    return errors.ValidationFailed(f"{name} has the wrong type", param=name,
-                                   kind="InvalidHint")
+# Per field: its kind, what a value of the wrong JSON type is told, and what
+# a value of the right type out of its limits is told (None: the validator's).
+_FIELD_ERRORS: dict[str, tuple[type[errors.ValidationFailed], str, str, str | None]] = {
+    "input_zpl": (errors.InvalidInputZpl, "InvalidInputZpl",
+                  "input_zpl must be a string of ZPL", None),
+    "target_scope": (errors.ValidationFailed, "InvalidScope",
+                     "target_scope must be \"tenant\"", "target_scope must be \"tenant\""),
+    "target_tenant_id": (errors.InvalidTenantId, "InvalidTenantId",
+                         "target_tenant_id must be a string or null",
+                         "target_tenant_id must look like tnt_ and 26 base32 characters"),
+    "hint_template_id": (errors.ValidationFailed, "InvalidHint",
+                         "hint_template_id has the wrong type", None),
+    "hint_field_names": (errors.ValidationFailed, "InvalidHint",
+                         "hint_field_names has the wrong type",
+                         f"hint_field_names takes at most {MAX_HINTS} names of "
+                         f"{MAX_HINT_CHARS} characters"),
+}
+_ORDER = tuple(_FIELD_ERRORS)
+_TYPE_ERRORS = frozenset({"string_type", "list_type", "int_type", "bool_type", "dict_type"})
+
+
+def _field_of(detail: ErrorDetails) -> str:
+    return str(detail["loc"][0]) if detail["loc"] else ""
+
+
+def _rank(detail: ErrorDetails) -> tuple[int, int]:
+    """Unknown fields, then wrong JSON types, then limits; in field order."""
+    field = _field_of(detail)
+    position = _ORDER.index(field) if field in _ORDER else len(_ORDER)
+    if detail["type"] == "extra_forbidden":
+        return 0, position
+    return (1 if detail["type"] in _TYPE_ERRORS else 2), position
+
+
+def _body_error(exc: ValidationError, payload: dict[str, Any]) -> errors.ApiError:
+    detail = min(exc.errors(), key=_rank)
+    name = _field_of(detail)
+    if detail["type"] == "extra_forbidden":
+        return errors.UnknownField(f"unrecognized field {name!r}", param=name)
+    tier, position = _rank(detail)
+    if tier == 2 and payload.get("target_scope") == "global" and \
+            position > _ORDER.index("target_scope"):
+        return _global_scope()  # the scope is checked before the tenant and the hints
+    error_class, kind, type_message, limit_message = _FIELD_ERRORS[name]
+    if tier == 1:
+        message = type_message
+    elif detail["type"] == "missing":
+        message = "input_zpl is required and must not be empty"
+    elif detail["type"] == "string_too_long" and name == "input_zpl":
+        message = f"input_zpl is over the {MAX_INPUT_ZPL_BYTES}-byte limit"
+    else:
+        message = limit_message or str(detail.get("ctx", {}).get("error", detail["msg"]))
+    return error_class(message, param=name, kind=kind)
+
+
+def _global_scope() -> errors.ApiError:
+    return errors.InvalidScopeForTenantCall(
+        "target_scope \"global\" is operator-only; tenant keys synthesize into "
+        "\"tenant\"", param="target_scope")
 
 
 def validate(payload: dict[str, Any], auth: AuthContext) -> SynthesisInput:
@@ -88,44 +156,21 @@ def validate(payload: dict[str, Any], auth: AuthContext) -> SynthesisInput:
     try:
         body = SynthesizeBody.model_validate(payload)
     except ValidationError as exc:
-        raise _type_error(exc) from exc
-    zpl = body.input_zpl
-    if zpl is None or not zpl.strip():
-        raise errors.InvalidInputZpl("input_zpl is required and must not be empty",
-                                     param="input_zpl")
-    if len(zpl.encode("utf-8")) > MAX_INPUT_ZPL_BYTES:
-        raise errors.InvalidInputZpl(
-            f"input_zpl is over the {MAX_INPUT_ZPL_BYTES}-byte limit", param="input_zpl")
+        raise _body_error(exc, payload) from exc
     _check_scope(body, auth)
-    return SynthesisInput(zpl, body.hint_template_id, _hints(body.hint_field_names))
+    return SynthesisInput(body.input_zpl, body.hint_template_id,
+                          tuple(body.hint_field_names or ()))
 
 
 def _check_scope(body: SynthesizeBody, auth: AuthContext) -> None:
     """DECISIONS.md "Templates": scope defaults to tenant; global is operator-only.
     The tenant always comes from the key; a named one must be the key's."""
     if body.target_scope == "global":
-        raise errors.InvalidScopeForTenantCall(
-            "target_scope \"global\" is operator-only; tenant keys synthesize into "
-            "\"tenant\"", param="target_scope")
-    if body.target_scope not in (None, "tenant"):
-        raise errors.ValidationFailed("target_scope must be \"tenant\"", param="target_scope",
-                                      kind="InvalidScope")
+        raise _global_scope()
     tenant = body.target_tenant_id
-    if tenant is not None and not TENANT_ID.match(tenant):
-        raise errors.InvalidTenantId("target_tenant_id must look like tnt_ and 26 base32 "
-                                     "characters", param="target_tenant_id")
     if tenant is not None and tenant != auth.tenant_id:
         raise errors.InvalidTenantId("target_tenant_id is not the tenant of this API key",
                                      param="target_tenant_id")
-
-
-def _hints(names: list[str] | None) -> tuple[str, ...]:
-    names = names or []
-    if len(names) > MAX_HINTS or any(len(n) > MAX_HINT_CHARS for n in names):
-        raise errors.ValidationFailed(
-            f"hint_field_names takes at most {MAX_HINTS} names of {MAX_HINT_CHARS} characters",
-            param="hint_field_names", kind="InvalidHint")
-    return tuple(names)
 
 
 async def _checked_input(request: web.Request) -> tuple[AppState, AuthContext, SynthesisInput]:

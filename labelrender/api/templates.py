@@ -9,7 +9,7 @@ under the render limits: a body over one is 422 ``RenderTooComplex``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -26,12 +26,6 @@ from labelrender.worker.sandbox import CallFailed
 
 DPI = Field(default=None, ge=1, le=1200)
 DOTS = Field(default=None, ge=1, le=100_000)
-# What a synthesis response carries besides its draft: accepted and ignored, so
-# the response can be committed as returned (DECISIONS.md "Commit").
-_SYNTHESIS_KEYS = frozenset({
-    "status", "scope", "tenant_id", "template_id", "confidence_score", "low_confidence",
-    "warnings", "confidence_components", "_synthesis_meta",
-})
 _TEMPLATE_POLICY = RoutePolicy(kinds=True)
 
 
@@ -56,28 +50,50 @@ class DraftBody(BaseModel):
                      source_dpi=self.source_dpi or 203, description=self.description)
 
 
+class SynthesisBody(BaseModel):
+    """A synthesis response committed as returned: its ``draft`` is what counts;
+    the other fields of the response are accepted and ignored."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    draft: DraftBody
+    status: Any = None
+    scope: Any = None
+    tenant_id: Any = None
+    template_id: Any = None
+    confidence_score: Any = None
+    low_confidence: Any = None
+    warnings: Any = None
+    confidence_components: Any = None
+    synthesis_meta: Any = Field(default=None, alias="_synthesis_meta")
+
+
+# A commit body: the draft's fields at the top level, or a synthesis response.
+CommitBody = DraftBody | SynthesisBody
+
+
 def parse_draft(payload: dict[str, Any]) -> Draft:
     """``{"draft": {...}}`` (a synthesis response) or the draft's fields at the top."""
-    if "draft" in payload:
-        unknown = sorted(set(payload) - _SYNTHESIS_KEYS - {"draft"})
-        if unknown:
-            raise errors.UnknownField(f"unrecognized field {unknown[0]!r}", param=unknown[0])
-        inner = payload["draft"]
-        if not isinstance(inner, dict):
-            raise errors.ValidationFailed("draft must be an object", param="draft",
-                                          kind="InvalidDraft")
-        payload, prefix = inner, "draft."
-    else:
-        prefix = ""
+    model: type[BaseModel] = SynthesisBody if "draft" in payload else DraftBody
     try:
-        return DraftBody.model_validate(payload).to_draft()
+        body = model.model_validate(payload)
     except ValidationError as exc:
-        raise _draft_error(exc, prefix) from exc
+        raise _draft_error(exc) from exc
+    draft = body.draft if isinstance(body, SynthesisBody) else body
+    assert isinstance(draft, DraftBody)
+    return draft.to_draft()
 
 
-def _draft_error(exc: ValidationError, prefix: str) -> errors.ApiError:
-    detail = exc.errors()[0]
-    field = prefix + ".".join(str(part) for part in detail["loc"])
+def _draft_error(exc: ValidationError) -> errors.ApiError:
+    """Unknown keys of a synthesis response first, then the draft's first problem."""
+    details = exc.errors()
+    unknown = sorted((d for d in details if d["type"] == "extra_forbidden" and len(d["loc"]) == 1),
+                     key=lambda d: str(d["loc"][0]))
+    detail = unknown[0] if unknown else details[0]
+    if detail["loc"] == ("draft",):
+        return errors.ValidationFailed("draft must be an object", param="draft",
+                                       kind="InvalidDraft")
+    field = ".".join(str(part) for part in detail["loc"])
     if detail["type"] == "extra_forbidden":
         return errors.UnknownField(f"unrecognized field {field!r}", param=field)
     if detail["type"] == "missing":
@@ -87,12 +103,32 @@ def _draft_error(exc: ValidationError, prefix: str) -> errors.ApiError:
                                    kind="InvalidDraft")
 
 
+class TemplatePath(BaseModel):
+    """The template id a commit names in its path."""
+
+    model_config = ConfigDict(frozen=True)
+
+    template_id: str = Field(pattern=templates.TEMPLATE_ID.pattern,
+                             description="Letters, digits, '.', '_' or '-', not starting "
+                                         "with '.'; 1 to 128 characters")
+
+
+class TemplateListQuery(BaseModel):
+    """``GET /v1/templates``'s query; other parameters are ignored."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: Literal["tenant", "global"] | None = Field(
+        default=None, description="Only the tenant's own templates, or only global ones")
+
+
 def checked_id(template_id: str) -> str:
-    if not templates.TEMPLATE_ID.match(template_id):
+    try:
+        return TemplatePath(template_id=template_id).template_id
+    except ValidationError as exc:
         raise errors.ValidationFailed(
             "a template id is 1 to 128 letters, digits, '.', '_' or '-', not starting "
-            "with '.'", param="template_id", kind="InvalidTemplateId")
-    return template_id
+            "with '.'", param="template_id", kind="InvalidTemplateId") from exc
 
 
 async def commit_template(state: AppState, engine: EngineProcesses, tenant_id: str,
@@ -133,10 +169,11 @@ async def post_template(request: web.Request) -> web.Response:
 @route_policy(_TEMPLATE_POLICY)
 async def list_templates(request: web.Request) -> web.Response:
     state = app_state(request)
-    scope = request.query.get("scope")
-    if scope not in (None, "tenant", "global"):
+    try:
+        scope = TemplateListQuery.model_validate({"scope": request.query.get("scope")}).scope
+    except ValidationError as exc:
         raise errors.InvalidRequest("scope must be tenant or global", param="scope",
-                                    kind="InvalidScope")
+                                    kind="InvalidScope") from exc
     tenant_id = auth_of(request).tenant_id
     found: list[TemplateSummary] = []
     if scope in (None, "tenant"):

@@ -8,11 +8,11 @@ before anything is stored; the tenant always comes from the key.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import redis
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from labelrender.api import errors
 from labelrender.api.body import SMALL_BODY_BYTES, parse_object, read_body
@@ -21,9 +21,9 @@ from labelrender.api.context import app_state, auth_of
 from labelrender.store import NotFound as StoreNotFound
 from labelrender.store import deliveries
 from labelrender.store.clock import Now
-from labelrender.store.errors import InvalidValue
 from labelrender.store.events import LABEL_RENDERED, LabelRendered, new_event_id
 from labelrender.store.webhook_targets import (
+    MAX_URL_LENGTH,
     TargetPolicy,
     TargetRejected,
     check_url,
@@ -31,10 +31,10 @@ from labelrender.store.webhook_targets import (
 )
 from labelrender.store.webhooks import (
     MAX_WEBHOOKS,
+    WEBHOOK_ID,
     Upserted,
     Webhook,
     WebhookCapReached,
-    check_webhook_id,
     delete_webhook,
     get_webhook,
     list_webhooks,
@@ -42,37 +42,58 @@ from labelrender.store.webhooks import (
 )
 
 TOPICS = (LABEL_RENDERED,)  # spec "Events": the only event in v1
+Topic = Literal["label.rendered"]
 SAMPLE_HASH = "0" * 64
 
 
 class UpsertBody(BaseModel):
+    """Create or update a subscription; the tenant comes from the key."""
+
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    url: str
-    topics: list[str] = [LABEL_RENDERED]
+    url: str = Field(max_length=MAX_URL_LENGTH, json_schema_extra={"format": "uri"},
+                     description="Public HTTPS endpoint; loopback, private, link-local and "
+                                 "metadata addresses and names are refused")
+    topics: list[Topic] = Field(default=["label.rendered"], min_length=1,
+                                description="Only `label.rendered` exists in v1")
+
+
+class WebhookPath(BaseModel):
+    """The subscription id, chosen by the caller."""
+
+    model_config = ConfigDict(frozen=True)
+
+    webhook_id: str = Field(pattern=WEBHOOK_ID.pattern,
+                            description="1 to 64 letters, digits, '_', '.' or '-', starting "
+                                        "with a letter or digit")
 
 
 def _parse_upsert(raw: bytes) -> UpsertBody:
+    payload = parse_object(raw)
     try:
-        body = UpsertBody.model_validate(parse_object(raw))
+        return UpsertBody.model_validate(payload)
     except ValidationError as exc:
-        detail = exc.errors()[0]
-        field = str(detail["loc"][0]) if detail["loc"] else None
-        if detail["type"] == "extra_forbidden":
-            raise errors.UnknownField(f"unrecognized field {field!r}", param=field) from exc
-        if field == "topics":
-            raise errors.UnsupportedTopic("topics must be a list of topic names",
-                                          param="topics") from exc
-        if detail["type"] == "missing":
-            raise errors.ValidationFailed("url is required", param="url",
-                                          kind="MissingField") from exc
-        raise errors.WebhookTargetRejected("url must be a string", param="url") from exc
-    unknown = [topic for topic in body.topics if topic not in TOPICS]
-    if unknown or not body.topics:
-        raise errors.UnsupportedTopic(
-            f"topics must be a non-empty subset of {list(TOPICS)}; got {body.topics}",
-            param="topics")
-    return body
+        raise _upsert_error(exc, payload) from exc
+
+
+def _upsert_error(exc: ValidationError, payload: dict[str, Any]) -> errors.ApiError:
+    """The first problem pydantic names, with the kind the field answers with."""
+    detail = exc.errors()[0]
+    field = str(detail["loc"][0]) if detail["loc"] else None
+    if detail["type"] == "extra_forbidden":
+        return errors.UnknownField(f"unrecognized field {field!r}", param=field)
+    if field == "topics":
+        if detail["type"] == "list_type":
+            return errors.UnsupportedTopic("topics must be a list of topic names",
+                                           param="topics")
+        return errors.UnsupportedTopic(f"topics must be a non-empty subset of {list(TOPICS)}; "
+                                       f"got {payload.get('topics')}", param="topics")
+    if detail["type"] == "missing":
+        return errors.ValidationFailed("url is required", param="url", kind="MissingField")
+    if detail["type"] == "string_too_long":
+        return errors.WebhookTargetRejected(
+            f"webhook url refused: url is longer than {MAX_URL_LENGTH} characters", param="url")
+    return errors.WebhookTargetRejected("url must be a string", param="url")
 
 
 def webhook_view(hook: Webhook) -> dict[str, Any]:
@@ -105,11 +126,12 @@ def queue_test(r: redis.Redis, tenant_id: str, webhook_id: str, now: float) -> s
 
 
 def _webhook_id(request: web.Request) -> str:
-    webhook_id = request.match_info["webhook_id"]
     try:
-        return check_webhook_id(webhook_id)
-    except InvalidValue as exc:
-        raise errors.InvalidWebhookId(str(exc), param="id") from exc
+        return WebhookPath(webhook_id=request.match_info["webhook_id"]).webhook_id
+    except ValidationError as exc:
+        raise errors.InvalidWebhookId(
+            "webhook id must be 1 to 64 letters, digits, '_', '.' or '-', starting with a "
+            "letter or digit", param="id") from exc
 
 
 def _not_found(webhook_id: str) -> errors.ApiError:

@@ -1,0 +1,272 @@
+"""Every operation the API serves, as the OpenAPI document shows it.
+
+This table is the one place a route is documented. Adding a route to the
+app means adding its ``Operation`` here: ``tests/api/test_openapi.py``
+compares this table with the routes the app registers and fails on any
+route missing from it (or any entry no route serves). Request schemas come
+from the handler modules' pydantic models, so a new field on a body model
+shows up in the document by itself; regenerate the repo copy with
+``python -m labelrender.api.openapi > docs/openapi.json``.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from labelrender.api import (
+    account,
+    files,
+    from_data,
+    health,
+    keys,
+    label_listing,
+    labels,
+    synthesis,
+    templates,
+    webhooks,
+)
+from labelrender.api.openapi import examples, schemas, serve
+from labelrender.api.openapi.spec import Answer, Operation
+
+# Kinds several operations share.
+_RENDER_400 = ("InvalidDpi", "InvalidIdempotencyKey")
+_RENDER_409 = ("IdempotencyKeyConflict", "IdempotencyKeyInProgress")
+_RENDER_FAILURES = {502: ("RenderFailed",), 503: ("AgentOverloaded",), 504: ("RenderTimeout",)}
+_WEBHOOK_ID = {422: ("InvalidWebhookId",)}
+_WEBHOOK_ID_404 = {404: ("WebhookNotFound",), 422: ("InvalidWebhookId",)}
+
+LABELS = (
+    Operation(
+        "POST", "/v1/labels", labels.create_label, "createLabel", "Labels",
+        "Render raw ZPL",
+        description="Renders ZPL to a PNG behind a signed URL. Identical requests are "
+                    "answered from the stored label (`cached: true`), free. With "
+                    "`Idempotency-Key`, a replay with the same body gets the first "
+                    "answer again (`Idempotency-Replay: true`); another body is 409. "
+                    "The key is checked before the rate limit.",
+        body=labels.RawRenderBody, body_example=examples.RAW_RENDER_REQUEST,
+        answers=(Answer(200, "Rendered, or answered from the stored label",
+                        schemas.RawRenderResult, example=examples.RAW_RENDER),),
+        errors={400: _RENDER_400 + ("InvalidFontProfile",), 402: ("QuotaExceeded",),
+                403: ("DpiNotPermitted",), 409: _RENDER_409,
+                422: ("MissingZpl", "InvalidZpl", "InvalidThreshold", "RenderTooComplex"),
+                **_RENDER_FAILURES},
+        idempotent=True),
+    Operation(
+        "POST", "/v1/labels/from-data", from_data.create_from_data, "renderTemplate",
+        "Labels", "Render a template with field values",
+        description="Renders the template's latest committed version (or "
+                    "`template_version`) with a value for every field; sample values "
+                    "never fill in. Every success, cache hits included, emits "
+                    "`label.rendered`.",
+        body=from_data.FromDataBody, body_example=examples.FROM_DATA_REQUEST,
+        answers=(Answer(200, "Rendered, or answered from the stored label",
+                        schemas.TemplateRenderResult, example=examples.FROM_DATA),),
+        errors={400: _RENDER_400, 402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
+                404: ("TemplateNotFound",), 409: _RENDER_409,
+                422: ("MissingTemplateId", "MissingField", "InvalidField", "UnknownField",
+                      "InvalidTemplateVersion", "InvalidExternalRef", "InvalidThreshold",
+                      "ValidationFailed", "InvalidZpl", "RenderTooComplex"),
+                **_RENDER_FAILURES},
+        idempotent=True),
+    Operation(
+        "GET", "/v1/labels", label_listing.list_labels, "listLabels", "Labels",
+        "List rendered template labels with fresh URLs",
+        description="Template renders only (raw renders are not recorded), newest first; "
+                    "a label purged by retention is gone.",
+        query=label_listing.LabelListQuery,
+        answers=(Answer(200, "A page of labels", schemas.LabelList,
+                        example=examples.LABEL_LIST),),
+        errors={400: ("InvalidContentHash", "InvalidTemplateId", "InvalidLimit",
+                      "InvalidCursor"),
+                404: ("LabelNotFound",)}),
+)
+
+_SYNTHESIS_422 = ("InvalidInputZpl", "InvalidScope", "InvalidScopeForTenantCall",
+                  "InvalidTenantId", "InvalidHint")
+
+TEMPLATES = (
+    Operation(
+        "POST", "/v1/templates/synthesize", synthesis.synthesize_now, "synthesizeTemplate",
+        "Templates", "Turn legacy ZPL into a template draft",
+        description="Nothing is stored; one synthesis unit is counted per success. "
+                    "Hard-to-read input still answers 200 with a low `confidence_score`.",
+        body=synthesis.SynthesizeBody, body_example=examples.SYNTHESIZE_REQUEST,
+        answers=(Answer(200, "The draft", schemas.SynthesisResult,
+                        example=examples.SYNTHESIS),),
+        errors={402: ("QuotaExceeded",), 422: (*_SYNTHESIS_422, "RenderTooComplex"),
+                502: ("SynthesisUpstreamUnavailable",), 503: ("AgentOverloaded",)}),
+    Operation(
+        "POST", "/v1/templates/synthesize/jobs", synthesis.create_job, "createSynthesisJob",
+        "Templates", "Synthesize as a job",
+        description="The same body as synchronous synthesis; poll the job until it "
+                    "`succeeded` or `failed`. The unit is counted now and given back if "
+                    "the job fails. Jobs are kept 7 days.",
+        body=synthesis.SynthesizeBody, body_example=examples.SYNTHESIZE_REQUEST,
+        answers=(Answer(202, "Queued", schemas.JobQueued, example=examples.JOB_QUEUED),),
+        errors={402: ("QuotaExceeded",), 422: _SYNTHESIS_422}),
+    Operation(
+        "GET", "/v1/templates/synthesize/jobs/{job_id}", synthesis.get_job,
+        "getSynthesisJob", "Templates", "Poll a synthesis job",
+        answers=(Answer(200, "The job", schemas.SynthesisJob, example=examples.JOB),),
+        errors={404: ("SynthesisJobNotFound",)}),
+    Operation(
+        "GET", "/v1/templates", templates.list_templates, "listTemplates", "Templates",
+        "List the templates the key can render",
+        query=templates.TemplateListQuery,
+        answers=(Answer(200, "The tenant's templates, then the global ones",
+                        schemas.TemplateList, example=examples.TEMPLATE_LIST),),
+        errors={400: ("InvalidScope",)}),
+    Operation(
+        "POST", "/v1/templates/{template_id}", templates.post_template, "commitTemplate",
+        "Templates", "Commit a draft as the template's next version",
+        description="The body is a draft (its fields at the top level) or a synthesis "
+                    "response as returned. The body is rendered once to check it. "
+                    "Committing the same id again makes the next version.",
+        body=templates.CommitBody, body_example=examples.COMMIT_REQUEST,
+        path_params=templates.TemplatePath,
+        answers=(Answer(201, "Committed", schemas.TemplateCommitted,
+                        example=examples.COMMITTED),),
+        errors={403: ("TemplateReadOnly",),
+                422: ("InvalidTemplateId", "InvalidDraft", "MissingField", "MissingBody",
+                      "FieldMapMismatch", "InvalidZpl", "RenderTooComplex"),
+                503: ("AgentOverloaded",)}),
+    Operation(
+        "DELETE", "/v1/templates/{template_id}", templates.delete_template,
+        "deleteTemplate", "Templates", "Delete every version of a template",
+        description="Permanent; labels already rendered stay. Global templates are "
+                    "read-only (403).",
+        answers=(Answer(200, "Deleted", schemas.TemplateDeleted,
+                        example=examples.TEMPLATE_DELETED),),
+        errors={403: ("TemplateReadOnly",), 404: ("TemplateNotFound",)}),
+)
+
+ACCOUNT = (
+    Operation(
+        "GET", "/v1/whoami", account.whoami, "getWhoami", "Account",
+        "The tenant and plan behind the key",
+        answers=(Answer(200, "Tenant and plan", schemas.Whoami, example=examples.WHOAMI),)),
+    Operation(
+        "GET", "/v1/usage", account.usage, "getUsage", "Account", "Live counters",
+        description="Reading it does not use up a request.",
+        answers=(Answer(200, "This month's counters", schemas.Usage,
+                        example=examples.USAGE),)),
+    Operation(
+        "POST", "/v1/keys", keys.create, "createKey", "Keys", "Create an API key",
+        description="The secret is shown once. Rotation: create, deploy, then revoke "
+                    "the old key.",
+        body=keys.CreateKeyBody, body_required=False, body_example={"label": "ci"},
+        answers=(Answer(201, "Created", schemas.KeyCreated, example=examples.KEY_CREATED),),
+        errors={409: ("KeyCapReached",), 422: ("InvalidLabel",)}),
+    Operation(
+        "GET", "/v1/keys", keys.list_all, "listKeys", "Keys", "List the tenant's keys",
+        answers=(Answer(200, "Every key, never a secret", schemas.KeyList,
+                        example=examples.KEY_LIST),)),
+    Operation(
+        "DELETE", "/v1/keys/{prefix}", keys.revoke, "revokeKey", "Keys", "Revoke a key",
+        description="The next request with it is 401. The last active key cannot be "
+                    "revoked (409).",
+        answers=(Answer(200, "Revoked", schemas.KeyRevoked, example=examples.KEY_REVOKED),),
+        errors={404: ("KeyNotFound",), 409: ("LastActiveKey",)}),
+)
+
+WEBHOOKS = (
+    Operation(
+        "GET", "/v1/webhooks", webhooks.list_all, "listWebhooks", "Webhooks",
+        "List subscriptions",
+        answers=(Answer(200, "Subscriptions", schemas.WebhookList,
+                        example=examples.WEBHOOK_LIST),)),
+    Operation(
+        "POST", "/v1/webhooks/{webhook_id}", webhooks.upsert, "upsertWebhook", "Webhooks",
+        "Create or update a subscription",
+        description="The signing secret is shown on create only and kept on update; "
+                    "`version` goes up by 1 on every update. At most 10 per tenant.",
+        body=webhooks.UpsertBody, body_example=examples.WEBHOOK_REQUEST,
+        path_params=webhooks.WebhookPath,
+        answers=(Answer(201, "Created", schemas.WebhookUpserted,
+                        example=examples.WEBHOOK_CREATED),
+                 Answer(200, "Updated", schemas.WebhookUpserted,
+                        example=examples.WEBHOOK_UPDATED)),
+        errors={409: ("WebhookCapReached",),
+                422: ("InvalidWebhookId", "MissingField", "UnsupportedTopic",
+                      "WebhookTargetRejected")}),
+    Operation(
+        "GET", "/v1/webhooks/{webhook_id}", webhooks.get_one, "getWebhook", "Webhooks",
+        "Get a subscription", path_params=webhooks.WebhookPath,
+        answers=(Answer(200, "The subscription", schemas.WebhookView,
+                        example=examples.WEBHOOK),),
+        errors=_WEBHOOK_ID_404),
+    Operation(
+        "DELETE", "/v1/webhooks/{webhook_id}", webhooks.delete, "deleteWebhook",
+        "Webhooks", "Delete a subscription",
+        description="Its delivery history and pending deliveries go with it.",
+        path_params=webhooks.WebhookPath,
+        answers=(Answer(200, "Deleted", schemas.WebhookDeleted,
+                        example=examples.WEBHOOK_DELETED),),
+        errors=_WEBHOOK_ID_404),
+    Operation(
+        "GET", "/v1/webhooks/{webhook_id}/deliveries", webhooks.list_deliveries,
+        "listWebhookDeliveries", "Webhooks", "Recent delivery attempts",
+        path_params=webhooks.WebhookPath,
+        answers=(Answer(200, "Newest first, at most 100", schemas.DeliveryList,
+                        example=examples.DELIVERIES),),
+        errors=_WEBHOOK_ID_404),
+    Operation(
+        "POST", "/v1/webhooks/{webhook_id}/test", webhooks.send_test, "sendWebhookTest",
+        "Webhooks", "Send a sample delivery",
+        description="A `label.rendered` event with `data.test: true`, to this "
+                    "subscription only.",
+        path_params=webhooks.WebhookPath,
+        answers=(Answer(202, "Queued", schemas.WebhookTestQueued,
+                        example=examples.WEBHOOK_TEST),),
+        errors=_WEBHOOK_ID_404),
+)
+
+SERVICE = (
+    Operation(
+        "GET", "/v1/files/{key}", files.get_file, "getFile", "Files",
+        "A rendered label (signed URL)",
+        description="The URLs the API returns, for the filesystem object store (S3 "
+                    "gives presigned URLs instead). The signature is the credential: "
+                    "no Authorization header.",
+        query=files.FileQuery,
+        answers=(Answer(200, "The PNG", content_type="image/png",
+                        headers=("Cache-Control",)),),
+        errors={403: ("SignedUrlRejected",), 404: ("FileNotFound",)}),
+    Operation(
+        "GET", "/healthz", health.healthz, "getHealthz", "Operations",
+        "Liveness: the process answers",
+        answers=(Answer(200, "Alive", schemas.Health, example={"status": "ok"}),),
+        storage=False),
+    Operation(
+        "GET", "/readyz", health.readyz, "getReadyz", "Operations",
+        "Readiness: Redis answers",
+        answers=(Answer(200, "Ready", schemas.Readiness,
+                        example={"status": "ok", "redis": "ok"}),
+                 Answer(503, "Redis does not answer", schemas.Readiness,
+                        example={"status": "unavailable", "redis": "unreachable"})),
+        storage=False),
+    Operation(
+        "GET", "/metrics", health.metrics, "getMetrics", "Operations",
+        "Prometheus metrics",
+        answers=(Answer(200, "Prometheus text format",
+                        content_type=CONTENT_TYPE_LATEST),),
+        storage=False),
+    Operation(
+        "GET", "/v1/openapi.json", serve.openapi_document, "getOpenapiDocument",
+        "Reference", "This document",
+        answers=(Answer(200, "The OpenAPI 3.1 document", content_type="application/json"),),
+        storage=False),
+    Operation(
+        "GET", "/docs", serve.docs_page, "getDocs", "Reference",
+        "Reference docs rendered from this document",
+        answers=(Answer(200, "An HTML page (Redoc)", content_type="text/html"),),
+        storage=False),
+    Operation(
+        "GET", "/docs/redoc.standalone.js", serve.docs_script, "getDocsScript",
+        "Reference", "The page's renderer (Redoc, shipped in the package)",
+        answers=(Answer(200, "JavaScript", content_type="text/javascript"),),
+        storage=False),
+)
+
+OPERATIONS: tuple[Operation, ...] = LABELS + TEMPLATES + ACCOUNT + WEBHOOKS + SERVICE

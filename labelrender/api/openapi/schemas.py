@@ -1,0 +1,347 @@
+"""What the API answers with, as pydantic models: the OpenAPI document's
+response schemas.
+
+Handlers build their answers as plain dicts, so these models are the one
+hand-written part of the document's schemas. ``tests/api/test_openapi_responses.py``
+holds them to the code: real answers from a live server must validate against
+the served document with no property left undocumented, and so must every
+example. Request bodies are not here: they are the models the handlers
+validate with (``labels.RawRenderBody`` and the like).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+HASH = r"^[0-9a-f]{64}$"
+TENANT = r"^tnt_[a-z2-7]{26}$"
+TIMESTAMP = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"
+
+
+class Answer(BaseModel):
+    """Base of every response model. Clients must ignore fields they do not
+    know (spec "Versioning"): the schemas say which fields we send today."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+def timestamp(description: str) -> Any:
+    return Field(pattern=TIMESTAMP, description=description + " (ISO 8601 UTC, `Z`)")
+
+
+# --- labels ---------------------------------------------------------------------
+
+class RawRenderResult(Answer):
+    """A raw render: the PNG behind a signed URL."""
+
+    status: Literal["ok"]
+    url: str = Field(description="Signed PNG URL; fetch it without an Authorization header")
+    cached: bool = Field(description="true when the stored label answered (not billed)")
+    content_hash: str = Field(pattern=HASH, description="sha256 of the request, per tenant")
+    warnings: list[str] = Field(description="Non-fatal advisories; empty when none")
+
+
+class TemplateRenderResult(RawRenderResult):
+    """A template render; it also emits ``label.rendered``."""
+
+    template_id: str
+    template_version: int = Field(ge=1)
+
+
+class LabelEntry(Answer):
+    content_hash: str = Field(pattern=HASH)
+    url: str = Field(description="A fresh signed URL")
+    template_id: str
+    template_version: int = Field(ge=1)
+    cached_at: str = timestamp("When the label was first stored")
+    expires_at: str = timestamp("When this URL stops working")
+    size_bytes: int = Field(ge=0)
+
+
+class LabelList(Answer):
+    labels: list[LabelEntry] = Field(description="Newest first")
+    next_cursor: str | None = Field(description="Pass as `cursor` for the next page; "
+                                                "null on the last page")
+
+
+# --- synthesis ------------------------------------------------------------------
+
+class DraftView(Answer):
+    """A template draft as synthesis returns it (commit it as is, or edited)."""
+
+    name: str
+    width_dots: int | None
+    height_dots: int | None
+    source_dpi: int | None
+    body: str = Field(description="ZPL with `^FN<n>` placeholders")
+    field_map: dict[str, int] = Field(description="Field name to `^FN` index")
+    values: dict[str, str] = Field(description="Sample values, by field name")
+
+
+class SynthesisMeta(Answer):
+    schema_version: str
+    model: str = Field(description="Synthesis engine and its version")
+    prompt_version: str
+    request_id: str
+
+
+class SynthesisResult(Answer):
+    status: Literal["ok"]
+    scope: Literal["tenant"]
+    tenant_id: str = Field(pattern=TENANT)
+    template_id: str | None = Field(description="`hint_template_id`, echoed")
+    draft: DraftView
+    confidence_score: float = Field(ge=0, le=1)
+    low_confidence: bool = Field(description="true below the review threshold (0.7)")
+    confidence_components: dict[str, float] = Field(description="Per-signal breakdown")
+    warnings: list[str]
+    synthesis_meta: SynthesisMeta = Field(alias="_synthesis_meta")
+
+
+class JobQueued(Answer):
+    job_id: str
+    state: Literal["queued"]
+
+
+class JobError(Answer):
+    kind: str
+    message: str
+
+
+class SynthesisJob(Answer):
+    job_id: str
+    state: Literal["queued", "running", "succeeded", "failed"]
+    created_at: str = timestamp("When the job was accepted")
+    finished_at: str | None = Field(pattern=TIMESTAMP,
+                                    description="When it succeeded or failed; null before")
+    result: SynthesisResult | None = Field(description="The synchronous answer, once succeeded")
+    error: JobError | None = Field(description="Why it failed, once failed")
+
+
+# --- templates ------------------------------------------------------------------
+
+class TemplateCommitted(Answer):
+    status: Literal["ok"]
+    template_id: str
+    version: int = Field(ge=1, description="The version this commit made")
+    scope: Literal["tenant"]
+    tenant_id: str = Field(pattern=TENANT)
+    field_names: list[str]
+    created_at: str = timestamp("When this version was committed")
+
+
+class TemplateSummary(Answer):
+    id: str
+    scope: Literal["tenant", "global"]
+    name: str
+    latest_version: int = Field(ge=1)
+    versions: list[int]
+    field_names: list[str]
+    created_at: str = timestamp("First version")
+    updated_at: str = timestamp("Latest version")
+
+
+class TemplateList(Answer):
+    templates: list[TemplateSummary]
+
+
+class TemplateDeleted(Answer):
+    status: Literal["deleted"]
+    template_id: str
+
+
+# --- account and keys -------------------------------------------------------------
+
+class PlanView(Answer):
+    name: str
+    requests_per_minute: int
+    concurrent_renders: int
+    syntheses_per_month: int
+    labels_per_month: int
+    max_dpi: int
+    retention_days: int
+    active_keys: int
+
+
+class Whoami(Answer):
+    tenant_id: str = Field(pattern=TENANT)
+    key_prefix: str
+    plan: PlanView
+    overages_enabled: bool
+
+
+class RateView(Answer):
+    limit: int
+    remaining: int
+    reset_at: str = timestamp("When the allowance is full again")
+
+
+class ConcurrencyView(Answer):
+    in_flight: int
+    cap: int
+
+
+class UnitUsage(Answer):
+    used: int
+    included: int
+    overage: int
+
+
+class Usage(Answer):
+    period: str = Field(pattern=r"^\d{4}-\d{2}$", description="The billing month")
+    resets_at: str = timestamp("When the monthly counters reset")
+    rate: RateView
+    concurrency: ConcurrencyView
+    syntheses: UnitUsage
+    labels: UnitUsage
+
+
+class KeyView(Answer):
+    key_prefix: str = Field(description="The first 8 hex digits after `svc_live_`")
+    label: str | None
+    status: Literal["active", "revoked"]
+    created_at: str = timestamp("When the key was created")
+
+
+class KeyCreated(KeyView):
+    api_key: str = Field(alias="apiKey", pattern=r"^svc_live_[0-9a-f]{64}$",
+                         description="The full secret, shown this once")
+
+
+class KeyList(Answer):
+    keys: list[KeyView]
+
+
+class KeyRevoked(Answer):
+    status: Literal["revoked"]
+    key_prefix: str
+
+
+# --- webhooks -------------------------------------------------------------------
+
+class WebhookView(Answer):
+    id: str
+    scope: Literal["tenant"]
+    version: int = Field(ge=1, description="1 on create, +1 on every update")
+    url: str
+    topics: list[Literal["label.rendered"]]
+    created_at: str = timestamp("Creation")
+    updated_at: str = timestamp("Last update")
+
+
+class WebhookUpserted(WebhookView):
+    status: Literal["created", "updated"]
+    signing_secret: str | None = Field(
+        default=None, pattern=r"^whsec_", description="On create only: keep it to verify "
+                                                      "deliveries")
+
+
+class WebhookList(Answer):
+    webhooks: list[WebhookView]
+
+
+class WebhookDeleted(Answer):
+    status: Literal["deleted"]
+    id: str
+
+
+class DeliveryAttempt(Answer):
+    event_id: str
+    attempt: int = Field(ge=1)
+    status_code: int | None = Field(description="The receiver's status; null on a network "
+                                                "error or timeout")
+    ok: bool
+    error: str | None
+    duration_ms: int = Field(ge=0)
+    attempted_at: str = timestamp("When the attempt was made")
+    next_attempt_at: str | None = Field(pattern=TIMESTAMP,
+                                        description="The next retry; null when none is due")
+
+
+class DeliveryList(Answer):
+    deliveries: list[DeliveryAttempt] = Field(description="Newest first, at most 100")
+
+
+class WebhookTestQueued(Answer):
+    status: Literal["queued"]
+    event_id: str
+
+
+# --- operations -----------------------------------------------------------------
+
+class Health(Answer):
+    status: Literal["ok"]
+
+
+class Readiness(Answer):
+    status: Literal["ok", "unavailable"]
+    redis: Literal["ok", "unreachable"]
+
+
+# --- errors ---------------------------------------------------------------------
+
+class ErrorDetail(Answer):
+    type: str = Field(description="Category: invalid_request_error, authentication_error, "
+                                  "permission_error, not_found_error, validation_error, "
+                                  "rate_limit_error, api_error")
+    kind: str = Field(description="What went wrong, in CamelCase")
+    message: str
+    param: str | None = Field(description="The offending parameter, when there is one")
+    request_id: str = Field(description="Quote it when reporting a problem")
+    upgrade_url: str | None = Field(default=None, description="402: where to upgrade")
+    limit: str | None = Field(default=None, description="`RenderTooComplex`: the limit hit")
+    missing_fields: list[str] | None = Field(default=None,
+                                             description="`MissingField`: every name missing")
+    unknown_fields: list[str] | None = None
+    invalid_fields: list[str] | None = None
+
+
+class ErrorItem(Answer):
+    kind: str
+    message: str
+
+
+class ErrorBody(Answer):
+    """The envelope. ``status`` and ``errors`` are there on the routes that name
+    kinds in the spec's second envelope (labels, templates, synthesis)."""
+
+    error: ErrorDetail
+    status: Literal["error"] | None = None
+    errors: list[ErrorItem] | None = None
+    upgrade_url: str | None = None
+    limit: str | None = None
+    missing_fields: list[str] | None = None
+    unknown_fields: list[str] | None = None
+    invalid_fields: list[str] | None = None
+
+
+# --- the label.rendered event (a webhook delivery's body) ---------------------------
+
+class LabelRenderedData(Answer):
+    content_hash: str = Field(pattern=HASH)
+    external_ref: str | None = Field(description="The render's `external_ref`, or null")
+    template_id: str
+    template_version: int = Field(ge=1)
+    url: str = Field(description="Signed PNG URL, valid for one hour")
+    cached: bool
+    test: bool | None = Field(default=None, description="Only on test deliveries: true")
+
+
+class LabelRenderedEvent(Answer):
+    event: Literal["label.rendered"]
+    event_id: str = Field(pattern=r"^evt_\d+_[0-9a-f]{8}$")
+    event_version: Literal["1"]
+    delivered_at: str = timestamp("When this attempt was sent")
+    tenant_id: str = Field(pattern=TENANT)
+    data: LabelRenderedData
+
+
+RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
+    RawRenderResult, TemplateRenderResult, LabelList, SynthesisResult, JobQueued,
+    SynthesisJob, TemplateCommitted, TemplateList, TemplateDeleted, Whoami, Usage,
+    KeyCreated, KeyList, KeyRevoked, WebhookUpserted, WebhookView, WebhookList,
+    WebhookDeleted, DeliveryList, WebhookTestQueued, Health, Readiness, ErrorBody,
+    LabelRenderedEvent,
+)

@@ -1,0 +1,95 @@
+"""The OpenAPI document: valid 3.1, served as the repo keeps it, and in step
+with the routes the app registers and the error kinds the code raises."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from aiohttp import web
+from openapi_spec_validator import validate
+
+from labelrender.api import ApiConfig, create_app
+from labelrender.api.context import STATE
+from labelrender.api.openapi import document_bytes
+from labelrender.api.openapi.operations import OPERATIONS
+from labelrender.store.objects import FilesystemStore
+from labelrender.worker import Sandbox
+from tests.api.conftest import Api
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO_COPY = ROOT / "docs" / "openapi.json"
+REGENERATE = "python -m labelrender.api.openapi docs/openapi.json"
+METHODS = ("get", "post", "put", "patch", "delete", "head", "options", "trace")
+
+
+def served_document() -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(document_bytes())
+    return document
+
+
+def documented_operations(document: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(method.upper(), path) for path, item in document["paths"].items()
+            for method in item if method in METHODS}
+
+
+def routed_operations(app: web.Application) -> set[tuple[str, str]]:
+    """Every (method, path) the app routes; HEAD is the GET twin aiohttp adds."""
+    found = set()
+    for route in app.router.routes():
+        if route.method == "HEAD" or route.resource is None:
+            continue
+        found.add((route.method, route.resource.canonical))
+    return found
+
+
+def test_the_document_is_valid_openapi_3_1() -> None:
+    document = served_document()
+    assert document["openapi"] == "3.1.0"
+    validate(document)
+
+
+async def test_the_repo_copy_is_what_the_server_serves_without_a_key(api: Api) -> None:
+    async with api.session.get(api.url("/v1/openapi.json")) as response:
+        assert response.status == 200
+        assert response.content_type == "application/json"
+        served = await response.read()
+    assert served == REPO_COPY.read_bytes(), f"docs/openapi.json is stale: run {REGENERATE}"
+
+
+@pytest.fixture
+def app(redis_db: redis.Redis, object_store: FilesystemStore,
+        engine_sandbox: Sandbox) -> Iterator[web.Application]:
+    """The app as ``create_app`` builds it (not started: only its router is read)."""
+    config = ApiConfig(public_base_url="http://127.0.0.1:8080/v1", engine_sandbox=engine_sandbox)
+    built = create_app(config, redis_db, object_store)
+    yield built
+    built[STATE].executor.shutdown()
+
+
+async def test_every_route_is_documented_and_every_operation_routed(
+        api: Api, app: web.Application) -> None:
+    async with api.session.get(api.url("/v1/openapi.json")) as response:
+        document = await response.json()
+    routed, documented = routed_operations(app), documented_operations(document)
+    assert routed - documented == set(), (
+        "routes missing from the OpenAPI document: add an Operation for each to "
+        "labelrender/api/openapi/operations.py, then run " + REGENERATE)
+    assert documented - routed == set(), "documented operations no route serves"
+
+
+def test_each_operation_names_the_handler_its_route_runs(app: web.Application) -> None:
+    handlers = {(route.method, route.resource.canonical): route.handler
+                for route in app.router.routes() if route.resource is not None}
+    for operation in OPERATIONS:
+        assert handlers[(operation.method, operation.path)] is operation.handler, \
+            operation.operation_id
+
+
+def test_operation_ids_are_unique() -> None:
+    ids = [operation.operation_id for operation in OPERATIONS]
+    assert len(ids) == len(set(ids))

@@ -3,7 +3,9 @@ with the routes the app registers and the error kinds the code raises."""
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -93,3 +95,73 @@ def test_each_operation_names_the_handler_its_route_runs(app: web.Application) -
 def test_operation_ids_are_unique() -> None:
     ids = [operation.operation_id for operation in OPERATIONS]
     assert len(ids) == len(set(ids))
+
+
+# Where kinds are named: the API tier, and the engine calls whose refusals it
+# passes on as they are (synthesis and template checks).
+KIND_SOURCES = [*sorted((ROOT / "labelrender" / "api").glob("*.py")),
+                ROOT / "labelrender" / "worker" / "engine_calls.py",
+                ROOT / "labelrender" / "synth" / "template_checks.py"]
+KIND = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z]+(?:_[A-Z]+)+$|^Unauthorized$")
+# Names in those files that look like kinds but are never an answer's kind,
+# and why; everything else that looks like one must be documented.
+NOT_ANSWERED = {
+    "ApiConfig": "a class name in __all__",
+    "InternalError": "a 500 is a bug, never documented",
+    "MethodNotAllowed": "405: a method a path does not take (the document's description)",
+    "RouteNotFound": "404: a path that is not in the document (the description)",
+    "ConcurrencyLimited": "a metrics label (the answer is RateLimitExceeded)",
+    "RateLimited": "a metrics label and an error class (kind RateLimitExceeded)",
+    "InvalidOptions": "a worker reply the API answers as 502 RenderFailed",
+    "InvalidRequest": "base-class default, always narrowed",
+    "NotFound": "base-class default, always narrowed",
+    "PermissionDenied": "base-class default, always narrowed",
+    "InvalidTemplate": "base-class default, always narrowed",
+}
+
+
+def kinds_in_code() -> set[str]:
+    """Every string constant in the kind sources that looks like a kind."""
+    found: set[str] = set()
+    for source in KIND_SOURCES:
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and KIND.match(node.value):
+                found.add(node.value)
+    return found - set(NOT_ANSWERED)
+
+
+def documented_kinds(document: dict[str, Any]) -> set[str]:
+    found: set[str] = set()
+    for item in document["paths"].values():
+        for operation in item.values():
+            for response in operation["responses"].values():
+                for media in response.get("content", {}).values():
+                    for part in media["schema"].get("allOf", []):
+                        error = part.get("properties", {}).get("error", {})
+                        found.update(error.get("properties", {}).get("kind", {}).get("enum", []))
+    return found
+
+
+def test_every_error_kind_the_code_raises_is_documented() -> None:
+    in_code = kinds_in_code()
+    assert {"QuotaExceeded", "MissingZpl", "FieldMapMismatch", "InvalidLimit"} <= in_code
+    missing = in_code - documented_kinds(served_document())
+    assert not missing, ("kinds the code answers with that no operation documents: add them "
+                         "to the operation's errors in labelrender/api/openapi/operations.py")
+
+
+def test_every_documented_kind_exists_in_the_code() -> None:
+    assert documented_kinds(served_document()) - kinds_in_code() == set()
+
+
+def test_request_bodies_are_the_handlers_models() -> None:
+    """The document's request schemas are the models the handlers validate with."""
+    from labelrender.api import keys, labels, synthesis, webhooks
+
+    schemas = served_document()["components"]["schemas"]
+    for model in (labels.RawRenderBody, synthesis.SynthesizeBody, keys.CreateKeyBody,
+                  webhooks.UpsertBody):
+        generated = model.model_json_schema()
+        assert set(schemas[model.__name__]["properties"]) == set(generated["properties"])
+        assert schemas[model.__name__].get("required", []) == generated.get("required", [])

@@ -57,8 +57,10 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Idempotency-Replay": {"description": "`true` on an answer replayed for an "
                                           "`Idempotency-Key` seen before",
                            "schema": {"type": "string", "enum": ["true"]}},
-    "Cache-Control": {"description": "`private`, for as long as the URL is valid",
+    "Cache-Control": {"description": "How long the answer may be kept",
                       "schema": {"type": "string"}},
+    "Content-Security-Policy": {"description": "The page loads from this origin only",
+                                "schema": {"type": "string"}},
 }
 LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 

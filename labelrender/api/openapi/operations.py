@@ -260,12 +260,14 @@ SERVICE = (
     Operation(
         "GET", "/docs", serve.docs_page, "getDocs", "Reference",
         "Reference docs rendered from this document",
-        answers=(Answer(200, "An HTML page (Redoc)", content_type="text/html"),),
+        answers=(Answer(200, "An HTML page (Redoc)", content_type="text/html",
+                        headers=("Content-Security-Policy",)),),
         storage=False),
     Operation(
         "GET", "/docs/redoc.standalone.js", serve.docs_script, "getDocsScript",
         "Reference", "The page's renderer (Redoc, shipped in the package)",
-        answers=(Answer(200, "JavaScript", content_type="text/javascript"),),
+        answers=(Answer(200, "JavaScript", content_type="text/javascript",
+                        headers=("Cache-Control",)),),
         storage=False),
 )
 

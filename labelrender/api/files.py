@@ -49,4 +49,5 @@ async def get_file(request: web.Request) -> web.StreamResponse:
 
 
 def add_routes(app: web.Application) -> None:
-    app.router.add_get("/v1/files/{key:.+}", get_file)
+    # [\s\S], not ".": a key with a line break still reaches the handler (404).
+    app.router.add_get(r"/v1/files/{key:[\s\S]+}", get_file)

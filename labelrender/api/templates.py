@@ -108,7 +108,7 @@ class TemplatePath(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    template_id: str = Field(pattern=templates.TEMPLATE_ID.pattern,
+    template_id: str = Field(pattern=templates.TEMPLATE_ID.pattern, examples=["tpl_shipping"],
                              description="Letters, digits, '.', '_' or '-', not starting "
                                          "with '.'; 1 to 128 characters")
 

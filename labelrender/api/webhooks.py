@@ -63,7 +63,7 @@ class WebhookPath(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    webhook_id: str = Field(pattern=WEBHOOK_ID.pattern,
+    webhook_id: str = Field(pattern=WEBHOOK_ID.pattern, examples=["warehouse-1"],
                             description="1 to 64 letters, digits, '_', '.' or '-', starting "
                                         "with a letter or digit")
 

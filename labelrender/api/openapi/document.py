@@ -155,6 +155,8 @@ def status_types() -> dict[int, str]:
 def common_errors(operation: Operation, policy: RoutePolicy) -> dict[int, list[str]]:
     """The kinds every operation of its sort can answer with."""
     shared: dict[int, list[str]] = {400: list(PARSE_ERROR_KINDS)}
+    if operation.query is not None and operation.query.model_config.get("extra") == "forbid":
+        shared[400].append("UnknownField")
     if operation.body is not None:
         shared[400] += BODY_400
         shared.update({408: ["RequestTimeout"], 413: ["PayloadTooLarge"],
@@ -235,6 +237,9 @@ def success_response(operation: Operation, policy: RoutePolicy, answer: Answer,
     if answer.example is not None:
         media["example"] = answer.example
     response["content"] = {answer.content_type: media}
+    if answer.links:
+        response["links"] = {name: {"operationId": target, "parameters": dict(parameters)}
+                             for name, (target, parameters) in answer.links.items()}
     return response
 
 

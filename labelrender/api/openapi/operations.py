@@ -32,8 +32,12 @@ from labelrender.api.openapi.spec import Answer, Operation
 _RENDER_400 = ("InvalidDpi", "InvalidIdempotencyKey")
 _RENDER_409 = ("IdempotencyKeyConflict", "IdempotencyKeyInProgress")
 _RENDER_FAILURES = {502: ("RenderFailed",), 503: ("AgentOverloaded",), 504: ("RenderTimeout",)}
-_WEBHOOK_ID = {422: ("InvalidWebhookId",)}
 _WEBHOOK_ID_404 = {404: ("WebhookNotFound",), 422: ("InvalidWebhookId",)}
+_THIS_WEBHOOK = {"webhook_id": "$request.path.webhook_id"}
+_WEBHOOK_LINKS = {"GetTheWebhook": ("getWebhook", _THIS_WEBHOOK),
+                  "ListItsDeliveries": ("listWebhookDeliveries", _THIS_WEBHOOK),
+                  "SendItATest": ("sendWebhookTest", _THIS_WEBHOOK),
+                  "DeleteTheWebhook": ("deleteWebhook", _THIS_WEBHOOK)}
 
 LABELS = (
     Operation(
@@ -61,7 +65,9 @@ LABELS = (
                     "`label.rendered`.",
         body=from_data.FromDataBody, body_example=examples.FROM_DATA_REQUEST,
         answers=(Answer(200, "Rendered, or answered from the stored label",
-                        schemas.TemplateRenderResult, example=examples.FROM_DATA),),
+                        schemas.TemplateRenderResult, example=examples.FROM_DATA,
+                        links={"ListThisLabel": ("listLabels", {
+                            "content_hash": "$response.body#/content_hash"})}),),
         errors={400: _RENDER_400, 402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
                 404: ("TemplateNotFound",), 409: _RENDER_409,
                 422: ("MissingTemplateId", "MissingField", "InvalidField", "UnknownField",
@@ -103,7 +109,9 @@ TEMPLATES = (
                     "`succeeded` or `failed`. The unit is counted now and given back if "
                     "the job fails. Jobs are kept 7 days.",
         body=synthesis.SynthesizeBody, body_example=examples.SYNTHESIZE_REQUEST,
-        answers=(Answer(202, "Queued", schemas.JobQueued, example=examples.JOB_QUEUED),),
+        answers=(Answer(202, "Queued", schemas.JobQueued, example=examples.JOB_QUEUED,
+                        links={"PollTheJob": ("getSynthesisJob", {
+                            "job_id": "$response.body#/job_id"})}),),
         errors={402: ("QuotaExceeded",), 422: _SYNTHESIS_422}),
     Operation(
         "GET", "/v1/templates/synthesize/jobs/{job_id}", synthesis.get_job,
@@ -126,7 +134,9 @@ TEMPLATES = (
         body=templates.CommitBody, body_example=examples.COMMIT_REQUEST,
         path_params=templates.TemplatePath,
         answers=(Answer(201, "Committed", schemas.TemplateCommitted,
-                        example=examples.COMMITTED),),
+                        example=examples.COMMITTED,
+                        links={"DeleteTheTemplate": ("deleteTemplate", {
+                            "template_id": "$response.body#/template_id"})}),),
         errors={403: ("TemplateReadOnly",),
                 422: ("InvalidTemplateId", "InvalidDraft", "MissingField", "MissingBody",
                       "FieldMapMismatch", "InvalidZpl", "RenderTooComplex"),
@@ -156,7 +166,9 @@ ACCOUNT = (
         description="The secret is shown once. Rotation: create, deploy, then revoke "
                     "the old key.",
         body=keys.CreateKeyBody, body_required=False, body_example={"label": "ci"},
-        answers=(Answer(201, "Created", schemas.KeyCreated, example=examples.KEY_CREATED),),
+        answers=(Answer(201, "Created", schemas.KeyCreated, example=examples.KEY_CREATED,
+                        links={"RevokeTheKey": ("revokeKey", {
+                            "prefix": "$response.body#/key_prefix"})}),),
         errors={409: ("KeyCapReached",), 422: ("InvalidLabel",)}),
     Operation(
         "GET", "/v1/keys", keys.list_all, "listKeys", "Keys", "List the tenant's keys",
@@ -184,7 +196,7 @@ WEBHOOKS = (
         body=webhooks.UpsertBody, body_example=examples.WEBHOOK_REQUEST,
         path_params=webhooks.WebhookPath,
         answers=(Answer(201, "Created", schemas.WebhookUpserted,
-                        example=examples.WEBHOOK_CREATED),
+                        example=examples.WEBHOOK_CREATED, links=_WEBHOOK_LINKS),
                  Answer(200, "Updated", schemas.WebhookUpserted,
                         example=examples.WEBHOOK_UPDATED)),
         errors={409: ("WebhookCapReached",),

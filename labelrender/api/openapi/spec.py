@@ -31,6 +31,8 @@ class Answer:
     content_type: str = "application/json"
     example: Any = None
     headers: tuple[str, ...] = ()  # extra response headers (components.headers)
+    # OpenAPI links: name -> (operationId, {parameter: runtime expression}).
+    links: Mapping[str, tuple[str, Mapping[str, str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,8 @@ ERRORS: list[tuple[str, str, str, Any, dict[str, str], bool, int, str]] = [
     ("GET", "/v1/templates", "/v1/templates?scope=planet", None, {}, True, 400,
      "InvalidScope"),
     ("GET", "/v1/labels", "/v1/labels?limit=0", None, {}, True, 400, "InvalidLimit"),
+    # Found by contract fuzzing: this 400 was missing from the document.
+    ("GET", "/v1/labels", "/v1/labels?colour=red", None, {}, True, 400, "UnknownField"),
     ("GET", "/v1/labels", "/v1/labels?content_hash=" + "0" * 64, None, {}, True, 404,
      "LabelNotFound"),
     ("DELETE", "/v1/keys/{prefix}", "/v1/keys/00000000", None, {}, True, 404, "KeyNotFound"),

@@ -229,7 +229,7 @@ def success_response(operation: Operation, policy: RoutePolicy, answer: Answer,
     if answer.model is not None:
         media["schema"] = components.schema(answer.model, "serialization")
     elif answer.content_type == "image/png":
-        media["schema"] = {"type": "string", "contentMediaType": "image/png"}
+        media["schema"] = {"type": "string", "format": "binary", "contentMediaType": "image/png"}
     elif answer.content_type.startswith("application/json"):
         media["schema"] = {"type": "object"}
     else:

@@ -1,0 +1,43 @@
+"""The bounded contract fuzz of CI: ``tests.contract.fuzz`` against a live
+``labelrender serve``, every operation, positive and negative data; it must
+end with no failure and no error. Longer runs: README "The API contract"."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.contract.fuzz import EXIT_NO_NAMESPACE
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = int(os.environ.get("LABELRENDER_FUZZ_EXAMPLES", "100"))
+TIMEOUT_S = 540  # CI's bound: well under 10 minutes
+
+pytestmark = pytest.mark.skipif(shutil.which("st") is None,
+                                reason="needs schemathesis (the test extra)")
+
+
+def test_the_contract_fuzz_finds_nothing(tmp_path: Path) -> None:
+    summary_path = tmp_path / "summary.json"
+    run = subprocess.run(
+        [sys.executable, "-m", "tests.contract.fuzz", "--examples", str(EXAMPLES),
+         "--seed", "1", "--report", str(summary_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if run.returncode == EXIT_NO_NAMESPACE:
+        pytest.skip(run.stderr.strip())
+    assert run.returncode == 0, run.stdout[-20_000:] + run.stderr[-5_000:]
+    summary = json.loads(summary_path.read_text())
+    report = summary["report"]
+    operations = report["operations"]
+    assert operations["tested"] == operations["total"] == 27
+    assert report["test_cases"]["with_failures"] == 0 and not report["errors"]
+    assert summary["key_survived"]
+    print(f"contract fuzz: {operations['tested']} operations, "
+          f"{report['test_cases']['generated']} test cases, {summary['seconds']} s")

@@ -86,6 +86,11 @@ async def test_filters_and_isolation(
     ("cursor=" + quote("not-a-cursor"), 400, "InvalidCursor", "cursor"),
     ("content_hash=xyz", 400, "InvalidContentHash", "content_hash"),
     ("colour=red", 400, "UnknownField", "colour"),
+    # Validated through the query model, whose patterns match whole values:
+    # Python's "$" let a trailing line break through.
+    ("template_id=tpl%0A", 400, "InvalidTemplateId", "template_id"),
+    ("content_hash=" + "a" * 64 + "%0A", 400, "InvalidContentHash", "content_hash"),
+    ("limit=%2B5", 400, "InvalidLimit", "limit"),
     ("content_hash=" + "a" * 64, 404, "LabelNotFound", "content_hash"),
 ])
 async def test_query_errors(api: Api, make_caller: Callable[..., Caller], query: str,

@@ -184,8 +184,9 @@ def fuzz(args: argparse.Namespace, scratch: Path) -> int:
         seed_data(base, key)
         report = scratch / "schemathesis.json"
         document = fetch_document(base, scratch / "openapi.json")
+        # In the scratch directory: schemathesis keeps a cache where it runs.
         result = subprocess.run(schemathesis_command(args, document, base, key, report),
-                                env={**os.environ, "NO_COLOR": "1"})
+                                env={**os.environ, "NO_COLOR": "1"}, cwd=scratch)
         key_survived = key_still_works(base, key)
     finally:
         stop(serve)

@@ -121,6 +121,9 @@ async def test_at_most_ten_subscriptions(hooks_api: Api, make_caller: Any) -> No
      "url"),
     ("/v1/webhooks/-bad", {"url": GOOD_URL}, 422, "InvalidWebhookId", "id"),
     ("/v1/webhooks/" + "x" * 65, {"url": GOOD_URL}, 422, "InvalidWebhookId", "id"),
+    # The path model's pattern matches the whole id (Python's "$" let a
+    # trailing line break through into the subscription's id).
+    ("/v1/webhooks/wh%0A", {"url": GOOD_URL}, 422, "InvalidWebhookId", "id"),
 ])
 async def test_refused_bodies(hooks_api: Api, make_caller: Any, path: str, body: Any,
                               status: int, kind: str, param: str | None) -> None:

@@ -33,17 +33,15 @@ async def get_file(request: web.Request) -> web.StreamResponse:
     content_type = next((t for ext, t in CONTENT_TYPES.items() if key.endswith(ext)), None)
     if not isinstance(store, FilesystemStore) or content_type is None:
         raise errors.NotFound("no such file", kind="FileNotFound")
-    signed = FileQuery.model_validate({name: request.query[name] for name in ("exp", "sig")
-                                       if name in request.query})
-    exp = signed.exp
+    signed = FileQuery.model_validate(dict(request.query))  # other parameters are ignored
     try:
-        data = await state.call(store.read_signed, key, exp, signed.sig, state.now())
+        data = await state.call(store.read_signed, key, signed.exp, signed.sig, state.now())
     except (SignedUrlRejected, InvalidKeyError) as exc:
         raise errors.PermissionDenied("the URL's signature is invalid or has expired",
                                       kind="SignedUrlRejected") from exc
     if data is None:
         raise errors.NotFound("the label is no longer stored (retention)", kind="FileNotFound")
-    max_age = max(0, int(exp) - int(state.now()))
+    max_age = max(0, int(signed.exp) - int(state.now()))
     return web.Response(body=data, content_type=content_type,
                         headers={"Cache-Control": f"private, max-age={max_age}"})
 

@@ -58,10 +58,10 @@ ENGINE = web.AppKey("labelrender_synthesis_engine", SynthesisEngine)
 HintName = Annotated[str, Field(max_length=MAX_HINT_CHARS)]
 
 
+# The limits are in the model, so the OpenAPI document states them; the kinds
+# they answer with are _FIELD_ERRORS's.
 class SynthesizeBody(BaseModel):
-    """The request body; strict types, unknown fields refused. The limits are
-    here, so the document states them; the kinds they answer with are
-    ``_FIELD_ERRORS``'s."""
+    """Legacy ZPL to synthesize a template draft from; unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 

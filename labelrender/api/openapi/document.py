@@ -158,7 +158,8 @@ def common_errors(operation: Operation, policy: RoutePolicy) -> dict[int, list[s
     if operation.query is not None and operation.query.model_config.get("extra") == "forbid":
         shared[400].append("UnknownField")
     if operation.body is not None:
-        shared[400] += BODY_400
+        if operation.body_media == "application/json":
+            shared[400] += BODY_400
         shared.update({408: ["RequestTimeout"], 413: ["PayloadTooLarge"],
                        415: ["UnsupportedMediaType"]})
     if policy.auth:
@@ -302,7 +303,7 @@ def operation_object(operation: Operation, components: Components,
         if operation.body_example is not None:
             media["example"] = operation.body_example
         built["requestBody"] = {"required": operation.body_required,
-                                "content": {"application/json": media}}
+                                "content": {operation.body_media: media}}
     responses: dict[int, Any] = {
         answer.status: success_response(operation, policy, answer, components)
         for answer in operation.answers}

@@ -304,8 +304,8 @@ class ErrorItem(Answer):
 
 
 class ErrorBody(Answer):
-    """The envelope. ``status`` and ``errors`` are there on the routes that name
-    kinds in the spec's second envelope (labels, templates, synthesis)."""
+    """The error envelope; labels, templates and synthesis also carry ``status``
+    and ``errors``."""
 
     error: ErrorDetail
     status: Literal["error"] | None = None

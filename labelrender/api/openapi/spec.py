@@ -45,7 +45,8 @@ class Operation:
     summary: str
     answers: tuple[Answer, ...]
     description: str = ""
-    body: Any = None  # a pydantic model, or a union of them (a TypeAdapter takes it)
+    body: Any = None  # a pydantic model, a union of them, or any type a TypeAdapter takes
+    body_media: str = "application/json"  # e.g. "application/x-www-form-urlencoded"
     body_required: bool = True
     body_example: Any = None
     query: type[BaseModel] | None = None

@@ -60,7 +60,8 @@ def _recall_format(
         state.warn(f"format {name} is not in memory; nothing recalled")
         return
     if depth >= _MAX_RECALL_DEPTH:
-        raise state.fail(f"stored formats recall each other deeper than {_MAX_RECALL_DEPTH}")
+        raise state.over("recall_depth",
+                         f"stored formats recall each other deeper than {_MAX_RECALL_DEPTH}")
     state.uses_format = True
     state.recalled.update(_field_values(rest))
     execute(state, stored, depth + 1)

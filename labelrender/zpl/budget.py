@@ -1,0 +1,68 @@
+"""The work budget of one render: what layout may still lay out and raster still paint.
+
+Layout estimates every piece of work before it is done (a field's characters, a bar
+code's data, each primitive's area on the canvas, each glyph) and charges it here;
+past ``Limits.max_work_megapixels`` the render stops with ``LimitExceeded("work")``
+before anything is allocated for it. The estimate depends only on the input and the
+options, so the same label is always refused the same way. Layout and raster also
+call ``tick`` between pieces of work, so the time budget holds in every stage.
+
+Work is counted in pixel operations: a primitive costs its area on the canvas, and
+each primitive, glyph, character or bar code a fixed amount more, set from how long
+this engine takes for it (about a nanosecond a pixel: ``benchmarks/engine_fuzz.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, check_deadline
+
+# Fixed costs, in pixel operations (measured: a glyph paints in 3-6 us, a field's
+# character is wrapped and placed in about 1 us, a QR Code is built in 6 ms plus
+# about 50 us a character, a shape's mask costs about a nanosecond a pixel).
+PRIMITIVE = 2_000
+GLYPH = 5_000
+CHARACTER = 1_000
+BARCODE = 5_000_000
+BARCODE_CHARACTER = 50_000
+RECT = 500
+# A shape drawn with Pillow (ellipse, rounded box, diagonal) is scanned along its whole
+# extent, even where it falls off the canvas.
+EDGE = 50
+
+
+@dataclass
+class Budget:
+    """The canvas (target pixels) and what one render has spent of its limits."""
+
+    width: int = 1 << 30
+    height: int = 1 << 30
+    limits: Limits = DEFAULT_LIMITS
+    deadline: float = math.inf
+    spent: float = 0.0
+
+    def tick(self, offset: int | None = None, command: str | None = None) -> None:
+        """Stop the render once its time budget is gone."""
+        check_deadline(self.deadline, self.limits.time_budget_s, offset, command)
+
+    def charge(self, work: float, offset: int | None, command: str | None) -> None:
+        """Spend ``work`` pixel operations; over the cap, the field at fault is named."""
+        self.spent += work
+        cap = self.limits.max_work_megapixels * 1_000_000
+        if self.spent > cap:
+            raise LimitExceeded(
+                f"label needs over {cap / 1e6:g} megapixels of rendering work (the work cap); "
+                "this field pushes it over", offset, command, limit="work")
+
+    def visible(self, x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
+        """The part of a box on the canvas as (left, top, right, bottom); empty if
+        right <= left or bottom <= top."""
+        return (max(0, math.floor(x)), max(0, math.floor(y)),
+                min(self.width, math.ceil(x + w)), min(self.height, math.ceil(y + h)))
+
+    def area(self, x: float, y: float, w: float, h: float) -> int:
+        """Pixels of a box that fall on the canvas."""
+        left, top, right, bottom = self.visible(x, y, w, h)
+        return max(0, right - left) * max(0, bottom - top)

@@ -66,7 +66,7 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
                             "cap", limit="input_bytes")
     deadline = time.monotonic() + limits.time_budget_s
     state = PrinterState(limits=limits, deadline=deadline)
-    execute(state, tokenize(data))
+    execute(state, tokenize(data, limits.max_commands))
     if state.in_label:
         state.end_label()  # a stream cut off before ^XZ still prints what it has
     if not state.labels and state.empty_formats:

@@ -83,20 +83,17 @@ class Limits:
     """The whole ZPL stream ("input_bytes")."""
     max_stored_bytes: int = 64 * 1024 * 1024
     """Graphics stored in printer memory by ~DG/~DY in one stream ("stored_bytes")."""
-    max_text_chars: int = 200_000
-    """Characters of text one label lays out, every field together: wrapping and
-    measuring is linear in them ("work")."""
+    max_commands: int = 100_000
+    """Commands in the stream, and commands played: a recalled format (^XF) plays its
+    commands again. Lexing and playing is linear in them ("commands")."""
     max_work_megapixels: float = 400.0
-    """Estimated paint work of one label in megapixels: every primitive's area on the
-    canvas (a glyph counts its cell) plus a fixed cost per primitive and glyph
-    (``PAINT_OVERHEAD_PX``). About a second of painting at the cap ("work")."""
+    """Estimated work of laying out and painting one label, in millions of pixel
+    operations: every primitive's area on the canvas (a glyph counts its cell) plus a
+    fixed cost per primitive, glyph, character and bar code (``budget.py``). Under a
+    second at the cap; the corpus's heaviest label needs about 100 ("work")."""
     time_budget_s: float = 10.0
     """Wall-clock seconds for one render, checked in every stage ("time"). The one
     cap that depends on the machine: a last line of defence behind the others."""
-
-
-PAINT_OVERHEAD_PX = 2_000
-"""The work one painted primitive or glyph costs beyond its area, in pixels."""
 
 
 DEFAULT_LIMITS = Limits()

@@ -82,6 +82,7 @@ class PrinterState:
     stored_bytes: int = 0
     empty_formats: int = 0
     command: Command | None = None  # the command being executed, for warnings
+    commands_spent: int = 0  # commands played or read again (stored formats, ^XF values)
 
     # -- diagnostics -------------------------------------------------------
     def warn(self, message: str, command: Command | None = None) -> None:
@@ -99,6 +100,14 @@ class PrinterState:
         cmd = command or self.command
         return LimitExceeded(message, cmd.offset if cmd else None, cmd.code if cmd else None,
                              limit=limit)
+
+    def spend_commands(self, count: int, command: Command) -> None:
+        """Count commands played (a recalled format plays its commands again) against
+        ``Limits.max_commands``."""
+        self.commands_spent += count
+        if self.commands_spent > self.limits.max_commands:
+            raise self.over("commands", f"the stream plays more than {self.limits.max_commands} "
+                            "commands (stored formats included), the cap", command)
 
     def check_time(self) -> None:
         cmd = self.command

@@ -134,6 +134,7 @@ class BarcodeSpec:
     module_width: int  # ^BY w, dots
     ratio: float  # ^BY r, wide to narrow
     options: tuple[tuple[str, str], ...] = ()  # command-specific options, parsed
+    offset: int | None = field(default=None, compare=False)  # the command's byte offset
 
     def option(self, key: str, default: str = "") -> str:
         for name, value in self.options:

@@ -179,7 +179,8 @@ def _site(element: Element) -> tuple[int, str]:
                 return element.block.offset, "^FB"
             return element.offset, "^FD"
         case BarcodeField():
-            return element.offset, "^" + element.spec.command
+            offset = element.spec.offset
+            return element.offset if offset is None else offset, "^" + element.spec.command
         case GraphicBox():
             return element.offset, "^GB"
         case GraphicDiagonal():

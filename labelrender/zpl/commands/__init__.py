@@ -26,13 +26,13 @@ _MAX_RECALL_DEPTH = 8
 def execute(state: PrinterState, commands: Sequence[Command], depth: int = 0) -> None:
     """Play ``commands`` into ``state``, one handler per command."""
     for position, command in enumerate(commands):
+        state.command = command
         if position % 256 == 0:
             state.check_time()
         state.spend_commands(1, command)
         if state.recording is not None and command.name != "XZ":
             state.recording[1].append(command)
             continue
-        state.command = command
         if command.name == "DF":
             _download_format(state, command)
         elif command.name == "XF":

@@ -221,9 +221,10 @@ def field_separator(state: PrinterState, command: Command) -> None:
     origin = f.origin or Origin(*state.place(0, 0))
     if f.barcode is not None:
         if len(text) > state.limits.max_barcode_bytes:
+            offset = f.data_offset if f.barcode.offset is None else f.barcode.offset
             raise LimitExceeded(f"bar code data is {len(text)} characters, over the "
                                 f"{state.limits.max_barcode_bytes}-character cap",
-                                f.data_offset, "^" + f.barcode.command, limit="barcode_bytes")
+                                offset, "^" + f.barcode.command, limit="barcode_bytes")
         state.add(BarcodeField(origin, f.barcode, text, f.reverse, f.data_offset))
         return
     if text == "":

@@ -157,7 +157,7 @@ class SizedCache(Generic[K, V]):
                 return item[0]
         value = make()
         size = self.size_of(value)
-        if size <= self.max_bytes // 4:  # one huge value never empties the cache
+        if size <= self.max_bytes // 2:  # one huge value never empties the cache
             with self._lock:
                 if key not in self._items:
                     self._items[key] = (value, size)
@@ -184,7 +184,7 @@ def _shipped_font(file: str) -> bytes:
 
 # A face holds its own copy of the font file, so the cache is bounded by file bytes.
 _faces: SizedCache[tuple[str, int], ImageFont.FreeTypeFont] = SizedCache(
-    96 * 1024 * 1024, lambda font: len(font.font_bytes) + 4096)
+    48 * 1024 * 1024, lambda font: len(font.font_bytes) + 4096)
 
 
 def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:
@@ -198,6 +198,11 @@ def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:
                                       layout_engine=ImageFont.Layout.BASIC)
 
     return _faces.get((file, pixel_size), make)
+
+
+def file_bytes(file: str) -> int:
+    """The size of a font file: what each face made of it holds."""
+    return len(_font_bytes(file))
 
 
 def check_size(max_px: int, *sizes: float) -> None:
@@ -294,9 +299,10 @@ def _plain_stem(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int
     return out, lsb - first, top
 
 
-# Glyph masks, bounded by their pixels: a 4096 px glyph is 16 MB.
+# Glyph masks, bounded by their pixels: a 4096 px glyph is 16 MB, half the cache, so it
+# is drawn each time and never held.
 _glyphs: SizedCache[tuple[str, int, float, str, float | None], tuple[Image.Image, int, int]] = (
-    SizedCache(64 * 1024 * 1024, lambda item: item[0].width * item[0].height + 256))
+    SizedCache(32 * 1024 * 1024, lambda item: item[0].width * item[0].height + 256))
 
 
 def _glyph(file: str, pixel_size: int, x_scale: float, char: str,

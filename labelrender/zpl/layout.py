@@ -113,6 +113,7 @@ class LayoutContext:
     last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
     budget: Budget = field(default_factory=Budget)  # canvas, work and time of this render
+    faces: set[tuple[str, int]] = field(default_factory=set)  # (file, size) charged so far
     offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
 
 
@@ -336,7 +337,8 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
             ctx.budget.charge((clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE, *site)
     pen: Point = (x, y)
     reach = _glyph_reach(font)
-    glyph_work = cost.GLYPH + min(_glyph_area(font), ctx.budget.width * ctx.budget.height)
+    # A glyph mask is made whole, however little of it falls on the canvas.
+    glyph_work = cost.GLYPH + _glyph_area(font)
     for line in block.lines:
         glyphs = []
         for char, u, v in line:
@@ -371,13 +373,19 @@ def _glyph_area(font: fonts.ScaledFont) -> float:
 def resolve_font(spec: FontSpec, ctx: LayoutContext, field_offset: int = 0) -> fonts.ScaledFont:
     """The drawable font for an ^A spec, with ZPL's defaults for missing sizes; a size
     over ``Limits.max_font_px`` is refused before any face of it is made."""
+    offset, command = spec.offset, spec.command
+    if offset is None:
+        offset, command = field_offset, "^FD"
     try:
-        return _font(spec, ctx)
+        font = _font(spec, ctx)
     except fonts.FontTooLarge as exc:
-        offset, command = spec.offset, spec.command
-        if offset is None:
-            offset, command = field_offset, "^FD"
         raise LimitExceeded(str(exc), offset, command, limit="font_size") from None
+    if font.file != "GS" and (font.file, font.pixel_size) not in ctx.faces:
+        # Each size of a face holds its own copy of the font file (a downloaded one may
+        # be 16 MB), so a new size costs the file's bytes.
+        ctx.faces.add((font.file, font.pixel_size))
+        ctx.budget.charge(fonts.file_bytes(font.file), offset, command)
+    return font
 
 
 def _font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:

@@ -115,7 +115,7 @@ def symbol_font(height: int, width: int, scale: float,
 
 
 _drawn: SizedCache[tuple[object, ...], Image.Image] = SizedCache(
-    16 * 1024 * 1024, lambda mask: mask.width * mask.height + 256)
+    8 * 1024 * 1024, lambda mask: mask.width * mask.height + 256)
 
 
 def _draw(parts: tuple[Part, ...], width: int, height: int) -> Image.Image:

@@ -146,15 +146,33 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
 
 
 def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
-    target = canvas
-    origin = (0, 0)
-    if run.clip is not None:
-        x0, y0, x1, y1 = run.clip
-        if x1 <= x0 or y1 <= y0:
-            return
-        target = Image.new("L", (x1 - x0, y1 - y0), 0)
-        origin = (x0, y0)
+    placed = _placed(run, tick)
+    if run.clip is None:
+        for mask, x, y in placed:
+            _apply(canvas, mask, x, y, run.mode)
+        return
+    # A clipped run (^TB) is drawn into a scratch image and composited once, so that a
+    # reversed block inverts each pixel once. The scratch covers only the run's glyphs
+    # within the clip: a line of a big block is a strip, not the whole block.
+    if not placed:
+        return
+    x0 = max(run.clip[0], min(x for _, x, _ in placed))
+    y0 = max(run.clip[1], min(y for _, _, y in placed))
+    x1 = min(run.clip[2], max(x + m.width for m, x, _ in placed))
+    y1 = min(run.clip[3], max(y + m.height for m, _, y in placed))
+    if x1 <= x0 or y1 <= y0:
+        return
+    target = Image.new("L", (x1 - x0, y1 - y0), 0)
+    mode = "ink" if run.mode == "xor" else run.mode
+    for mask, x, y in placed:
+        _apply(target, mask, x - x0, y - y0, mode)
+    _apply(canvas, target, x0, y0, run.mode)
+
+
+def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
+    """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
     transpose = _ROTATE.get(run.orientation)
+    placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:
             tick()
@@ -169,10 +187,8 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
             "I": (-(left + w), -(top + h)),
             "B": (top, -(left + w)),
         }.get(run.orientation, (left, top))
-        mode = "ink" if run.clip is not None and run.mode == "xor" else run.mode
-        _apply(target, mask, round(px) + dx - origin[0], round(py) + dy - origin[1], mode)
-    if run.clip is not None:
-        _apply(canvas, target, origin[0], origin[1], run.mode)
+        placed.append((mask, round(px) + dx, round(py) + dy))
+    return placed
 
 
 def _picture(canvas: Image.Image, picture: Picture) -> None:

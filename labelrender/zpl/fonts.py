@@ -121,7 +121,7 @@ class ScaledFont:
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
         key = (self.file, self.pixel_size, round(self.x_scale, 4), char, self.cell_width)
-        mask, left, top = _glyphs.get(key, lambda: _glyph(*key))
+        mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
         if self.solid and mask.width:
             mask = _solid(mask)
         return mask, left, top
@@ -248,12 +248,33 @@ _PLAIN_I_FACES = frozenset({"IBMPlexSansCondensed-Bold.ttf"})
 _PLAIN_I = frozenset("I\u00cc\u00cd\u00ce\u00cf")
 
 
+_Drawn = tuple[Image.Image, int, int]
+
+
 @functools.lru_cache(maxsize=65536)
 def _advance(file: str, pixel_size: int, char: str) -> float:
+    """The pen advance of a character; 0 where FreeType cannot measure a downloaded font."""
+    if file.startswith("mem:"):
+        try:
+            return float(face(file, pixel_size).getlength(char))
+        except OSError:
+            return 0.0
     if file in _PLAIN_I_FACES and char in _PLAIN_I:
         lsb, stem, rsb, _ = _stem_metrics(file, pixel_size)
         return float(lsb + stem + rsb)
     return float(face(file, pixel_size).getlength(char))
+
+
+def _downloaded_or_raise(draw: Callable[..., _Drawn], file: str, *args: object) -> _Drawn:
+    """A glyph of a downloaded font, or a blank one where FreeType cannot draw it (a
+    damaged ~DU/~DY font fails inside FreeType, "execution context too long"): as a
+    printer prints what it can. The shipped fonts have no such excuse."""
+    try:
+        return draw(file, *args)
+    except OSError:
+        if not file.startswith("mem:"):
+            raise
+        return Image.new("L", (0, 0)), 0, 0
 
 
 def _outline(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, int]:

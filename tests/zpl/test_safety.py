@@ -249,3 +249,35 @@ def test_bad_options_are_value_errors() -> None:
         with pytest.raises(ValueError):
             render("^XA^XZ", RenderOptions(**options))  # type: ignore[arg-type]
 
+
+
+# -- crashes the engine fuzz (benchmarks/engine_fuzz.py) found, one row each ----------
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+
+# name, corpus file, byte patches (offset, byte), options
+FUZZ_CRASHES = [
+    # Base64 flips inside a ~DU font: FreeType fails on the damaged font with
+    # "OSError: execution context too long" (seed 2, case 10438).
+    ("damaged downloaded font", "zebrash/custom_ttf_by_alias.zpl",
+     [(6658, b"1"), (8224, b"Y"), (27227, b"Y"), (46392, b"Z"), (62206, b"X"),
+      (148757, b"Q"), (155950, b"G"), (157537, b"Z"), (160719, b"~"), (186583, b"9")],
+     {"dpi": 1200, "source_dpi": 300, "width_dots": 400, "height_dots": 100}),
+]
+
+
+@pytest.mark.parametrize(("name", "source", "patches", "options"), FUZZ_CRASHES,
+                         ids=[row[0] for row in FUZZ_CRASHES])
+def test_fuzz_crash_renders_or_refuses(name: str, source: str, patches: list[tuple[int, bytes]],
+                                       options: dict[str, int]) -> None:
+    path = CORPUS / source
+    if not path.exists():
+        pytest.skip("the shared corpus is not beside the checkout")
+    data = bytearray(path.read_bytes())
+    for offset, byte in patches:
+        data[offset:offset + 1] = byte
+    try:
+        result = render(bytes(data), RenderOptions(**options))  # type: ignore[arg-type]
+    except ZplError:
+        return
+    assert result.png.startswith(b"\x89PNG")

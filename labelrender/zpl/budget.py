@@ -21,9 +21,13 @@ from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, check_deadline
 
 # Fixed costs, in pixel operations (measured: a glyph paints in 3-6 us, a field's
 # character is wrapped and placed in about 1 us, a QR Code is built in 6 ms plus
-# about 50 us a character, a shape's mask costs about a nanosecond a pixel).
+# about 50 us a character, a shape's mask costs about a nanosecond a pixel, a
+# 3,800-pixel glyph about 40 ms).
 PRIMITIVE = 2_000
 GLYPH = 5_000
+# Making a glyph's mask (measured, drawn by FreeType, drawn again by Pillow and scaled;
+# a ^GS mark drawn and reduced) costs about four operations a pixel; pasting it again, one.
+GLYPH_PIXEL = 4
 CHARACTER = 1_000
 BARCODE = 5_000_000
 BARCODE_CHARACTER = 50_000

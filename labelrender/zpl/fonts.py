@@ -182,9 +182,10 @@ def _shipped_font(file: str) -> bytes:
     return (FONT_DIR / file).read_bytes()
 
 
-# A face holds its own copy of the font file, so the cache is bounded by file bytes.
+# A face holds its own copy of the font file, and FreeType keeps the last glyph it drew
+# (up to the pixel size squared), so the cache is bounded by both.
 _faces: SizedCache[tuple[str, int], ImageFont.FreeTypeFont] = SizedCache(
-    48 * 1024 * 1024, lambda font: len(font.font_bytes) + 4096)
+    48 * 1024 * 1024, lambda font: len(font.font_bytes) + int(font.size) ** 2 + 4096)
 
 
 def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:

@@ -114,6 +114,7 @@ class LayoutContext:
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
     budget: Budget = field(default_factory=Budget)  # canvas, work and time of this render
     faces: set[tuple[str, int]] = field(default_factory=set)  # (file, size) charged so far
+    glyphs: set[tuple[object, str]] = field(default_factory=set)  # masks charged so far
     offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
 
 
@@ -337,8 +338,6 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
             ctx.budget.charge((clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE, *site)
     pen: Point = (x, y)
     reach = _glyph_reach(font)
-    # A glyph mask is made whole, however little of it falls on the canvas.
-    glyph_work = cost.GLYPH + _glyph_area(font)
     for line in block.lines:
         glyphs = []
         for char, u, v in line:
@@ -347,7 +346,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
             if ctx.budget.area(gx - reach, gy - reach, 2 * reach, 2 * reach):
                 glyphs.append((char, gx, gy))
         if glyphs:
-            ctx.budget.charge(len(glyphs) * glyph_work, *site)
+            ctx.budget.charge(_glyph_work(font, [g[0] for g in glyphs], ctx), *site)
             runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
     if block.end is not None:
         du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
@@ -355,6 +354,19 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     if element.origin.baseline:
         ctx.last_pen = pen
     return runs
+
+
+def _glyph_work(font: fonts.ScaledFont, chars: list[str], ctx: LayoutContext) -> float:
+    """Painting these glyphs: each pastes its whole mask (however little of it is on the
+    canvas); a mask this render has not made yet is also made, which costs more."""
+    area = _glyph_area(font) * (2 if font.solid else 1)  # a reverse glyph is made solid
+    face = (font.file, font.pixel_size, round(font.x_scale, 4), font.cell_width)
+    made = 0
+    for char in chars:
+        if (face, char) not in ctx.glyphs:
+            ctx.glyphs.add((face, char))
+            made += 1
+    return len(chars) * (cost.GLYPH + area) + made * (cost.GLYPH_PIXEL - 1) * area
 
 
 def _glyph_reach(font: fonts.ScaledFont) -> float:
@@ -451,7 +463,7 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
     out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
     for piece in g.texts:
         font = _symbol_font(piece, ctx, element)
-        ctx.budget.charge(len(piece.text) * (cost.GLYPH + _glyph_area(font)), *_site(element))
+        ctx.budget.charge(_glyph_work(font, list(piece.text), ctx), *_site(element))
         u = piece.x
         if piece.center_width is not None:
             u += (piece.center_width - sum(font.advance(c) for c in piece.text)) / 2

@@ -91,6 +91,15 @@ CAPS = [
     case("work bitmap", "^XA^FO0,0^GFA,16,16,2,FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFF^FS^XZ",
          {"dpi": 1200, "source_dpi": 1, "width_dots": 2, "height_dots": 2},
          Limits(max_work_megapixels=0.001), "work", "^GF"),
+    # Big glyphs cost their whole mask (the fuzz's slowest cases, about 1 s each before):
+    # ^GS marks 3,840 px high at 72 dpi from 600, and font 0 at 3,700-3,900 px.
+    case("work big ^GS marks", "^XA" + "^FO0,0^GSN,32000,32000^FDABCDE^FS" * 8 + "^XZ",
+         {"dpi": 72, "source_dpi": 600, "width_dots": 2400, "height_dots": 1800}, None,
+         "work", "^FD", 7),
+    case("work big glyphs",
+         "^XA" + "".join(f"^FO0,{i * 10}^A0N,{1250 + i * 3}^FDW^FS" for i in range(23)) + "^XZ",
+         {"dpi": 600, "source_dpi": 203, "width_dots": 1600, "height_dots": 1600}, None,
+         "work", "^FD", 8),
     # Caps that hold before layout.
     case("canvas side", "^XA^FO0,0^GB10,10,10^FS^XZ", {"width_dots": 20000, "height_dots": 100},
          None, "canvas", None),

@@ -15,8 +15,9 @@ this engine takes for it (about a nanosecond a pixel: ``benchmarks/engine_fuzz.p
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from . import fonts
 from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, check_deadline
 
 # Fixed costs, in pixel operations (measured: a glyph paints in 3-6 us, a field's
@@ -46,6 +47,8 @@ class Budget:
     limits: Limits = DEFAULT_LIMITS
     deadline: float = math.inf
     spent: float = 0.0
+    faces: set[tuple[str, int]] = field(default_factory=set)  # font sizes charged so far
+    masks: set[tuple[object, str]] = field(default_factory=set)  # glyph masks charged so far
 
     def tick(self, offset: int | None = None, command: str | None = None) -> None:
         """Stop the render once its time budget is gone."""
@@ -60,6 +63,27 @@ class Budget:
                 f"label needs over {cap / 1e6:g} megapixels of rendering work (the work cap); "
                 "this field pushes it over", offset, command, limit="work")
 
+    def face(self, font: fonts.ScaledFont, offset: int | None, command: str | None) -> None:
+        """Each size of a face holds its own copy of the font file (a downloaded one may be
+        16 MB): a size this render has not used yet costs the file's bytes."""
+        if font.file != "GS" and (font.file, font.pixel_size) not in self.faces:
+            self.faces.add((font.file, font.pixel_size))
+            self.charge(fonts.file_bytes(font.file), offset, command)
+
+    def glyphs(self, font: fonts.ScaledFont, chars: list[str], offset: int | None,
+               command: str | None) -> None:
+        """Painting these glyphs: each pastes its whole mask (however little of it is on
+        the canvas); a mask this render has not made yet is also made, which costs more."""
+        area = glyph_area(font) * (2 if font.solid else 1)  # a reverse glyph is made solid
+        face = (font.file, font.pixel_size, round(font.x_scale, 4), font.cell_width)
+        made = 0
+        for char in chars:
+            if (face, char) not in self.masks:
+                self.masks.add((face, char))
+                made += 1
+        self.charge(len(chars) * (GLYPH + area) + made * (GLYPH_PIXEL - 1) * area, offset,
+                    command)
+
     def visible(self, x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
         """The part of a box on the canvas as (left, top, right, bottom); empty if
         right <= left or bottom <= top."""
@@ -70,3 +94,16 @@ class Budget:
         """Pixels of a box that fall on the canvas."""
         left, top, right, bottom = self.visible(x, y, w, h)
         return max(0, right - left) * max(0, bottom - top)
+
+
+def glyph_reach(font: fonts.ScaledFont) -> float:
+    """How far from its pen point a glyph's ink can reach, generously: a glyph whose
+    reach misses the canvas is not painted."""
+    return 2.0 * max(font.height, font.pixel_size, font.pixel_size * font.x_scale,
+                     font.fixed_advance or 0.0, font.cell_width or 0.0)
+
+
+def glyph_area(font: fonts.ScaledFont) -> float:
+    """A glyph's mask area, at most: the face's em square, widened as the font is."""
+    width = max(font.pixel_size * font.x_scale, font.cell_width or 0.0)
+    return max(font.height, font.pixel_size) * width

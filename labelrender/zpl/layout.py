@@ -113,8 +113,6 @@ class LayoutContext:
     last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
     budget: Budget = field(default_factory=Budget)  # canvas, work and time of this render
-    faces: set[tuple[str, int]] = field(default_factory=set)  # (file, size) charged so far
-    glyphs: set[tuple[object, str]] = field(default_factory=set)  # masks charged so far
     offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
 
 
@@ -337,7 +335,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         else:
             ctx.budget.charge((clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE, *site)
     pen: Point = (x, y)
-    reach = _glyph_reach(font)
+    reach = cost.glyph_reach(font)
     for line in block.lines:
         glyphs = []
         for char, u, v in line:
@@ -346,7 +344,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
             if ctx.budget.area(gx - reach, gy - reach, 2 * reach, 2 * reach):
                 glyphs.append((char, gx, gy))
         if glyphs:
-            ctx.budget.charge(_glyph_work(font, [g[0] for g in glyphs], ctx), *site)
+            ctx.budget.glyphs(font, [g[0] for g in glyphs], *site)
             runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
     if block.end is not None:
         du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
@@ -354,32 +352,6 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     if element.origin.baseline:
         ctx.last_pen = pen
     return runs
-
-
-def _glyph_work(font: fonts.ScaledFont, chars: list[str], ctx: LayoutContext) -> float:
-    """Painting these glyphs: each pastes its whole mask (however little of it is on the
-    canvas); a mask this render has not made yet is also made, which costs more."""
-    area = _glyph_area(font) * (2 if font.solid else 1)  # a reverse glyph is made solid
-    face = (font.file, font.pixel_size, round(font.x_scale, 4), font.cell_width)
-    made = 0
-    for char in chars:
-        if (face, char) not in ctx.glyphs:
-            ctx.glyphs.add((face, char))
-            made += 1
-    return len(chars) * (cost.GLYPH + area) + made * (cost.GLYPH_PIXEL - 1) * area
-
-
-def _glyph_reach(font: fonts.ScaledFont) -> float:
-    """How far from its pen point a glyph's ink can reach, generously: a glyph whose
-    reach misses the canvas is not painted."""
-    return 2.0 * max(font.height, font.pixel_size, font.pixel_size * font.x_scale,
-                     font.fixed_advance or 0.0, font.cell_width or 0.0)
-
-
-def _glyph_area(font: fonts.ScaledFont) -> float:
-    """A glyph's mask area, at most: the face's em square, widened as the font is."""
-    width = max(font.pixel_size * font.x_scale, font.cell_width or 0.0)
-    return max(font.height, font.pixel_size) * width
 
 
 def resolve_font(spec: FontSpec, ctx: LayoutContext, field_offset: int = 0) -> fonts.ScaledFont:
@@ -392,11 +364,7 @@ def resolve_font(spec: FontSpec, ctx: LayoutContext, field_offset: int = 0) -> f
         font = _font(spec, ctx)
     except fonts.FontTooLarge as exc:
         raise LimitExceeded(str(exc), offset, command, limit="font_size") from None
-    if font.file != "GS" and (font.file, font.pixel_size) not in ctx.faces:
-        # Each size of a face holds its own copy of the font file (a downloaded one may
-        # be 16 MB), so a new size costs the file's bytes.
-        ctx.faces.add((font.file, font.pixel_size))
-        ctx.budget.charge(fonts.file_bytes(font.file), offset, command)
+    ctx.budget.face(font, offset, command)
     return font
 
 
@@ -463,7 +431,7 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
     out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
     for piece in g.texts:
         font = _symbol_font(piece, ctx, element)
-        ctx.budget.charge(_glyph_work(font, list(piece.text), ctx), *_site(element))
+        ctx.budget.glyphs(font, list(piece.text), *_site(element))
         u = piece.x
         if piece.center_width is not None:
             u += (piece.center_width - sum(font.advance(c) for c in piece.text)) / 2

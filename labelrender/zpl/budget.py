@@ -15,6 +15,7 @@ this engine takes for it (about a nanosecond a pixel: ``benchmarks/engine_fuzz.p
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 from . import fonts
@@ -48,7 +49,11 @@ class Budget:
     deadline: float = math.inf
     spent: float = 0.0
     faces: set[tuple[str, int]] = field(default_factory=set)  # font sizes charged so far
-    masks: set[tuple[object, str]] = field(default_factory=set)  # glyph masks charged so far
+    masks: dict[object, set[str]] = field(default_factory=dict)  # font -> glyphs charged
+
+    def late(self) -> bool:
+        """Whether the time budget is gone (``tick`` then raises)."""
+        return time.monotonic() > self.deadline
 
     def tick(self, offset: int | None = None, command: str | None = None) -> None:
         """Stop the render once its time budget is gone."""
@@ -57,8 +62,8 @@ class Budget:
     def charge(self, work: float, offset: int | None, command: str | None) -> None:
         """Spend ``work`` pixel operations; over the cap, the field at fault is named."""
         self.spent += work
-        cap = self.limits.max_work_megapixels * 1_000_000
-        if self.spent > cap:
+        if self.spent > self.limits.max_work_megapixels * 1_000_000:
+            cap = self.limits.max_work_megapixels * 1_000_000
             raise LimitExceeded(
                 f"label needs over {cap / 1e6:g} megapixels of rendering work (the work cap); "
                 "this field pushes it over", offset, command, limit="work")
@@ -70,19 +75,16 @@ class Budget:
             self.faces.add((font.file, font.pixel_size))
             self.charge(fonts.file_bytes(font.file), offset, command)
 
-    def glyphs(self, font: fonts.ScaledFont, chars: list[str], offset: int | None,
-               command: str | None) -> None:
-        """Painting these glyphs: each pastes its whole mask (however little of it is on
-        the canvas); a mask this render has not made yet is also made, which costs more."""
+    def glyph_work(self, font: fonts.ScaledFont, count: int, chars: str) -> float:
+        """Painting ``count`` glyphs of ``chars``: each pastes its whole mask (however little
+        of it is on the canvas); a mask this render has not made yet is also made, which
+        costs more."""
         area = glyph_area(font) * (2 if font.solid else 1)  # a reverse glyph is made solid
-        face = (font.file, font.pixel_size, round(font.x_scale, 4), font.cell_width)
-        made = 0
-        for char in chars:
-            if (face, char) not in self.masks:
-                self.masks.add((face, char))
-                made += 1
-        self.charge(len(chars) * (GLYPH + area) + made * (GLYPH_PIXEL - 1) * area, offset,
-                    command)
+        made = self.masks.setdefault(
+            (font.file, font.pixel_size, round(font.x_scale, 4), font.cell_width), set())
+        new = set(chars) - made if count else set()
+        made |= new
+        return count * (GLYPH + area) + len(new) * (GLYPH_PIXEL - 1) * area
 
     def visible(self, x: float, y: float, w: float, h: float) -> tuple[int, int, int, int]:
         """The part of a box on the canvas as (left, top, right, bottom); empty if

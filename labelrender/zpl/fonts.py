@@ -150,11 +150,13 @@ class SizedCache(Generic[K, V]):
         self._lock = threading.Lock()
 
     def get(self, key: K, make: Callable[[], V]) -> V:
-        with self._lock:
-            item = self._items.get(key)
-            if item is not None:
+        item = self._items.get(key)
+        if item is not None:
+            try:  # noqa: SIM105 - every glyph painted passes here; a with costs more
                 self._items.move_to_end(key)
-                return item[0]
+            except KeyError:  # evicted by another thread meanwhile: still a good value
+                pass
+            return item[0]
         value = make()
         size = self.size_of(value)
         if size <= self.max_bytes // 2:  # one huge value never empties the cache

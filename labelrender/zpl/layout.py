@@ -152,7 +152,8 @@ def layout(elements: list[Element], ctx: LayoutContext) -> list[Primitive]:
     is charged to ``ctx.budget`` first, so a label over the work cap allocates nothing."""
     out: list[Primitive] = []
     for element in elements:
-        ctx.budget.tick(*_site(element))
+        if ctx.budget.late():
+            ctx.budget.tick(*_site(element))
         match element:
             case TextField():
                 out.extend(_text(element, ctx))
@@ -243,27 +244,38 @@ def _box(box: GraphicBox, ctx: LayoutContext) -> list[Primitive]:
     mode = _mode(box.reverse, box.color)
     # ZPL II guide ^GB: rounding radius = (r / 8) * (shorter side / 2).
     radius = round(box.rounding / 8 * min(w, h) / 2)
-    if radius > 0:
-        frame = Frame(x, y, w, h, min(t, w, h), radius, mode)
-        area = ctx.budget.area(x, y, w, h)
-        if area == 0:
-            return []
-        ctx.budget.charge(area + cost.PRIMITIVE + (w + h) * cost.EDGE, *_site(box))
-        return [frame]
-    if 2 * t >= w or 2 * t >= h:
-        sides = [Rect(x, y, w, h, mode)]
+    budget = ctx.budget
+    inside = x >= 0 and y >= 0 and x + w <= budget.width and y + h <= budget.height
+    shape: Rect | Frame
+    if radius == 0 and (2 * t >= w or 2 * t >= h):
+        shape = Rect(x, y, w, h, mode)
+    elif radius > 0 or inside:
+        shape = Frame(x, y, w, h, min(t, w, h), radius, mode)
     else:
-        # A square border is its four sides, which do not overlap (so a reversed one
-        # inverts each pixel once): only the parts on the canvas are kept.
+        # A square border reaching off the canvas: its four sides, which do not overlap
+        # (a reversed one inverts each pixel once), cut to the canvas.
         sides = [Rect(x, y, w, t, mode), Rect(x, y + h - t, w, t, mode),
                  Rect(x, y + t, t, h - 2 * t, mode), Rect(x + w - t, y + t, t, h - 2 * t, mode)]
-    out: list[Primitive] = []
-    for side in sides:
-        clipped = _rect_on_canvas(side, ctx)
-        if clipped is not None:
-            ctx.budget.charge(clipped.w * clipped.h + cost.PRIMITIVE, *_site(box))
-            out.append(clipped)
-    return out
+        out: list[Primitive] = []
+        for side in sides:
+            clipped = _rect_on_canvas(side, ctx)
+            if clipped is not None:
+                out.append(clipped)
+                budget.charge(clipped.w * clipped.h + cost.PRIMITIVE, *_site(box))
+        return out
+    if inside:
+        budget.charge(w * h + cost.PRIMITIVE, box.offset, "^GB")
+        return [shape]
+    left, top, right, bottom = budget.visible(x, y, w, h)
+    if right <= left or bottom <= top:
+        return []
+    work = (right - left) * (bottom - top) + cost.PRIMITIVE
+    if isinstance(shape, Rect):  # all of it paints the same: only its part on the canvas
+        shape = Rect(left, top, right - left, bottom - top, mode)
+    else:  # Pillow draws a rounded border along its whole extent
+        work += (w + h) * cost.EDGE
+    budget.charge(work, *_site(box))
+    return [shape]
 
 
 def _ellipse(shape: GraphicEllipse, ctx: LayoutContext) -> Ellipse:
@@ -317,6 +329,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         # while leaving labelize-units/reverse and carriers/dhlpaket as they were.
         font = replace(font, solid=True)
     clip = None
+    work = 0.0
     if block.clip_height is not None:
         # The clip box is the block's own frame: its top-left sits anchor_v above a
         # baseline (^FT) origin, so a ^TB placed with ^FT clips around the text it holds
@@ -333,19 +346,32 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         if clip[2] <= clip[0] or clip[3] <= clip[1]:
             block = replace(block, lines=())
         else:
-            ctx.budget.charge((clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE, *site)
+            work += (clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE
     pen: Point = (x, y)
     reach = cost.glyph_reach(font)
+    right, bottom = ctx.budget.width + reach, ctx.budget.height + reach
+    # A block well inside the canvas keeps every glyph; a larger one loses those whose
+    # ink cannot reach the canvas (keeping one too many only costs work it is charged).
+    extent = block.width + block.height + anchor_v  # the rotated block, from its origin
+    cx, cy = x + off[0], y + off[1]
+    inside = cx - extent > -reach and cx + extent < right and cy - extent > -reach and (
+        cy + extent < bottom)
+    painted = 0
     for line in block.lines:
-        glyphs = []
-        for char, u, v in line:
-            du, dv = rotate(o, u, v - anchor_v)
-            gx, gy = x + off[0] + du, y + off[1] + dv
-            if ctx.budget.area(gx - reach, gy - reach, 2 * reach, 2 * reach):
-                glyphs.append((char, gx, gy))
+        if inside and o == "N":  # the common case, without a turn per glyph
+            glyphs = [(char, cx + u, cy + (v - anchor_v)) for char, u, v in line]
+        else:
+            glyphs = []
+            for char, u, v in line:
+                du, dv = rotate(o, u, v - anchor_v)
+                gx, gy = cx + du, cy + dv
+                if inside or (-reach < gx < right and -reach < gy < bottom):
+                    glyphs.append((char, gx, gy))
         if glyphs:
-            ctx.budget.glyphs(font, [g[0] for g in glyphs], *site)
+            painted += len(glyphs)
             runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
+    # Charged once the field is laid out: its characters (already charged) bound the lines.
+    ctx.budget.charge(work + ctx.budget.glyph_work(font, painted, element.text), *site)
     if block.end is not None:
         du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
         pen = (x + off[0] + du, y + off[1] + dv)
@@ -414,24 +440,21 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
 
     mode = _mode(element.reverse)
     rects = []
-    work = 0.0
     for rx, ry, rw, rh in g.rects:
         (ax, ay), (cx, cy) = page(rx, ry), page(rx + rw, ry + rh)
         left, top = round(min(ax, cx)), round(min(ay, cy))
-        rect = Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top, mode)
-        work += cost.RECT + ctx.budget.area(rect.x, rect.y, rect.w, rect.h)
-        rects.append(rect)
+        rects.append(Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top, mode))
     hexagons = tuple((*page(cx, cy), d) for cx, cy, d in g.hexagons)
     rings = tuple((*page(cx, cy), r1, r2) for cx, cy, r1, r2 in g.rings)
-    work += (len(hexagons) + len(rings)) * cost.PRIMITIVE
-    if mode != "ink" or hexagons or rings:  # painted through a mask over the symbol
-        work += ctx.budget.area(bx - g.width - g.height, by - g.width - g.height,
-                                2 * (g.width + g.height), 2 * (g.width + g.height))
+    # The bars are painted within the symbol's box (or through a mask over it): the
+    # box's part on the canvas bounds their area.
+    xs, ys = zip(*(page(u, v) for u in (0.0, g.width) for v in (0.0, g.height)), strict=True)
+    work = len(rects) * cost.RECT + (len(hexagons) + len(rings)) * cost.PRIMITIVE
+    work += ctx.budget.area(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
     ctx.budget.charge(work, *_site(element))
     out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
     for piece in g.texts:
         font = _symbol_font(piece, ctx, element)
-        ctx.budget.glyphs(font, list(piece.text), *_site(element))
         u = piece.x
         if piece.center_width is not None:
             u += (piece.center_width - sum(font.advance(c) for c in piece.text)) / 2
@@ -440,6 +463,7 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
             gx, gy = page(u, piece.y + font.ascent)
             glyphs.append((char, gx, gy))
             u += font.advance(char)
+        ctx.budget.charge(ctx.budget.glyph_work(font, len(glyphs), piece.text), *_site(element))
         out.append(GlyphRun(font, tuple(glyphs), o, mode))
     return out
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from PIL import Image, ImageChops, ImageDraw, ImageOps
 
@@ -25,8 +25,9 @@ _ROTATE = {
 }
 
 _THRESHOLD = [0] * 128 + [255] * 128
-# Glyphs painted between two looks at the clock.
+# Glyphs and primitives painted between two looks at the clock.
 _TICK_GLYPHS = 64
+_TICK_PRIMITIVES = 16
 
 Tick = Callable[[], None]
 
@@ -38,11 +39,13 @@ def _no_tick() -> None:
 def paint(primitives: list[Primitive], width: int, height: int,
           tick: Tick = _no_tick) -> Image.Image:
     """The ink image (mode L, 255 = black) of all primitives, in order; ``tick`` (the
-    render's time budget) is called between primitives."""
+    render's time budget) is called every few primitives (each bounded by layout's
+    work charge) and every few glyphs."""
     canvas = Image.new("L", (width, height), 0)
     draw = ImageDraw.Draw(canvas)
-    for item in primitives:
-        tick()
+    for count, item in enumerate(primitives):
+        if count % _TICK_PRIMITIVES == 0:
+            tick()
         match item:
             case Rect():
                 _rect(canvas, draw, item)
@@ -146,11 +149,11 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
 
 
 def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
-    placed = _placed(run, tick)
     if run.clip is None:
-        for mask, x, y in placed:
+        for mask, x, y in _placed(run, tick):
             _apply(canvas, mask, x, y, run.mode)
         return
+    placed = list(_placed(run, tick))
     # A clipped run (^TB) is drawn into a scratch image and composited once, so that a
     # reversed block inverts each pixel once. The scratch covers only the run's glyphs
     # within the clip: a line of a big block is a strip, not the whole block.
@@ -169,10 +172,9 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
     _apply(canvas, target, x0, y0, run.mode)
 
 
-def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
+def _placed(run: GlyphRun, tick: Tick) -> Iterator[tuple[Image.Image, int, int]]:
     """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
     transpose = _ROTATE.get(run.orientation)
-    placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:
             tick()
@@ -187,8 +189,7 @@ def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
             "I": (-(left + w), -(top + h)),
             "B": (top, -(left + w)),
         }.get(run.orientation, (left, top))
-        placed.append((mask, round(px) + dx, round(py) + dy))
-    return placed
+        yield mask, round(px) + dx, round(py) + dy
 
 
 def _picture(canvas: Image.Image, picture: Picture) -> None:

@@ -95,7 +95,7 @@ CAPS = [
     # ^GS marks 3,840 px high at 72 dpi from 600, and font 0 at 3,700-3,900 px.
     case("work big ^GS marks", "^XA" + "^FO0,0^GSN,32000,32000^FDABCDE^FS" * 8 + "^XZ",
          {"dpi": 72, "source_dpi": 600, "width_dots": 2400, "height_dots": 1800}, None,
-         "work", "^FD", 7),
+         "work", "^FD", 5),
     case("work big glyphs",
          "^XA" + "".join(f"^FO0,{i * 10}^A0N,{1250 + i * 3}^FDW^FS" for i in range(23)) + "^XZ",
          {"dpi": 600, "source_dpi": 203, "width_dots": 1600, "height_dots": 1600}, None,

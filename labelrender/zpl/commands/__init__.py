@@ -25,11 +25,14 @@ _MAX_RECALL_DEPTH = 8
 
 def execute(state: PrinterState, commands: Sequence[Command], depth: int = 0) -> None:
     """Play ``commands`` into ``state``, one handler per command."""
+    cap = state.limits.max_commands
     for position, command in enumerate(commands):
         state.command = command
         if position % 256 == 0:
             state.check_time()
-        state.spend_commands(1, command)
+        state.commands_spent += 1
+        if state.commands_spent > cap:
+            state.spend_commands(0, command)  # raises, naming the command
         if state.recording is not None and command.name != "XZ":
             state.recording[1].append(command)
             continue

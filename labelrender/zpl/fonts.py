@@ -120,8 +120,13 @@ class ScaledFont:
 
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
-        key = (self.file, self.pixel_size, round(self.x_scale, 4), char, self.cell_width)
-        mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
+        x_scale = round(self.x_scale, 4)
+        if self.pixel_size <= _SMALL_GLYPH_PX and self.pixel_size * x_scale <= _SMALL_GLYPH_PX:
+            mask, left, top = _small_glyph(self.file, self.pixel_size, x_scale, char,
+                                           self.cell_width)
+        else:
+            key = (self.file, self.pixel_size, x_scale, char, self.cell_width)
+            mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
         if self.solid and mask.width:
             mask = _solid(mask)
         return mask, left, top
@@ -324,7 +329,17 @@ def _plain_stem(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int
 
 
 # Glyph masks, bounded by their pixels: a 4096 px glyph is 16 MB, half the cache, so it
-# is drawn each time and never held.
+# is drawn each time and never held. Text at label sizes (up to 64 px, about 6 KB a mask)
+# has its own faster cache: 8,192 masks, at most about 50 MB.
+_SMALL_GLYPH_PX = 64
+
+
+@functools.lru_cache(maxsize=8192)
+def _small_glyph(file: str, pixel_size: int, x_scale: float, char: str,
+                 cell: float | None) -> _Drawn:
+    return _downloaded_or_raise(_glyph, file, pixel_size, x_scale, char, cell)
+
+
 _glyphs: SizedCache[tuple[str, int, float, str, float | None], tuple[Image.Image, int, int]] = (
     SizedCache(32 * 1024 * 1024, lambda item: item[0].width * item[0].height + 256))
 

@@ -12,17 +12,11 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from PIL import Image, ImageChops, ImageDraw, ImageOps
 
 from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
-
-_ROTATE = {
-    "R": Image.Transpose.ROTATE_270,
-    "I": Image.Transpose.ROTATE_180,
-    "B": Image.Transpose.ROTATE_90,
-}
 
 _THRESHOLD = [0] * 128 + [255] * 128
 # Glyphs and primitives painted between two looks at the clock.
@@ -149,11 +143,11 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
 
 
 def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
+    placed = _placed(run, tick)
     if run.clip is None:
-        for mask, x, y in _placed(run, tick):
+        for mask, x, y in placed:
             _apply(canvas, mask, x, y, run.mode)
         return
-    placed = list(_placed(run, tick))
     # A clipped run (^TB) is drawn into a scratch image and composited once, so that a
     # reversed block inverts each pixel once. The scratch covers only the run's glyphs
     # within the clip: a line of a big block is a strip, not the whole block.
@@ -172,24 +166,33 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
     _apply(canvas, target, x0, y0, run.mode)
 
 
-def _placed(run: GlyphRun, tick: Tick) -> Iterator[tuple[Image.Image, int, int]]:
+def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
     """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
-    transpose = _ROTATE.get(run.orientation)
+    turn = _TURNS.get(run.orientation)
+    placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:
             tick()
         mask, left, top = run.font.glyph(char)
         if mask.width == 0:
             continue
-        w, h = mask.width, mask.height
-        if transpose is not None:
-            mask = mask.transpose(transpose)
-        dx, dy = {
-            "R": (-(top + h), left),
-            "I": (-(left + w), -(top + h)),
-            "B": (top, -(left + w)),
-        }.get(run.orientation, (left, top))
-        yield mask, round(px) + dx, round(py) + dy
+        if turn is None:
+            placed.append((mask, round(px) + left, round(py) + top))
+            continue
+        transpose, shift = turn
+        dx, dy = shift(left, top, mask.width, mask.height)
+        placed.append((mask.transpose(transpose), round(px) + dx, round(py) + dy))
+    return placed
+
+
+Shift = Callable[[int, int, int, int], tuple[int, int]]
+# A turned glyph: how its mask turns, and where it goes from the pen point given the
+# unturned mask's offset (left, top) and size (w, h).
+_TURNS: dict[str, tuple[Image.Transpose, Shift]] = {
+    "R": (Image.Transpose.ROTATE_270, lambda left, top, w, h: (-(top + h), left)),
+    "I": (Image.Transpose.ROTATE_180, lambda left, top, w, h: (-(left + w), -(top + h))),
+    "B": (Image.Transpose.ROTATE_90, lambda left, top, w, h: (top, -(left + w))),
+}
 
 
 def _picture(canvas: Image.Image, picture: Picture) -> None:

@@ -10,7 +10,7 @@ call ``tick`` between pieces of work, so the time budget holds in every stage.
 Work is counted in pixel operations: a primitive costs its area on the canvas, and
 each primitive, glyph, character or bar code a fixed amount more, set from how long
 this engine takes for it. Measured over the corpus and the engine fuzz, a unit costs
-1-4 ns, so the default cap (400 million) is about a second of work.
+1-3 ns, so the default cap (a billion) is one to three seconds of work.
 """
 
 from __future__ import annotations
@@ -23,17 +23,17 @@ from . import fonts
 from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, check_deadline
 
 # Fixed costs, in pixel operations (measured: a glyph paints in 3-6 us, a field's
-# character is wrapped and placed in about 1 us, a QR Code is built in 6 ms plus
-# about 50 us a character, a shape's mask costs about a nanosecond a pixel, a
-# 3,800-pixel glyph about 40 ms).
+# character is wrapped and placed in about 1 us, a QR Code, the slowest symbol, is
+# built in 2.5 ms plus about 25 us a character, a shape's mask costs about a
+# nanosecond a pixel, a 3,800-pixel glyph about 40 ms).
 PRIMITIVE = 2_000
 GLYPH = 5_000
 # Making a glyph's mask (measured, drawn by FreeType, drawn again by Pillow and scaled;
 # a ^GS mark drawn and reduced) costs about four operations a pixel; pasting it again, one.
 GLYPH_PIXEL = 4
 CHARACTER = 1_000
-BARCODE = 5_000_000
-BARCODE_CHARACTER = 50_000
+BARCODE = 2_500_000
+BARCODE_CHARACTER = 25_000
 RECT = 500
 # A shape drawn with Pillow (ellipse, rounded box, diagonal) is scanned along its whole
 # extent, even where it falls off the canvas.

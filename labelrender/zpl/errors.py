@@ -86,11 +86,12 @@ class Limits:
     max_commands: int = 100_000
     """Commands in the stream, and commands played: a recalled format (^XF) plays its
     commands again. Lexing and playing is linear in them ("commands")."""
-    max_work_megapixels: float = 400.0
+    max_work_megapixels: float = 1000.0
     """Estimated work of laying out and painting one label, in millions of pixel
     operations: every primitive's area on the canvas (a glyph counts its cell) plus a
-    fixed cost per primitive, glyph, character and bar code (``budget.py``). Under a
-    second at the cap; the corpus's heaviest label needs about 100 ("work")."""
+    fixed cost per primitive, glyph, character and bar code (``budget.py``). One to
+    three seconds at the cap; the corpus's heaviest label needs 70 at its own dpi and
+    about 160 at 1200 dpi ("work")."""
     time_budget_s: float = 10.0
     """Wall-clock seconds for one render, checked in every stage ("time"). The one
     cap that depends on the machine: a last line of defence behind the others."""

@@ -120,7 +120,8 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     scale = opts.dpi / (opts.source_dpi or opts.dpi)
     width, height = _canvas_size(label, opts, scale)
     budget = Budget(width, height, opts.limits, deadline)
-    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile), budget=budget)
+    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile), budget=budget,
+                        max_side_px=opts.limits.max_side_inches * opts.dpi)
     if label.width is not None and opts.width_dots is not None and label.width < opts.width_dots:
         # Labelary centres a label narrower than the requested canvas (^PW < width).
         ctx.offset_x = float((opts.width_dots - label.width) // 2) * scale

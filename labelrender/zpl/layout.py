@@ -114,6 +114,9 @@ class LayoutContext:
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
     budget: Budget = field(default_factory=Budget)  # canvas, work and time of this render
     offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
+    # The largest label side in output pixels (Limits.max_side_inches at the
+    # output dpi): a text box wider or taller than any label could be is refused.
+    max_side_px: float = float("inf")
 
 
 def rotate(orientation: str, du: float, dv: float) -> Point:
@@ -168,6 +171,20 @@ def layout(elements: list[Element], ctx: LayoutContext) -> list[Primitive]:
             case GraphicImage():
                 out.extend(_shape(_picture(element, ctx), element, ctx))
     return out
+
+
+def _check_box(element: TextField, ctx: LayoutContext, site: tuple[int, str]) -> None:
+    """A ^TB or ^FB box larger than the largest label the engine renders (the
+    canvas per-side cap) describes no label: it is refused, as such a canvas is,
+    before any text is measured. Boxes up to that size are clipped to the canvas."""
+    sides = [element.block.width] if element.block is not None else []
+    if element.text_block is not None:
+        sides += [element.text_block.width, element.text_block.height]
+    longest = max(sides, default=0) * ctx.scale
+    if longest > ctx.max_side_px:
+        offset, command = site
+        raise LimitExceeded(f"text box of {longest:.0f} px is over the largest label side "
+                            f"({ctx.max_side_px:.0f} px)", offset, command, limit="text_block")
 
 
 def _site(element: Element) -> tuple[int, str]:
@@ -305,6 +322,7 @@ def _picture(image: GraphicImage, ctx: LayoutContext) -> Picture:
 
 def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     site = _site(element)
+    _check_box(element, ctx, site)
     ctx.budget.charge(len(element.text) * cost.CHARACTER, *site)
     font = resolve_font(element.font, ctx, element.offset)
     block = text.arrange(element, font, ctx.scale, lambda: ctx.budget.tick(*site))

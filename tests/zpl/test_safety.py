@@ -56,6 +56,16 @@ def case(name: str, zpl: str, options: dict[str, int], limits: Limits | None, li
 
 # What each cap refuses: the limit, the command named and (the nth occurrence of) its offset.
 CAPS = [
+    # Text boxes larger than the largest label (16 in a side) describe no label.
+    case("^TB 32000 square", "^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ", {}, None, "text_block",
+         "^TB"),
+    case("^TB past 2**31 at 1200 from 300", "^XA^FO0,0^TBN,2147483648,9999999999994^FDx^FS^XZ",
+         {"dpi": 1200, "source_dpi": 300}, None, "text_block", "^TB"),
+    case("eight ^TB fields", "^XA" + ("^FO0,0^TBN,32000,32000^A0N,20^FD" + "w " * 16000
+                                      + "^FS") * 8 + "^XZ", {}, None, "text_block", "^TB"),
+    case("^TB tall only", "^XA^FO0,0^TBN,100,3300^FDx^FS^XZ", {}, None, "text_block", "^TB"),
+    case("^FB wider than a label", "^XA^FO0,0^FB4000,3^FDx^FS^XZ", {}, None, "text_block",
+         "^FB"),
     # The issue's font reproducer: ^A1 (not resident: font A) 65535 wide, at 300 from 203.
     case("issue font", "^XA^FO10,10^A1N,0,65535^FDx^FS^XZ", {"dpi": 300, "source_dpi": 203},
          None, "font_size", "^A"),
@@ -164,14 +174,15 @@ def test_unrenderable_input_is_a_plain_zpl_error(zpl: str, fragment: str) -> Non
     assert not isinstance(caught.value, LimitExceeded)
 
 
-# Labels that are only large: a box bigger than the label prints what falls on it.
-# Each renders in a child process whose address space is capped at 640 MB (the
-# engine imported takes about 170 MB of it); before the canvas bound, the first
-# needed 1 GB and the second 15.7 GB.
+# Labels that are only large: a box bigger than the label (up to the largest label
+# side, 16 in) prints what falls on it. Each renders in a child process whose
+# address space is capped at 640 MB (the engine imported takes about 170 MB of
+# it); before the canvas bound, boxes like the first needed 1 GB and the second
+# 15.7 GB.
 BOUNDED = [
-    ("^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ", {"dpi": 203}),
-    ("^XA^FO0,0^TBN,2147483648,9999999999994^FDx^FS^XZ", {"dpi": 1200, "source_dpi": 300}),
-    ("^XA" + ("^FO0,0^TBN,32000,32000^A0N,20^FD" + "w " * 16000 + "^FS") * 8 + "^XZ",
+    ("^XA^FO0,0^TBN,3248,3248^FDx^FS^XZ", {"dpi": 203}),
+    ("^XA^FO0,0^TBN,4800,4800^FDx^FS^XZ", {"dpi": 1200, "source_dpi": 300}),
+    ("^XA" + ("^FO0,0^TBN,3248,3248^A0N,20^FD" + "w " * 16000 + "^FS") * 8 + "^XZ",
      {"dpi": 203}),
     ("^XA^FO0,0^A0N,20^FB1,9999,0^FD" + "W" * 30000 + "^FS^XZ", {"dpi": 203}),
     ("^XA^FO0,0^GB8000,8000,100,B,8^FR^FS^FO5,5^GE4095,4095,3^FS^XZ",
@@ -208,7 +219,7 @@ def test_large_labels_render_within_bounded_memory() -> None:
 
 def test_a_text_block_over_the_label_prints_what_falls_on_it() -> None:
     inside = render("^XA^FO20,20^TBN,780,1190^A0N,40^FDHello^FS^XZ")
-    huge = render("^XA^FO20,20^TBN,32000,32000^A0N,40^FDHello^FS^XZ")
+    huge = render("^XA^FO20,20^TBN,3248,3248^A0N,40^FDHello^FS^XZ")
     assert huge.png == inside.png
 
 

@@ -107,25 +107,23 @@ async def test_hostile_input_is_a_quick_final_4xx(
     assert status == 200, payload  # and the service goes on as usual
 
 
-async def test_a_render_past_the_deadline_is_killed_and_answered_422(
+async def test_a_render_past_its_time_is_answered_422(
     api: Api, make_caller: Callable[..., Caller], redis_db: redis.Redis,
     object_store: FilesystemStore,
 ) -> None:
-    """The backstop: a render the engine does not stop in time has its process
-    killed at the deadline; the answer names the limit and a fresh process
-    renders the next label."""
+    """A render that runs past its time is answered 422 naming the limit, never
+    billed, and the next label renders. The engine stops itself at its budget
+    (half a second under a 1 s deadline) and the sandbox kills the process at
+    the deadline if it did not (that backstop: tests/worker/test_sandbox.py)."""
     sandbox = Sandbox(1, SandboxLimits(deadline_s=1.0))
     worker = start_worker(redis_db, object_store, sandbox)
     try:
         caller = make_caller("pro")
-        [before] = sandbox.pids()
         status, payload = await post(api, caller, "/v1/labels",
                                      {"zpl": slow_zpl("deadline", fields=150)})
         assert status == 422, payload
         assert payload["error"]["kind"] == "RenderTooComplex"
         assert payload["limit"] == "time"
-        assert "ran past its 1 s limit" in payload["error"]["message"]
-        assert sandbox.pids() != [before]
         assert usage(redis_db, caller) == (0, 0)
         status, _ = await post(api, caller, "/v1/labels", {"zpl": SIMPLE_ZPL})
         assert status == 200

@@ -42,7 +42,7 @@ from labelrender.store.clock import iso
 from labelrender.store.tenants import TENANT_ID
 from labelrender.synth.engine import SynthesisEngine, UnparseableZpl, make_engine
 from labelrender.synth.service import SynthesisInput, check_parseable
-from labelrender.worker.engine_calls import Refused, synthesize_draft
+from labelrender.worker.engine_calls import TOO_COMPLEX, Refused, synthesize_draft
 from labelrender.worker.sandbox import CallFailed
 
 log = logging.getLogger("labelrender.api")
@@ -215,6 +215,8 @@ def refusal(answer: Refused, state: AppState) -> errors.ApiError:
             retry_after=state.config.retry_after_s)
     if answer.kind == "InvalidInputZpl":
         return errors.InvalidInputZpl(answer.message, param=answer.param)
+    if answer.kind == TOO_COMPLEX:
+        return errors.RenderTooComplex(answer.message, param=answer.param)
     return errors.ValidationFailed(answer.message, param=answer.param, kind=answer.kind)
 
 

@@ -108,12 +108,15 @@ class FilesystemStore:
         self._signer = signer
 
     def put(self, key: str, data: bytes, content_type: str) -> None:
+        """Create-if-absent: two writers racing to store one label leave the
+        first file and its mtime (the worker bills a label's first store by
+        its creation time: store.jobs); other bytes under the key are replaced."""
         path = self._path(key)
         try:
             if _holds(path, data):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, data)
+            _write_atomic(path, data, replace=path.exists())
         except OSError as exc:
             raise ObjectStoreError(f"cannot store object {key!r}") from exc
 
@@ -178,19 +181,24 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temp file in the same directory, so readers never see half a file."""
+def _write_atomic(path: Path, data: bytes, *, replace: bool) -> None:
+    """Write via a temp file in the same directory, so readers never see half a
+    file. Unless ``replace``, the temp file is linked into place, which fails if
+    another writer got there first: then its file stays (same key, same label)."""
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
             temp.flush()
             os.fsync(temp.fileno())
-        os.replace(temp_name, path)
-    except BaseException:
+        if replace:
+            os.replace(temp_name, path)
+        else:
+            with contextlib.suppress(FileExistsError):
+                os.link(temp_name, path)
+    finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-        raise
     _fsync_directory(path.parent)
 
 
@@ -233,14 +241,28 @@ class S3Store:
         enable_fixed_time_presign(client)
 
     def put(self, key: str, data: bytes, content_type: str) -> None:
+        """Create-if-absent (``If-None-Match: *``), so two writers racing to
+        store one label leave the first object and its creation time: the
+        worker bills the first store of a label by that time (store.jobs)."""
         digest = hashlib.sha256(data).hexdigest()
-        current = self._request("head_object", key)
-        if current is not None and current.get("Metadata", {}).get(_META_SHA256) == digest:
+        if self._holds(key, digest):
             return
         metadata = {_META_SHA256: digest, _META_CREATED_AT: repr(self._clock())}
-        self._request(
-            "put_object", key, Body=data, ContentType=content_type, Metadata=metadata
-        )
+        try:
+            self._request("put_object", key, Body=data, ContentType=content_type,
+                          Metadata=metadata, IfNoneMatch="*")
+        except ObjectStoreError as exc:
+            if not _precondition_failed(exc):
+                raise
+            if self._holds(key, digest):
+                return  # another writer stored this label first
+            # Other bytes under the key (a damaged object): replace them.
+            self._request("put_object", key, Body=data, ContentType=content_type,
+                          Metadata=metadata)
+
+    def _holds(self, key: str, digest: str) -> bool:
+        current = self._request("head_object", key)
+        return current is not None and current.get("Metadata", {}).get(_META_SHA256) == digest
 
     def get(self, key: str) -> bytes | None:
         response = self._request("get_object", key)
@@ -292,6 +314,13 @@ class S3Store:
         except BotoCoreError as exc:
             raise ObjectStoreError(f"S3 {operation} failed for {key!r}") from exc
         return response
+
+
+def _precondition_failed(exc: ObjectStoreError) -> bool:
+    """A conditional put refused because the object exists (HTTP 412)."""
+    cause = exc.__cause__
+    return isinstance(cause, ClientError) and \
+        cause.response.get("Error", {}).get("Code") == "PreconditionFailed"
 
 
 def _created_at(head: dict[str, Any]) -> float:

@@ -86,6 +86,8 @@ def synthesize_draft(engine: SynthesisEngine, request: SynthesisInput, tenant_id
     try:
         return synthesize(engine, request, tenant_id, request_id)
     except UnparseableZpl as exc:
+        if isinstance(exc.__cause__, LimitExceeded):  # a label over an engine limit
+            return Refused(TOO_COMPLEX, str(exc), "input_zpl")
         return Refused("InvalidInputZpl", str(exc), "input_zpl")
     except EngineUnavailable as exc:
         return Refused("SynthesisUpstreamUnavailable", str(exc), "input_zpl")

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import fonts
+from .budget import Budget
 from .commands import execute
 from .elements import Label
 from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError
@@ -61,9 +62,11 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
     data = zpl.encode("utf-8") if isinstance(zpl, str) else bytes(zpl)
     limits = opts.limits
     if len(data) > limits.max_input_bytes:
-        raise ZplError(f"input is {len(data)} bytes, over the {limits.max_input_bytes}-byte cap")
-    state = PrinterState(limits=limits, deadline=time.monotonic() + limits.time_budget_s)
-    execute(state, tokenize(data))
+        raise LimitExceeded(f"input is {len(data)} bytes, over the {limits.max_input_bytes}-byte "
+                            "cap", limit="input_bytes")
+    deadline = time.monotonic() + limits.time_budget_s
+    state = PrinterState(limits=limits, deadline=deadline)
+    execute(state, tokenize(data, limits.max_commands))
     if state.in_label:
         state.end_label()  # a stream cut off before ^XZ still prints what it has
     if not state.labels and state.empty_formats:
@@ -74,7 +77,7 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
         raise ZplError(f"label index {opts.index} is out of range: the stream has "
                        f"{len(state.labels)} label(s)")
     label = state.labels[opts.index]
-    png, width, height, notes = _draw(label, state, opts)
+    png, width, height, notes = _draw(label, state, opts, deadline)
     return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels))
 
 
@@ -104,19 +107,21 @@ def _canvas_size(label: Label, opts: RenderOptions, scale: float) -> tuple[int, 
     limits = opts.limits
     side = limits.max_side_inches * opts.dpi
     if w > side or h > side:
-        raise ZplError(f"canvas {w}x{h} px is over the {limits.max_side_inches:g} in "
-                       f"({side:g} px at {opts.dpi} dpi) per-side cap")
+        raise LimitExceeded(f"canvas {w}x{h} px is over the {limits.max_side_inches:g} in "
+                            f"({side:g} px at {opts.dpi} dpi) per-side cap", limit="canvas")
     if w * h > limits.max_megapixels * 1_000_000:
-        raise ZplError(f"canvas {w}x{h} px is over the {limits.max_megapixels:g} megapixel cap")
+        raise LimitExceeded(f"canvas {w}x{h} px is over the {limits.max_megapixels:g} megapixel "
+                            "cap", limit="canvas")
     return w, h
 
 
-def _draw(label: Label, state: PrinterState, opts: RenderOptions
+def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: float
           ) -> tuple[bytes, int, int, list[Warning]]:
     scale = opts.dpi / (opts.source_dpi or opts.dpi)
     width, height = _canvas_size(label, opts, scale)
-    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile),
-                        max_font_px=opts.limits.max_font_px)
+    budget = Budget(width, height, opts.limits, deadline)
+    ctx = LayoutContext(scale=scale, font0=fonts.profile_file(opts.font_profile), budget=budget,
+                        max_side_px=opts.limits.max_side_inches * opts.dpi)
     if label.width is not None and opts.width_dots is not None and label.width < opts.width_dots:
         # Labelary centres a label narrower than the requested canvas (^PW < width).
         ctx.offset_x = float((opts.width_dots - label.width) // 2) * scale
@@ -127,8 +132,8 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions
         else:
             ctx.font_files[name] = key
     primitives = layout(label.elements, ctx)
-    state.check_time()
-    canvas = paint(primitives, width, height)
+    canvas = paint(primitives, width, height, budget.tick)
+    budget.tick()
     image = finish(canvas, threshold=opts.threshold, mirror=label.mirror, invert=label.invert,
                    rotation=opts.rotation)
     return encode_png(image), image.width, image.height, ctx.warnings

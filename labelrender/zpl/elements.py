@@ -33,6 +33,8 @@ class FontSpec:
     height: int
     width: int
     path: str | None = None  # ^A@ or ^CW alias to a downloaded/shipped font file
+    command: str = field(default="^A", compare=False)  # ^A, ^A@, ^CF or ^GS, for errors
+    offset: int | None = field(default=None, compare=False)  # its command's byte offset
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class FieldBlock:
     line_spacing: int = 0
     justify: str = "L"
     hanging_indent: int = 0
+    offset: int | None = field(default=None, compare=False)  # its command's byte offset
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,7 @@ class TextBlock:
 
     width: int
     height: int
+    offset: int | None = field(default=None, compare=False)  # its command's byte offset
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class GraphicBox:
     color: str = "B"
     rounding: int = 0
     reverse: bool = False
+    offset: int = 0  # the command's byte offset
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,8 @@ class GraphicEllipse:
     thickness: int
     color: str = "B"
     reverse: bool = False
+    offset: int = 0
+    command: str = "^GE"  # ^GC or ^GE
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,7 @@ class GraphicDiagonal:
     color: str = "B"
     lean: str = "R"  # R: bottom-left to top-right "/", L: top-left to bottom-right "\"
     reverse: bool = False
+    offset: int = 0
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,8 @@ class GraphicImage:
     mag_x: int = 1
     mag_y: int = 1
     reverse: bool = False
+    offset: int = 0
+    command: str = "^GF"  # ^GF, ^XG, ^IM or ^IL
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,7 @@ class BarcodeSpec:
     module_width: int  # ^BY w, dots
     ratio: float  # ^BY r, wide to narrow
     options: tuple[tuple[str, str], ...] = ()  # command-specific options, parsed
+    offset: int | None = field(default=None, compare=False)  # the command's byte offset
 
     def option(self, key: str, default: str = "") -> str:
         for name, value in self.options:

@@ -15,10 +15,15 @@ import hashlib
 import io
 import math
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
+
+from .errors import DEFAULT_LIMITS
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -115,29 +120,105 @@ class ScaledFont:
 
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
-        mask, left, top = _glyph(self.file, self.pixel_size, round(self.x_scale, 4), char,
-                                 self.cell_width)
+        x_scale = round(self.x_scale, 4)
+        if self.pixel_size <= _SMALL_GLYPH_PX and self.pixel_size * x_scale <= _SMALL_GLYPH_PX:
+            mask, left, top = _small_glyph(self.file, self.pixel_size, x_scale, char,
+                                           self.cell_width)
+        else:
+            key = (self.file, self.pixel_size, x_scale, char, self.cell_width)
+            mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
         if self.solid and mask.width:
             mask = _solid(mask)
         return mask, left, top
 
 
+class FontTooLarge(ValueError):
+    """A font size over the cap, found before FreeType is asked for a face of it."""
+
+
+# FreeType refuses a pixel size of 65536 or more; a face is never asked for one near it.
+MAX_FACE_PX = 16384
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class SizedCache(Generic[K, V]):
+    """A least-recently-used cache bounded by the bytes its values hold, so that the
+    faces and glyph masks of big fonts cannot grow a long-lived process without end."""
+
+    def __init__(self, max_bytes: int, size_of: Callable[[V], int]) -> None:
+        self.max_bytes = max_bytes
+        self.size_of = size_of
+        self.held = 0
+        self._items: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K, make: Callable[[], V]) -> V:
+        item = self._items.get(key)
+        if item is not None:
+            try:  # noqa: SIM105 - every glyph painted passes here; a with costs more
+                self._items.move_to_end(key)
+            except KeyError:  # evicted by another thread meanwhile: still a good value
+                pass
+            return item[0]
+        value = make()
+        size = self.size_of(value)
+        if size <= self.max_bytes // 2:  # one huge value never empties the cache
+            with self._lock:
+                if key not in self._items:
+                    self._items[key] = (value, size)
+                    self.held += size
+                while self.held > self.max_bytes:
+                    _, (_, dropped) = self._items.popitem(last=False)
+                    self.held -= dropped
+        return value
+
+
 _lock = threading.Lock()
 
 
-@functools.lru_cache(maxsize=16)
 def _font_bytes(file: str) -> bytes:
     if file.startswith("mem:"):
         return _memory_fonts[file]
+    return _shipped_font(file)
+
+
+@functools.lru_cache(maxsize=16)
+def _shipped_font(file: str) -> bytes:
     return (FONT_DIR / file).read_bytes()
 
 
-@functools.lru_cache(maxsize=512)
+# A face holds its own copy of the font file, and FreeType keeps the last glyph it drew
+# (up to the pixel size squared), so the cache is bounded by both.
+_faces: SizedCache[tuple[str, int], ImageFont.FreeTypeFont] = SizedCache(
+    48 * 1024 * 1024, lambda font: len(font.font_bytes) + int(font.size) ** 2 + 4096)
+
+
 def face(file: str, pixel_size: int) -> ImageFont.FreeTypeFont:
     """A FreeType face at a pixel size; basic layout, so no kerning, as on a printer."""
-    with _lock:
-        return ImageFont.truetype(io.BytesIO(_font_bytes(file)), max(1, pixel_size),
-                                  layout_engine=ImageFont.Layout.BASIC)
+    if pixel_size > MAX_FACE_PX:
+        raise FontTooLarge(f"font of {pixel_size} px is over the {MAX_FACE_PX} px face cap")
+
+    def make() -> ImageFont.FreeTypeFont:
+        with _lock:
+            return ImageFont.truetype(io.BytesIO(_font_bytes(file)), max(1, pixel_size),
+                                      layout_engine=ImageFont.Layout.BASIC)
+
+    return _faces.get((file, pixel_size), make)
+
+
+def file_bytes(file: str) -> int:
+    """The size of a font file: what each face made of it holds."""
+    return len(_font_bytes(file))
+
+
+def check_size(max_px: int, *sizes: float) -> None:
+    """Refuse a font whose cell or face (in output pixels) is over ``max_px``; called
+    before any face of that size is made."""
+    largest = max(sizes)
+    if largest > max_px:
+        raise FontTooLarge(f"font of {largest:.0f} px is over the {max_px} px cap")
 
 
 def register_font_file(name: str, data: bytes) -> str | None:
@@ -150,7 +231,8 @@ def register_font_file(name: str, data: bytes) -> str | None:
         except OSError:
             return None
         with _lock:
-            if len(_memory_fonts) >= _MAX_MEMORY_FONTS:
+            while _memory_fonts and (len(_memory_fonts) >= _MAX_MEMORY_FONTS or sum(
+                    map(len, _memory_fonts.values())) + len(data) > _MAX_MEMORY_FONT_BYTES):
                 _memory_fonts.pop(next(iter(_memory_fonts)))
             _memory_fonts[key] = data
     return key
@@ -158,6 +240,7 @@ def register_font_file(name: str, data: bytes) -> str | None:
 
 # Downloaded fonts are keyed by content, so a font sent with every label is parsed once.
 _MAX_MEMORY_FONTS = 64
+_MAX_MEMORY_FONT_BYTES = 64 * 1024 * 1024
 
 
 _memory_fonts: dict[str, bytes] = {}
@@ -173,12 +256,33 @@ _PLAIN_I_FACES = frozenset({"IBMPlexSansCondensed-Bold.ttf"})
 _PLAIN_I = frozenset("I\u00cc\u00cd\u00ce\u00cf")
 
 
+_Drawn = tuple[Image.Image, int, int]
+
+
 @functools.lru_cache(maxsize=65536)
 def _advance(file: str, pixel_size: int, char: str) -> float:
+    """The pen advance of a character; 0 where FreeType cannot measure a downloaded font."""
+    if file.startswith("mem:"):
+        try:
+            return float(face(file, pixel_size).getlength(char))
+        except OSError:
+            return 0.0
     if file in _PLAIN_I_FACES and char in _PLAIN_I:
         lsb, stem, rsb, _ = _stem_metrics(file, pixel_size)
         return float(lsb + stem + rsb)
     return float(face(file, pixel_size).getlength(char))
+
+
+def _downloaded_or_raise(draw: Callable[..., _Drawn], file: str, *args: object) -> _Drawn:
+    """A glyph of a downloaded font, or a blank one where FreeType cannot draw it (a
+    damaged ~DU/~DY font fails inside FreeType, "execution context too long"): as a
+    printer prints what it can. The shipped fonts have no such excuse."""
+    try:
+        return draw(file, *args)
+    except OSError:
+        if not file.startswith("mem:"):
+            raise
+        return Image.new("L", (0, 0)), 0, 0
 
 
 def _outline(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, int]:
@@ -224,7 +328,22 @@ def _plain_stem(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int
     return out, lsb - first, top
 
 
-@functools.lru_cache(maxsize=65536)
+# Glyph masks, bounded by their pixels: a 4096 px glyph is 16 MB, half the cache, so it
+# is drawn each time and never held. Text at label sizes (up to 64 px, about 6 KB a mask)
+# has its own faster cache: 8,192 masks, at most about 50 MB.
+_SMALL_GLYPH_PX = 64
+
+
+@functools.lru_cache(maxsize=8192)
+def _small_glyph(file: str, pixel_size: int, x_scale: float, char: str,
+                 cell: float | None) -> _Drawn:
+    return _downloaded_or_raise(_glyph, file, pixel_size, x_scale, char, cell)
+
+
+_glyphs: SizedCache[tuple[str, int, float, str, float | None], tuple[Image.Image, int, int]] = (
+    SizedCache(32 * 1024 * 1024, lambda item: item[0].width * item[0].height + 256))
+
+
 def _glyph(file: str, pixel_size: int, x_scale: float, char: str,
            cell: float | None) -> tuple[Image.Image, int, int]:
     if file in _PLAIN_I_FACES and char in _PLAIN_I:
@@ -250,11 +369,14 @@ def _solid(mask: Image.Image) -> Image.Image:
     return mask.point(_SOLID)
 
 
-def scalable(height: float, width: float, file: str) -> ScaledFont:
-    """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels."""
+def scalable(height: float, width: float, file: str,
+             max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
+    """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels;
+    ``FontTooLarge`` past ``max_px``."""
     rule = FONT0_RULES.get(file, ScalableRule(file, 1.0, 0.8))
     pixel_size = max(1, round(rule.size * height))
     x_scale = rule.width * width / height if height else 1.0
+    check_size(max_px, height, pixel_size, pixel_size * x_scale)
     space = rule.space * width if rule.space is not None else None
     return ScaledFont(file, pixel_size, x_scale, height, rule.baseline * height,
                       space_advance=space)
@@ -264,8 +386,10 @@ def _half_up(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-def bitmap(name: str, height: int, width: int, scale: float) -> ScaledFont:
-    """A bitmap font (A-H, GS) scaled in whole multiples of its base cell."""
+def bitmap(name: str, height: int, width: int, scale: float,
+           max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
+    """A bitmap font (A-H) scaled in whole multiples of its base cell; ``FontTooLarge``
+    past ``max_px``, before a face is made."""
     cell = BITMAP_FONTS[name]
     # The magnification is the nearest whole multiple, halves rounding up as on a
     # printer: carriers/dpdpl ^ADN,70,25 (25 / 10 = 2.5) prints 36-dot cells, i.e. 3x.
@@ -276,8 +400,10 @@ def bitmap(name: str, height: int, width: int, scale: float) -> ScaledFont:
     cell_h = cell.height * mag_y * scale
     advance = (cell.width + cell.gap) * mag_x * scale
     pixel_size = max(1, round(cell.size * cell.height * mag_y * scale))
+    check_size(max_px, cell_h, pixel_size, advance)
     natural = _advance(cell.file, pixel_size, "M") or 1.0
     x_scale = cell.glyph_width * cell.width * mag_x * scale / natural
+    check_size(max_px, pixel_size * x_scale)
     return ScaledFont(cell.file, pixel_size, x_scale, cell_h, cell.baseline * mag_y * scale,
                       fixed_advance=advance, cell_width=cell.width * mag_x * scale)
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from . import budget as cost
 from . import fonts, marks, text
+from .budget import Budget
 from .elements import (
     BarcodeField,
     Element,
@@ -23,7 +25,7 @@ from .elements import (
     Origin,
     TextField,
 )
-from .errors import Warning, ZplError
+from .errors import LimitExceeded, Warning
 from .graphic_data import Bitmap
 from .symbols import SymbolError, SymbolGeometry, SymbolText, build_symbol
 
@@ -110,8 +112,11 @@ class LayoutContext:
     warnings: list[Warning] = field(default_factory=list)
     last_pen: Point | None = None  # page point after the last ^FT text, for follow-on ^FT
     font_files: dict[str, str] = field(default_factory=dict)  # ^A@/^CW object -> font file
-    max_font_px: int = 4096
+    budget: Budget = field(default_factory=Budget)  # canvas, work and time of this render
     offset_x: float = 0.0  # a label narrower (^PW) than the canvas is centred on it
+    # The largest label side in output pixels (Limits.max_side_inches at the
+    # output dpi): a text box wider or taller than any label could be is refused.
+    max_side_px: float = float("inf")
 
 
 def rotate(orientation: str, du: float, dv: float) -> Point:
@@ -146,22 +151,95 @@ def _at(origin: Origin, ctx: LayoutContext) -> Point:
 
 
 def layout(elements: list[Element], ctx: LayoutContext) -> list[Primitive]:
+    """Primitives for everything that can print on the canvas; the work of painting them
+    is charged to ``ctx.budget`` first, so a label over the work cap allocates nothing."""
     out: list[Primitive] = []
     for element in elements:
+        if ctx.budget.late():
+            ctx.budget.tick(*_site(element))
         match element:
             case TextField():
                 out.extend(_text(element, ctx))
             case BarcodeField():
                 out.extend(_barcode(element, ctx))
             case GraphicBox():
-                out.append(_box(element, ctx))
+                out.extend(_box(element, ctx))
             case GraphicEllipse():
-                out.append(_ellipse(element, ctx))
+                out.extend(_shape(_ellipse(element, ctx), element, ctx))
             case GraphicDiagonal():
-                out.append(_diagonal(element, ctx))
+                out.extend(_shape(_diagonal(element, ctx), element, ctx))
             case GraphicImage():
-                out.append(_picture(element, ctx))
+                out.extend(_shape(_picture(element, ctx), element, ctx))
     return out
+
+
+def _check_box(element: TextField, ctx: LayoutContext, site: tuple[int, str]) -> None:
+    """A ^TB or ^FB box larger than the largest label the engine renders (the
+    canvas per-side cap) describes no label: it is refused, as such a canvas is,
+    before any text is measured. Boxes up to that size are clipped to the canvas."""
+    sides = [element.block.width] if element.block is not None else []
+    if element.text_block is not None:
+        sides += [element.text_block.width, element.text_block.height]
+    longest = max(sides, default=0) * ctx.scale
+    if longest > ctx.max_side_px:
+        offset, command = site
+        raise LimitExceeded(f"text box of {longest:.0f} px is over the largest label side "
+                            f"({ctx.max_side_px:.0f} px)", offset, command, limit="text_block")
+
+
+def _site(element: Element) -> tuple[int, str]:
+    """The byte offset and command an error about ``element`` names."""
+    match element:
+        case TextField():
+            if element.text_block is not None and element.text_block.offset is not None:
+                return element.text_block.offset, "^TB"
+            if element.block is not None and element.block.offset is not None:
+                return element.block.offset, "^FB"
+            return element.offset, "^FD"
+        case BarcodeField():
+            offset = element.spec.offset
+            return element.offset if offset is None else offset, "^" + element.spec.command
+        case GraphicBox():
+            return element.offset, "^GB"
+        case GraphicDiagonal():
+            return element.offset, "^GD"
+        case GraphicEllipse() | GraphicImage():
+            return element.offset, element.command
+
+
+def _bounds(item: Ellipse | Polygon | Picture) -> tuple[float, float, float, float]:
+    match item:
+        case Polygon():
+            xs, ys = [p[0] for p in item.points], [p[1] for p in item.points]
+            return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+        case Picture():
+            return item.x, item.y, item.width, item.height
+        case Ellipse():
+            return item.x, item.y, item.w, item.h
+
+
+def _shape(item: Ellipse | Polygon | Picture, element: Element,
+           ctx: LayoutContext) -> list[Primitive]:
+    """A shape that shows on the canvas, its painting charged; nothing if it is off it."""
+    x, y, w, h = _bounds(item)
+    area = ctx.budget.area(x, y, w, h)
+    if area == 0:
+        return []
+    work = float(area + cost.PRIMITIVE)
+    if isinstance(item, Picture):
+        work += item.bitmap.width * item.bitmap.height  # the bitmap is unpacked in full
+    else:
+        work += (w + h) * cost.EDGE
+    ctx.budget.charge(work, *_site(element))
+    return [item]
+
+
+def _rect_on_canvas(rect: Rect, ctx: LayoutContext) -> Rect | None:
+    """The part of a rectangle on the canvas (all of it paints the same)."""
+    left, top, right, bottom = ctx.budget.visible(rect.x, rect.y, rect.w, rect.h)
+    if right <= left or bottom <= top:
+        return None
+    return Rect(left, top, right - left, bottom - top, rect.mode)
 
 
 def _box_origin(origin: Origin, ctx: LayoutContext, width: int, height: int) -> tuple[int, int]:
@@ -177,15 +255,44 @@ def _px(value: int, ctx: LayoutContext) -> int:
     return max(1, round(value * ctx.scale)) if value > 0 else 0
 
 
-def _box(box: GraphicBox, ctx: LayoutContext) -> Rect | Frame:
+def _box(box: GraphicBox, ctx: LayoutContext) -> list[Primitive]:
     w, h, t = _px(box.width, ctx), _px(box.height, ctx), _px(box.thickness, ctx)
     x, y = _box_origin(box.origin, ctx, w, h)
     mode = _mode(box.reverse, box.color)
     # ZPL II guide ^GB: rounding radius = (r / 8) * (shorter side / 2).
     radius = round(box.rounding / 8 * min(w, h) / 2)
+    budget = ctx.budget
+    inside = x >= 0 and y >= 0 and x + w <= budget.width and y + h <= budget.height
+    shape: Rect | Frame
     if radius == 0 and (2 * t >= w or 2 * t >= h):
-        return Rect(x, y, w, h, mode)
-    return Frame(x, y, w, h, min(t, w, h), radius, mode)
+        shape = Rect(x, y, w, h, mode)
+    elif radius > 0 or inside:
+        shape = Frame(x, y, w, h, min(t, w, h), radius, mode)
+    else:
+        # A square border reaching off the canvas: its four sides, which do not overlap
+        # (a reversed one inverts each pixel once), cut to the canvas.
+        sides = [Rect(x, y, w, t, mode), Rect(x, y + h - t, w, t, mode),
+                 Rect(x, y + t, t, h - 2 * t, mode), Rect(x + w - t, y + t, t, h - 2 * t, mode)]
+        out: list[Primitive] = []
+        for side in sides:
+            clipped = _rect_on_canvas(side, ctx)
+            if clipped is not None:
+                out.append(clipped)
+                budget.charge(clipped.w * clipped.h + cost.PRIMITIVE, *_site(box))
+        return out
+    if inside:
+        budget.charge(w * h + cost.PRIMITIVE, box.offset, "^GB")
+        return [shape]
+    left, top, right, bottom = budget.visible(x, y, w, h)
+    if right <= left or bottom <= top:
+        return []
+    work = (right - left) * (bottom - top) + cost.PRIMITIVE
+    if isinstance(shape, Rect):  # all of it paints the same: only its part on the canvas
+        shape = Rect(left, top, right - left, bottom - top, mode)
+    else:  # Pillow draws a rounded border along its whole extent
+        work += (w + h) * cost.EDGE
+    budget.charge(work, *_site(box))
+    return [shape]
 
 
 def _ellipse(shape: GraphicEllipse, ctx: LayoutContext) -> Ellipse:
@@ -214,11 +321,11 @@ def _picture(image: GraphicImage, ctx: LayoutContext) -> Picture:
 
 
 def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
-    font = resolve_font(element.font, ctx)
-    if max(font.height, font.pixel_size, font.pixel_size * font.x_scale) > ctx.max_font_px:
-        raise ZplError(f"font height {font.height:.0f} px is over the {ctx.max_font_px} px cap",
-                       element.offset, "^A")
-    block = text.arrange(element, font, ctx.scale)
+    site = _site(element)
+    _check_box(element, ctx, site)
+    ctx.budget.charge(len(element.text) * cost.CHARACTER, *site)
+    font = resolve_font(element.font, ctx, element.offset)
+    block = text.arrange(element, font, ctx.scale, lambda: ctx.budget.tick(*site))
     x, y = _at(element.origin, ctx)
     o = element.orientation
     if element.origin.baseline:
@@ -240,6 +347,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         # while leaving labelize-units/reverse and carriers/dhlpaket as they were.
         font = replace(font, solid=True)
     clip = None
+    work = 0.0
     if block.clip_height is not None:
         # The clip box is the block's own frame: its top-left sits anchor_v above a
         # baseline (^FT) origin, so a ^TB placed with ^FT clips around the text it holds
@@ -248,16 +356,40 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         tu, tv = rotate(o, 0.0, -anchor_v)
         cx0, cy0 = x + off[0] + tu, y + off[1] + tv
         ex, ey = rotate(o, block.width, block.clip_height)
-        clip = (round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
-                round(max(cx0, cx0 + ex)), round(max(cy0, cy0 + ey)))
+        # A box larger than the label prints only what falls on the label: the clip
+        # (raster's scratch image) is cut to the canvas.
+        clip = ctx.budget.visible(round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
+                                  abs(round(cx0 + ex) - round(cx0)),
+                                  abs(round(cy0 + ey) - round(cy0)))
+        if clip[2] <= clip[0] or clip[3] <= clip[1]:
+            block = replace(block, lines=())
+        else:
+            work += (clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE
     pen: Point = (x, y)
+    reach = cost.glyph_reach(font)
+    right, bottom = ctx.budget.width + reach, ctx.budget.height + reach
+    # A block well inside the canvas keeps every glyph; a larger one loses those whose
+    # ink cannot reach the canvas (keeping one too many only costs work it is charged).
+    extent = block.width + block.height + anchor_v  # the rotated block, from its origin
+    cx, cy = x + off[0], y + off[1]
+    inside = cx - extent > -reach and cx + extent < right and cy - extent > -reach and (
+        cy + extent < bottom)
+    painted = 0
     for line in block.lines:
-        glyphs = []
-        for char, u, v in line:
-            du, dv = rotate(o, u, v - anchor_v)
-            glyphs.append((char, x + off[0] + du, y + off[1] + dv))
+        if inside and o == "N":  # the common case, without a turn per glyph
+            glyphs = [(char, cx + u, cy + (v - anchor_v)) for char, u, v in line]
+        else:
+            glyphs = []
+            for char, u, v in line:
+                du, dv = rotate(o, u, v - anchor_v)
+                gx, gy = cx + du, cy + dv
+                if inside or (-reach < gx < right and -reach < gy < bottom):
+                    glyphs.append((char, gx, gy))
         if glyphs:
+            painted += len(glyphs)
             runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
+    # Charged once the field is laid out: its characters (already charged) bound the lines.
+    ctx.budget.charge(work + ctx.budget.glyph_work(font, painted, element.text), *site)
     if block.end is not None:
         du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
         pen = (x + off[0] + du, y + off[1] + dv)
@@ -266,13 +398,27 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     return runs
 
 
-def resolve_font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
-    """The drawable font for an ^A spec, with ZPL's defaults for missing sizes."""
+def resolve_font(spec: FontSpec, ctx: LayoutContext, field_offset: int = 0) -> fonts.ScaledFont:
+    """The drawable font for an ^A spec, with ZPL's defaults for missing sizes; a size
+    over ``Limits.max_font_px`` is refused before any face of it is made."""
+    offset, command = spec.offset, spec.command
+    if offset is None:
+        offset, command = field_offset, "^FD"
+    try:
+        font = _font(spec, ctx)
+    except fonts.FontTooLarge as exc:
+        raise LimitExceeded(str(exc), offset, command, limit="font_size") from None
+    ctx.budget.face(font, offset, command)
+    return font
+
+
+def _font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
     name = spec.name
+    max_px = ctx.budget.limits.max_font_px
     if name == "GS":
-        return marks.symbol_font(spec.height, spec.width, ctx.scale)
+        return marks.symbol_font(spec.height, spec.width, ctx.scale, max_px)
     if name in fonts.BITMAP_FONTS and spec.path is None:
-        return fonts.bitmap(name, spec.height, spec.width, ctx.scale)
+        return fonts.bitmap(name, spec.height, spec.width, ctx.scale, max_px)
     height = spec.height or spec.width or 15
     width = spec.width or height
     file = ctx.font0
@@ -280,10 +426,11 @@ def resolve_font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
         file = ctx.font_files.get(spec.path, ctx.font0)
     elif name != "0" and name not in fonts.BITMAP_FONTS:
         file = ctx.font0  # resident fonts beyond A-H map to font 0's face
-    return fonts.scalable(height * ctx.scale, width * ctx.scale, file)
+    return fonts.scalable(height * ctx.scale, width * ctx.scale, file, max_px)
 
 
 def _barcode(element: BarcodeField, ctx: LayoutContext) -> list[Primitive]:
+    ctx.budget.charge(cost.BARCODE + len(element.data) * cost.BARCODE_CHARACTER, *_site(element))
     try:
         geometry, notes = build_symbol(element.spec, element.data, ctx.scale)
     except SymbolError as exc:
@@ -317,9 +464,15 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
         rects.append(Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top, mode))
     hexagons = tuple((*page(cx, cy), d) for cx, cy, d in g.hexagons)
     rings = tuple((*page(cx, cy), r1, r2) for cx, cy, r1, r2 in g.rings)
+    # The bars are painted within the symbol's box (or through a mask over it): the
+    # box's part on the canvas bounds their area.
+    xs, ys = zip(*(page(u, v) for u in (0.0, g.width) for v in (0.0, g.height)), strict=True)
+    work = len(rects) * cost.RECT + (len(hexagons) + len(rings)) * cost.PRIMITIVE
+    work += ctx.budget.area(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    ctx.budget.charge(work, *_site(element))
     out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
     for piece in g.texts:
-        font = _symbol_font(piece, ctx)
+        font = _symbol_font(piece, ctx, element)
         u = piece.x
         if piece.center_width is not None:
             u += (piece.center_width - sum(font.advance(c) for c in piece.text)) / 2
@@ -328,13 +481,20 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
             gx, gy = page(u, piece.y + font.ascent)
             glyphs.append((char, gx, gy))
             u += font.advance(char)
+        ctx.budget.charge(ctx.budget.glyph_work(font, len(glyphs), piece.text), *_site(element))
         out.append(GlyphRun(font, tuple(glyphs), o, mode))
     return out
 
 
-def _symbol_font(piece: SymbolText, ctx: LayoutContext) -> fonts.ScaledFont:
+def _symbol_font(piece: SymbolText, ctx: LayoutContext,
+                 element: BarcodeField) -> fonts.ScaledFont:
     """The interpretation line's font; sizes in SymbolText are already target pixels."""
-    if piece.font in fonts.BITMAP_FONTS:
-        return fonts.bitmap(piece.font, round(piece.font_height / ctx.scale),
-                            round(piece.font_width / ctx.scale), ctx.scale)
-    return fonts.scalable(piece.font_height, piece.font_width, ctx.font0)
+    max_px = ctx.budget.limits.max_font_px
+    try:
+        if piece.font in fonts.BITMAP_FONTS:
+            return fonts.bitmap(piece.font, round(piece.font_height / ctx.scale),
+                                round(piece.font_width / ctx.scale), ctx.scale, max_px)
+        return fonts.scalable(piece.font_height, piece.font_width, ctx.font0, max_px)
+    except fonts.FontTooLarge as exc:
+        raise LimitExceeded(f"interpretation line: {exc}", *_site(element),
+                            limit="font_size") from None

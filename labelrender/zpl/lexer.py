@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .errors import LimitExceeded
+
 # Commands whose parameter block runs to the next prefix verbatim (field data
 # keeps its spaces). Every other command has CR/LF and surrounding spaces removed.
 _VERBATIM = frozenset({"FD", "FV", "FX", "SN"})
@@ -65,6 +67,10 @@ class Lexer:
         self.text = data.decode("latin-1")
         self.caret = "^"
         self.tilde = "~"
+        # The last search for each prefix character: (from, found). The text does not
+        # change, so it answers every later search from a point up to where it found one
+        # (a stream with no tilde is not searched to its end at every command).
+        self._found: dict[str, tuple[int, int]] = {}
 
     def __iter__(self) -> Iterator[Command]:
         text, pos, end = self.text, 0, len(self.text)
@@ -89,14 +95,23 @@ class Lexer:
             # Field data and comments end only at the format prefix: a tilde in
             # a product name is text, not a control command.
             verbatim = name in _DATA
-            stop = text.find(self.caret, body) if verbatim else self._next_prefix(body)
+            stop = self._find(self.caret, body) if verbatim else self._next_prefix(body)
             stop = end if stop < 0 else stop
             yield Command(prefix, name, self._clean(name, text[body:stop]), start)
             pos = stop
 
+    def _find(self, char: str, pos: int) -> int:
+        """``self.text.find(char, pos)``, answered from the last search when it can be."""
+        start, found = self._found.get(char, (-1, -1))
+        if 0 <= start <= pos and (found < 0 or found >= pos):
+            return found
+        found = self.text.find(char, pos)
+        self._found[char] = (pos, found)
+        return found
+
     def _next_prefix(self, pos: int) -> int:
-        caret = self.text.find(self.caret, pos)
-        tilde = self.text.find(self.tilde, pos)
+        caret = self._find(self.caret, pos)
+        tilde = self._find(self.tilde, pos)
         if caret < 0:
             return tilde
         if tilde < 0:
@@ -125,6 +140,13 @@ class Lexer:
         return params if name in _VERBATIM else params.strip(" \t")
 
 
-def tokenize(data: bytes) -> list[Command]:
-    """All commands of a ZPL stream, in order."""
-    return list(Lexer(data))
+def tokenize(data: bytes, max_commands: int | None = None) -> list[Command]:
+    """All commands of a ZPL stream, in order; ``LimitExceeded("commands")`` past
+    ``max_commands``."""
+    commands: list[Command] = []
+    for command in Lexer(data):
+        if max_commands is not None and len(commands) >= max_commands:
+            raise LimitExceeded(f"the stream has more than {max_commands} commands, the cap",
+                                command.offset, command.code, limit="commands")
+        commands.append(command)
+    return commands

@@ -14,13 +14,13 @@ stretched to the box the mark gives them.
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .fonts import ScaledFont, face
+from .errors import DEFAULT_LIMITS
+from .fonts import ScaledFont, SizedCache, check_size, face
 
 GRID = 24  # design units per cell side (ZPL II guide, font matrices: GS is 24 x 24)
 # The pen moves 26 units per character: Labelary's gs.zpl "^FD    EEEE" at 3x starts
@@ -28,6 +28,9 @@ GRID = 24  # design units per cell side (ZPL II guide, font matrices: GS is 24 x
 # about 26 dots, so the cell has a 2-unit gap after it as the bitmap fonts do.
 ADVANCE = 26
 _SUPERSAMPLE = 4
+# A big mark is drawn at less supersampling: its edges need it less, and a 4096 px cell
+# at 4x would be a 268 MB image.
+_MAX_SUPERSAMPLED_SIDE = 2048
 _REGULAR = "DejaVuSansMono.ttf"
 _BOLD = "DejaVuSansCondensed-Bold.ttf"
 
@@ -86,14 +89,17 @@ class SymbolFont(ScaledFont):
         parts = MARKS.get(char)
         if parts is None or self.cell_width is None:
             return Image.new("L", (0, 0)), 0, 0
-        mask = _draw(parts, round(self.cell_width), round(self.height))
+        size = (round(self.cell_width), round(self.height))
+        mask = _drawn.get((parts, *size), lambda: _draw(parts, *size))
         if self.solid:
             mask = mask.point([0] + [255] * 255)
         return mask, 0, -round(self.ascent)
 
 
-def symbol_font(height: int, width: int, scale: float) -> SymbolFont:
-    """^GS h,w: the 24-dot cell magnified to the nearest whole multiple (at least 1x).
+def symbol_font(height: int, width: int, scale: float,
+                max_px: int = DEFAULT_LIMITS.max_font_px) -> SymbolFont:
+    """^GS h,w: the 24-dot cell magnified to the nearest whole multiple (at least 1x);
+    ``FontTooLarge`` past ``max_px``.
 
     labelize-units/text_ft_auto_pos prints a ^GS with no size (the power-up ^CF
     height, 9 dots) as 24-dot marks, and gs.zpl's ^CFA,72 as 72-dot ones.
@@ -103,14 +109,18 @@ def symbol_font(height: int, width: int, scale: float) -> SymbolFont:
     mag_y = mag_y or mag_x or 1
     mag_x = mag_x or mag_y
     cell_h, cell_w = GRID * mag_y * scale, GRID * mag_x * scale
+    check_size(max_px, cell_h, cell_w)
     return SymbolFont("GS", round(cell_h), mag_x / mag_y, cell_h, cell_h,
                       fixed_advance=ADVANCE * mag_x * scale, cell_width=cell_w)
 
 
-@functools.lru_cache(maxsize=256)
+_drawn: SizedCache[tuple[object, ...], Image.Image] = SizedCache(
+    8 * 1024 * 1024, lambda mask: mask.width * mask.height + 256)
+
+
 def _draw(parts: tuple[Part, ...], width: int, height: int) -> Image.Image:
     """Paint the parts at ``_SUPERSAMPLE`` times the cell and reduce, for smooth edges."""
-    k = _SUPERSAMPLE
+    k = max(1, min(_SUPERSAMPLE, _MAX_SUPERSAMPLED_SIDE // max(width, height, 1)))
     sx, sy = width * k / GRID, height * k / GRID
     big = Image.new("L", (max(1, width * k), max(1, height * k)), 0)
     draw = ImageDraw.Draw(big)

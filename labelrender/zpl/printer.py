@@ -7,12 +7,11 @@ memory". Field settings reset at every ^FS.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from dataclasses import field as member
 
 from .elements import BarcodeSpec, Element, FieldBlock, FontSpec, Label, Origin, TextBlock
-from .errors import Limits, Warning, ZplError
+from .errors import LimitExceeded, Limits, Warning, ZplError, check_deadline
 from .graphic_data import Bitmap
 from .lexer import Command
 
@@ -52,6 +51,7 @@ class LabelSettings:
     default_font: str = "A"
     default_font_height: int = 9
     default_font_width: int = 0
+    default_font_offset: int | None = None  # the ^CF that set the default font, for errors
     module_width: int = 2
     module_ratio: float = 3.0
     barcode_height: int = 10
@@ -82,6 +82,7 @@ class PrinterState:
     stored_bytes: int = 0
     empty_formats: int = 0
     command: Command | None = None  # the command being executed, for warnings
+    commands_spent: int = 0  # commands played or read again (stored formats, ^XF values)
 
     # -- diagnostics -------------------------------------------------------
     def warn(self, message: str, command: Command | None = None) -> None:
@@ -94,11 +95,24 @@ class PrinterState:
         cmd = command or self.command
         return ZplError(message, cmd.offset if cmd else None, cmd.code if cmd else None)
 
+    def over(self, limit: str, message: str, command: Command | None = None) -> LimitExceeded:
+        """The error for input over the safety cap ``limit`` (a ``Limits`` field)."""
+        cmd = command or self.command
+        return LimitExceeded(message, cmd.offset if cmd else None, cmd.code if cmd else None,
+                             limit=limit)
+
+    def spend_commands(self, count: int, command: Command) -> None:
+        """Count commands played (a recalled format plays its commands again) against
+        ``Limits.max_commands``."""
+        self.commands_spent += count
+        if self.commands_spent > self.limits.max_commands:
+            raise self.over("commands", f"the stream plays more than {self.limits.max_commands} "
+                            "commands (stored formats included), the cap", command)
+
     def check_time(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise self.fail(
-                f"render exceeded the {self.limits.time_budget_s:g} s time budget"
-            )
+        cmd = self.command
+        check_deadline(self.deadline, self.limits.time_budget_s, cmd.offset if cmd else None,
+                       cmd.code if cmd else None)
 
     # -- label lifecycle ---------------------------------------------------
     def start_label(self) -> None:
@@ -126,8 +140,9 @@ class PrinterState:
 
     def add(self, element: Element) -> None:
         if len(self.label.elements) >= self.limits.max_elements:
-            raise self.fail(
-                f"label has more than {self.limits.max_elements} elements, the per-label cap"
+            raise self.over(
+                "elements",
+                f"label has more than {self.limits.max_elements} elements, the per-label cap",
             )
         self.label.elements.append(element)
 

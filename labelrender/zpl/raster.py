@@ -3,31 +3,43 @@
 The canvas holds ink (255 = black) so that ZPL's three ways of drawing map to
 three compositing rules: ink (max), paper (^GB...W: subtract) and reverse
 (^FR/^LR: difference, i.e. XOR for a black-and-white image).
+
+A shape is drawn into a scratch mask no larger than its part on the canvas, so a
+huge box costs no more memory than the label; layout has already charged the work.
 """
 
 from __future__ import annotations
 
 import io
 import math
+from collections.abc import Callable
 
 from PIL import Image, ImageChops, ImageDraw, ImageOps
 
 from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
 
-_ROTATE = {
-    "R": Image.Transpose.ROTATE_270,
-    "I": Image.Transpose.ROTATE_180,
-    "B": Image.Transpose.ROTATE_90,
-}
-
 _THRESHOLD = [0] * 128 + [255] * 128
+# Glyphs and primitives painted between two looks at the clock.
+_TICK_GLYPHS = 64
+_TICK_PRIMITIVES = 16
+
+Tick = Callable[[], None]
 
 
-def paint(primitives: list[Primitive], width: int, height: int) -> Image.Image:
-    """The ink image (mode L, 255 = black) of all primitives, in order."""
+def _no_tick() -> None:
+    pass
+
+
+def paint(primitives: list[Primitive], width: int, height: int,
+          tick: Tick = _no_tick) -> Image.Image:
+    """The ink image (mode L, 255 = black) of all primitives, in order; ``tick`` (the
+    render's time budget) is called every few primitives (each bounded by layout's
+    work charge) and every few glyphs."""
     canvas = Image.new("L", (width, height), 0)
     draw = ImageDraw.Draw(canvas)
-    for item in primitives:
+    for count, item in enumerate(primitives):
+        if count % _TICK_PRIMITIVES == 0:
+            tick()
         match item:
             case Rect():
                 _rect(canvas, draw, item)
@@ -38,7 +50,7 @@ def paint(primitives: list[Primitive], width: int, height: int) -> Image.Image:
             case Polygon():
                 _polygon(canvas, item)
             case GlyphRun():
-                _glyphs(canvas, item)
+                _glyphs(canvas, item, tick)
             case Picture():
                 _picture(canvas, item)
             case Symbol():
@@ -63,6 +75,14 @@ def _apply(canvas: Image.Image, mask: Image.Image, x: int, y: int, mode: str) ->
         canvas.paste(ImageChops.difference(canvas.crop(box), mask), box)
 
 
+def _window(canvas: Image.Image, x: int, y: int, w: int, h: int) -> tuple[int, int, int, int]:
+    """Where a scratch mask for the box (x, y, w, h) goes: the box cut to the canvas,
+    as (left, top, width, height); width or height is 0 when nothing of it shows."""
+    left, top = max(x, 0), max(y, 0)
+    right, bottom = min(x + w, canvas.width), min(y + h, canvas.height)
+    return left, top, max(0, right - left), max(0, bottom - top)
+
+
 def _rect(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect) -> None:
     if rect.w <= 0 or rect.h <= 0:
         return
@@ -76,8 +96,12 @@ def _rect(canvas: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect) -> None:
 def _frame(canvas: Image.Image, frame: Frame) -> None:
     if frame.w <= 0 or frame.h <= 0:
         return
-    mask = Image.new("L", (frame.w, frame.h), 0)
-    shape = (0, 0, frame.w - 1, frame.h - 1)
+    left, top, w, h = _window(canvas, frame.x, frame.y, frame.w, frame.h)
+    if w == 0 or h == 0:
+        return
+    mask = Image.new("L", (w, h), 0)
+    dx, dy = frame.x - left, frame.y - top
+    shape = (dx, dy, dx + frame.w - 1, dy + frame.h - 1)
     draw = ImageDraw.Draw(mask)
     filled = 2 * frame.thickness >= min(frame.w, frame.h)
     if frame.radius > 0:
@@ -85,17 +109,22 @@ def _frame(canvas: Image.Image, frame: Frame) -> None:
                                outline=255, width=frame.thickness)
     else:
         draw.rectangle(shape, fill=255 if filled else None, outline=255, width=frame.thickness)
-    _apply(canvas, mask, frame.x, frame.y, frame.mode)
+    _apply(canvas, mask, left, top, frame.mode)
 
 
 def _ellipse(canvas: Image.Image, shape: Ellipse) -> None:
     if shape.w <= 0 or shape.h <= 0:
         return
-    mask = Image.new("L", (shape.w, shape.h), 0)
+    left, top, w, h = _window(canvas, shape.x, shape.y, shape.w, shape.h)
+    if w == 0 or h == 0:
+        return
+    mask = Image.new("L", (w, h), 0)
     filled = 2 * shape.thickness >= min(shape.w, shape.h)
-    ImageDraw.Draw(mask).ellipse((0, 0, shape.w - 1, shape.h - 1), fill=255 if filled else None,
-                                 outline=255, width=shape.thickness)
-    _apply(canvas, mask, shape.x, shape.y, shape.mode)
+    dx, dy = shape.x - left, shape.y - top
+    ImageDraw.Draw(mask).ellipse((dx, dy, dx + shape.w - 1, dy + shape.h - 1),
+                                 fill=255 if filled else None, outline=255,
+                                 width=shape.thickness)
+    _apply(canvas, mask, left, top, shape.mode)
 
 
 def _polygon(canvas: Image.Image, shape: Polygon) -> None:
@@ -105,43 +134,84 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
     w, h = math.ceil(max(xs)) - x0, math.ceil(max(ys)) - y0
     if w <= 0 or h <= 0:
         return
+    left, top, w, h = _window(canvas, x0, y0, w, h)
+    if w == 0 or h == 0:
+        return
     mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).polygon([(px - x0, py - y0) for px, py in shape.points], fill=255)
-    _apply(canvas, mask, x0, y0, shape.mode)
+    ImageDraw.Draw(mask).polygon([(px - left, py - top) for px, py in shape.points], fill=255)
+    _apply(canvas, mask, left, top, shape.mode)
 
 
-def _glyphs(canvas: Image.Image, run: GlyphRun) -> None:
-    target = canvas
-    origin = (0, 0)
-    if run.clip is not None:
-        x0, y0, x1, y1 = run.clip
-        if x1 <= x0 or y1 <= y0:
-            return
-        target = Image.new("L", (x1 - x0, y1 - y0), 0)
-        origin = (x0, y0)
-    transpose = _ROTATE.get(run.orientation)
-    for char, px, py in run.glyphs:
+def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
+    placed = _placed(run, tick)
+    if run.clip is None:
+        for mask, x, y in placed:
+            _apply(canvas, mask, x, y, run.mode)
+        return
+    # A clipped run (^TB) is drawn into a scratch image and composited once, so that a
+    # reversed block inverts each pixel once. The scratch covers only the run's glyphs
+    # within the clip: a line of a big block is a strip, not the whole block.
+    if not placed:
+        return
+    x0 = max(run.clip[0], min(x for _, x, _ in placed))
+    y0 = max(run.clip[1], min(y for _, _, y in placed))
+    x1 = min(run.clip[2], max(x + m.width for m, x, _ in placed))
+    y1 = min(run.clip[3], max(y + m.height for m, _, y in placed))
+    if x1 <= x0 or y1 <= y0:
+        return
+    target = Image.new("L", (x1 - x0, y1 - y0), 0)
+    mode = "ink" if run.mode == "xor" else run.mode
+    for mask, x, y in placed:
+        _apply(target, mask, x - x0, y - y0, mode)
+    _apply(canvas, target, x0, y0, run.mode)
+
+
+def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
+    """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
+    turn = _TURNS.get(run.orientation)
+    placed = []
+    for count, (char, px, py) in enumerate(run.glyphs, 1):
+        if count % _TICK_GLYPHS == 0:
+            tick()
         mask, left, top = run.font.glyph(char)
         if mask.width == 0:
             continue
-        w, h = mask.width, mask.height
-        if transpose is not None:
-            mask = mask.transpose(transpose)
-        dx, dy = {
-            "R": (-(top + h), left),
-            "I": (-(left + w), -(top + h)),
-            "B": (top, -(left + w)),
-        }.get(run.orientation, (left, top))
-        mode = "ink" if run.clip is not None and run.mode == "xor" else run.mode
-        _apply(target, mask, round(px) + dx - origin[0], round(py) + dy - origin[1], mode)
-    if run.clip is not None:
-        _apply(canvas, target, origin[0], origin[1], run.mode)
+        if turn is None:
+            placed.append((mask, round(px) + left, round(py) + top))
+            continue
+        transpose, shift = turn
+        dx, dy = shift(left, top, mask.width, mask.height)
+        placed.append((mask.transpose(transpose), round(px) + dx, round(py) + dy))
+    return placed
+
+
+Shift = Callable[[int, int, int, int], tuple[int, int]]
+# A turned glyph: how its mask turns, and where it goes from the pen point given the
+# unturned mask's offset (left, top) and size (w, h).
+_TURNS: dict[str, tuple[Image.Transpose, Shift]] = {
+    "R": (Image.Transpose.ROTATE_270, lambda left, top, w, h: (-(top + h), left)),
+    "I": (Image.Transpose.ROTATE_180, lambda left, top, w, h: (-(left + w), -(top + h))),
+    "B": (Image.Transpose.ROTATE_90, lambda left, top, w, h: (top, -(left + w))),
+}
 
 
 def _picture(canvas: Image.Image, picture: Picture) -> None:
     if picture.width <= 0 or picture.height <= 0:
         return
+    left, top, w, h = _window(canvas, picture.x, picture.y, picture.width, picture.height)
+    if w == 0 or h == 0:
+        return
     image = picture.bitmap.to_image()
+    if picture.width * picture.height > canvas.width * canvas.height:
+        # A picture larger than the label: only its part on the canvas is scaled (Pillow
+        # may pick a neighbouring source pixel at the edge of that part; a picture that
+        # fits is scaled whole, as before).
+        sx, sy = image.width / picture.width, image.height / picture.height
+        x0, y0 = (left - picture.x) * sx, (top - picture.y) * sy
+        image = image.resize((w, h), Image.Resampling.NEAREST,
+                             box=(x0, y0, x0 + w * sx, y0 + h * sy))
+        _apply(canvas, image, left, top, picture.mode)
+        return
     if image.size != (picture.width, picture.height):
         image = image.resize((picture.width, picture.height), Image.Resampling.NEAREST)
     _apply(canvas, image, picture.x, picture.y, picture.mode)
@@ -163,7 +233,10 @@ def _symbol(canvas: Image.Image, draw: ImageDraw.ImageDraw, symbol: Symbol) -> N
     y0 = math.floor(min(b[1] for b in boxes))
     x1 = math.ceil(max(b[2] for b in boxes))
     y1 = math.ceil(max(b[3] for b in boxes))
-    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    x0, y0, w, h = _window(canvas, x0, y0, max(1, x1 - x0), max(1, y1 - y0))
+    if w == 0 or h == 0:
+        return
+    mask = Image.new("L", (w, h), 0)
     mdraw = ImageDraw.Draw(mask)
     for r in symbol.rects:
         if r.w > 0 and r.h > 0:

@@ -7,6 +7,7 @@ rotates the frame onto the page.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .elements import TextField
@@ -19,6 +20,14 @@ _BREAK = "\\&"
 
 # An endless ^FB (huge text, one char wide) must stay bounded: lines are capped.
 MAX_LINES = 2000
+# Wrapping calls its ``tick`` (the render's time budget) every so many lines.
+_TICK_LINES = 64
+
+Tick = Callable[[], None]
+
+
+def _no_tick() -> None:
+    pass
 
 
 @dataclass(frozen=True)
@@ -35,12 +44,12 @@ def _advances(text: str, font: ScaledFont, gap: float) -> list[float]:
     return [font.advance(ch) + gap for ch in text]
 
 
-def arrange(field: TextField, font: ScaledFont, scale: float) -> Block:
+def arrange(field: TextField, font: ScaledFont, scale: float, tick: Tick = _no_tick) -> Block:
     gap = field.char_gap * scale
     if field.block is not None and field.block.width > 0:
-        return _field_block(field, font, scale, gap)
+        return _field_block(field, font, scale, gap, tick)
     if field.text_block is not None and field.text_block.width > 0:
-        return _text_block(field, font, scale, gap)
+        return _text_block(field, font, scale, gap, tick)
     if field.vertical:
         return _vertical(field.text, font, gap)
     text = field.text[::-1] if field.reverse_direction else field.text
@@ -72,7 +81,7 @@ def _vertical(text: str, font: ScaledFont, gap: float) -> Block:
 
 
 def wrap(text: str, font: ScaledFont, width: float, gap: float, indent: float = 0.0,
-         limit: int = MAX_LINES) -> list[str]:
+         limit: int = MAX_LINES, tick: Tick = _no_tick) -> list[str]:
     """Greedy word wrap at spaces; a word wider than the line breaks where it must.
 
     One pass over the characters with cached advances, so a hostile block (a
@@ -88,6 +97,8 @@ def wrap(text: str, font: ScaledFont, width: float, gap: float, indent: float = 
             avail = width - (indent if lines else 0.0)
             (first, last), start = _next_break(paragraph, advances, start, avail)
             lines.append(paragraph[first:last])
+            if len(lines) % _TICK_LINES == 0:
+                tick()
         if len(lines) >= limit:
             break
     return lines[:limit]
@@ -116,13 +127,15 @@ def _measure(text: str, font: ScaledFont, gap: float) -> float:
     return sum(_advances(text, font, gap))
 
 
-def _field_block(field: TextField, font: ScaledFont, scale: float, gap: float) -> Block:
+def _field_block(field: TextField, font: ScaledFont, scale: float, gap: float,
+                 tick: Tick) -> Block:
     fb = field.block
     assert fb is not None
     width = fb.width * scale
     indent = fb.hanging_indent * scale
     line_height = font.height + fb.line_spacing * scale
-    texts = wrap(field.text, font, width, gap, indent, limit=max(fb.max_lines, 1) + MAX_LINES)
+    texts = wrap(field.text, font, width, gap, indent, limit=max(fb.max_lines, 1) + MAX_LINES,
+                 tick=tick)
     lines = []
     end = None
     for i, content in enumerate(texts):
@@ -152,13 +165,14 @@ def _justified(content: str, font: ScaledFont, width: float, gap: float, justify
     return glyphs, (u0 + used, v)
 
 
-def _text_block(field: TextField, font: ScaledFont, scale: float, gap: float) -> Block:
+def _text_block(field: TextField, font: ScaledFont, scale: float, gap: float,
+                tick: Tick) -> Block:
     """^TB: wrap within the width; lines that do not fit the height are clipped."""
     tb = field.text_block
     assert tb is not None
     width, height = tb.width * scale, tb.height * scale
     room = max(1, int(height // font.height)) if tb.height else MAX_LINES
-    texts = wrap(field.text, font, width, gap, limit=min(room, MAX_LINES))
+    texts = wrap(field.text, font, width, gap, limit=min(room, MAX_LINES), tick=tick)
     lines = []
     end = None
     for i, content in enumerate(texts):

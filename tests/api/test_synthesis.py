@@ -145,15 +145,15 @@ async def test_bad_requests_are_refused_and_not_billed(
     assert syntheses_used(redis_db, caller) == 0
 
 
-async def test_unrenderable_input_is_422_and_the_unit_given_back(
+async def test_input_over_a_render_limit_is_422_and_the_unit_given_back(
     api: Api, make_caller: MakeCaller, redis_db: redis.Redis,
 ) -> None:
-    """It parses, so a unit is counted, but the engine cannot render it; as a job
-    it fails in the worker instead (below)."""
+    """It parses, so a unit is counted, but its canvas is over the engine's cap;
+    as a job it fails in the worker instead (below)."""
     caller = make_caller("pro")
     status, body, _ = await send(api, "POST", PATH, caller,
                                  {"input_zpl": "^XA^PW32000^LL32000^FO1,1^FDx^FS^XZ"})
-    assert_error(status, body, 422, "InvalidInputZpl")
+    assert_error(status, body, 422, "RenderTooComplex")
     assert "canvas" in body["error"]["message"]
     assert syntheses_used(redis_db, caller) == 0
 
@@ -324,5 +324,5 @@ async def test_a_failed_job_reports_why_and_gives_the_unit_back(
     runner.run_once()
     _, failed, _ = await send(api, "GET", f"{JOBS}/{created['job_id']}", caller)
     assert failed["state"] == "failed" and failed["result"] is None
-    assert failed["error"]["kind"] == "InvalidInputZpl" and failed["error"]["message"]
+    assert failed["error"]["kind"] == "RenderTooComplex" and failed["error"]["message"]
     assert syntheses_used(redis_db, caller) == 0

@@ -7,6 +7,8 @@ over real HTTP, and scraped as Prometheus scrapes them."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 import urllib.error
@@ -14,6 +16,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -149,6 +152,32 @@ def render_too_slow(live: Live) -> None:
     live.in_background(send)
 
 
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def render_process_killed(live: Live) -> None:
+    """A render process killed from outside mid-render (as the OOM killer
+    does): the sandbox replaces it and the job is retried."""
+    caller = live.caller()
+    live.in_background(lambda: caller.call(
+        "POST", "/v1/labels", {"zpl": slow_zpl(uuid.uuid4().hex, fields=40)}))
+    time.sleep(0.3)  # the render has started
+    # The worker's forkserver, then the render processes it forked.
+    for server in _children(live.worker.process.pid):
+        for render_process in _children(server):
+            os.kill(render_process, signal.SIGKILL)
+
+
 def queued_while_paused(live: Live) -> None:
     """A render sent while the worker is stopped waits in the stream (it is
     answered once the worker runs again, after the check)."""
@@ -269,8 +298,8 @@ ROWS: list[tuple[str, str, dict[str, str], Callable[[Live], None]]] = [
     ("labelrender_worker_claimed_total", "worker", {}, held_by_a_dead_worker),
     ("labelrender_worker_labels_settled_total", "worker", {"settlement": "first_store"},
      render_new),
-    ("labelrender_worker_render_processes_replaced_total", "worker", {"limit": "time"},
-     render_too_slow),
+    ("labelrender_worker_render_processes_replaced_total", "worker", {"limit": "lost"},
+     render_process_killed),
 ]
 
 

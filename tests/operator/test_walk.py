@@ -83,7 +83,7 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     status_of(cluster, "InvalidTemplate", version=2, observedGeneration=3)
     message = ready(cluster.get("labeltemplates", NAME))["message"]
     assert message.startswith("spec.body: the body does not render: ^A at byte ")
-    assert message.endswith(": font height 9999 px is over the 4096 px cap (InvalidZpl); "
+    assert message.endswith(" px is over the 4096 px cap (RenderTooComplex); "
                             "version 2 is still served")
     code, again = render(caller)
     assert (code, again["template_version"], again["cached"]) == (200, 2, True)

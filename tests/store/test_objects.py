@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -103,6 +104,29 @@ def test_identical_reput_keeps_created_at(backend: Backend) -> None:
     time.sleep(0.05)
     backend.store.put(KEY, PNG, "image/png")
     assert backend.store.head(KEY) == first
+    assert backend.store.get(KEY) == PNG
+
+
+def test_writers_racing_to_store_one_object_keep_the_first(backend: Backend) -> None:
+    """Two workers rendering one label put the same bytes at once; every writer
+    then sees one creation time, the first's, which is what billing keys on."""
+    writers = 8
+    start = threading.Barrier(writers)
+    seen: list[float] = []
+
+    def put() -> None:
+        start.wait()
+        backend.store.put(KEY, PNG, "image/png")
+        info = backend.store.head(KEY)
+        assert info is not None
+        seen.append(info.created_at)
+
+    threads = [threading.Thread(target=put) for _ in range(writers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == writers and len(set(seen)) == 1
     assert backend.store.get(KEY) == PNG
 
 

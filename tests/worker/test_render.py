@@ -43,7 +43,7 @@ def test_engine_warnings_reach_the_reply(
 @pytest.mark.parametrize(("zpl", "options", "kind", "message"), [
     ("no label here", {}, "InvalidZpl", "no label format found"),
     ("^XA^FO0,0^GB10,10,1^FS^XZ", {"width_dots": 100_000, "height_dots": 100},
-     "InvalidZpl", "per-side cap"),
+     "RenderTooComplex", "per-side cap"),
     (label_zpl("x"), {"target_dpi": 5000}, "InvalidOptions", "dpi must be 1-1200"),
     (label_zpl("x"), {"font_profile": "comic"}, "InvalidOptions", "unknown font profile"),
 ])

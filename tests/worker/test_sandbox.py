@@ -96,14 +96,17 @@ def test_a_process_killed_from_outside_is_lost_not_blamed_on_the_input(
 
 
 def test_renders_under_the_real_limits(engine_sandbox: Sandbox) -> None:
-    """The production ceiling: a normal label renders; the issue's 36-byte label
-    that needs a gigabyte is refused in its own process."""
+    """The production ceiling: a normal label renders; a call that needs more
+    than the ceiling fails in its own process; the issue's 36-byte label that
+    once needed a gigabyte is refused by the engine before it allocates."""
     rendered = engine_sandbox.call("tnt_a", render_label, job(label_zpl("Hi")), 5.0)
     assert isinstance(rendered, Rendered) and rendered.png.startswith(b"\x89PNG")
     with pytest.raises(OverLimit) as raised:
-        engine_sandbox.call("tnt_a", render_label, job("^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ"),
-                            5.0)
+        engine_sandbox.call("tnt_a", allocate, 2048)
     assert raised.value.limit == "memory"
+    refused = engine_sandbox.call("tnt_a", render_label,
+                                  job("^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ"), 5.0)
+    assert isinstance(refused, Rejected) and refused.limit == "text_block"
     refused = engine_sandbox.call("tnt_a", render_label, job("no label"), 5.0)
     assert isinstance(refused, Rejected) and refused.kind == "InvalidZpl"
 

@@ -84,7 +84,7 @@ def test_a_job_finished_before_the_crash_is_only_acknowledged(redis_db: redis.Re
 
 @pytest.mark.parametrize(("zpl", "state", "kind"), [
     (ZPL, "succeeded", None),
-    ("^XA^PW32000^LL32000^FO1,1^A0N,30^FDREF 12345^FS^XZ", "failed", "InvalidInputZpl"),
+    ("^XA^PW32000^LL32000^FO1,1^A0N,30^FDREF 12345^FS^XZ", "failed", "RenderTooComplex"),
 ])
 def test_records_live_seven_days_from_creation(
     redis_db: redis.Redis, runner: MakeRunner, zpl: str, state: str, kind: str | None,
@@ -123,8 +123,9 @@ def test_every_worker_runs_a_synthesis_runner(redis_db: redis.Redis, tmp_path: P
 
 def test_a_job_over_a_render_limit_fails_final_and_gives_the_unit_back(
         redis_db: redis.Redis, runner: MakeRunner) -> None:
-    """Synthesis renders in the worker's sandbox: a label that needs a gigabyte
-    canvas fails there, not in the worker, and is not tried again."""
+    """Synthesis renders in the worker's sandbox: a label over an engine limit (a
+    text box larger than any label) fails there, not in the worker, and is not
+    tried again."""
     plan = BUILTIN_PLANS["pro"]
     consume(redis_db, TENANT, "syntheses", plan, overages=True, now=1_800_000_000.0)
     job = queue(redis_db, "^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ")
@@ -132,6 +133,6 @@ def test_a_job_over_a_render_limit_fails_final_and_gives_the_unit_back(
     done = jobs.get(redis_db, TENANT, job.job_id)
     assert done is not None and done.state == "failed" and done.error is not None
     assert done.error["kind"] == "RenderTooComplex"
-    assert "memory limit" in done.error["message"]
+    assert "text box" in done.error["message"]
     assert read_usage(redis_db, TENANT, plan, now=1_800_000_000.0)["syntheses"].used == 0
     assert jobs.backlog(redis_db) == 0

@@ -25,17 +25,21 @@ _MAX_RECALL_DEPTH = 8
 
 def execute(state: PrinterState, commands: Sequence[Command], depth: int = 0) -> None:
     """Play ``commands`` into ``state``, one handler per command."""
+    cap = state.limits.max_commands
     for position, command in enumerate(commands):
+        state.command = command
         if position % 256 == 0:
             state.check_time()
+        state.commands_spent += 1
+        if state.commands_spent > cap:
+            state.spend_commands(0, command)  # raises, naming the command
         if state.recording is not None and command.name != "XZ":
             state.recording[1].append(command)
             continue
-        state.command = command
         if command.name == "DF":
             _download_format(state, command)
         elif command.name == "XF":
-            _recall_format(state, command, commands[position + 1 :], depth)
+            _recall_format(state, command, commands, position + 1, depth)
         else:
             handler = COMMANDS.get(command.name)
             if handler is None:
@@ -51,7 +55,7 @@ def _download_format(state: PrinterState, command: Command) -> None:
 
 
 def _recall_format(
-    state: PrinterState, command: Command, rest: Sequence[Command], depth: int
+    state: PrinterState, command: Command, commands: Sequence[Command], rest: int, depth: int
 ) -> None:
     """^XFd:o.x - Recall Format: play a stored format, its ^FN fields filled from this one."""
     name = _object_name(command.params or "R:UNKNOWN.ZPL")
@@ -60,17 +64,22 @@ def _recall_format(
         state.warn(f"format {name} is not in memory; nothing recalled")
         return
     if depth >= _MAX_RECALL_DEPTH:
-        raise state.fail(f"stored formats recall each other deeper than {_MAX_RECALL_DEPTH}")
+        raise state.over("recall_depth",
+                         f"stored formats recall each other deeper than {_MAX_RECALL_DEPTH}")
     state.uses_format = True
-    state.recalled.update(_field_values(rest))
+    state.recalled.update(_field_values(state, commands, rest))
     execute(state, stored, depth + 1)
 
 
-def _field_values(rest: Sequence[Command]) -> dict[int, str]:
-    """The ^FN n ... ^FD value pairs that follow an ^XF in the same format."""
+def _field_values(state: PrinterState, commands: Sequence[Command], rest: int) -> dict[int, str]:
+    """The ^FN n ... ^FD value pairs that follow an ^XF (at ``rest`` on) in the same format;
+    the commands read count against the command cap, as many ^XF in one format read the
+    same ones again."""
     values: dict[int, str] = {}
     number: int | None = None
-    for command in rest:
+    for index in range(rest, len(commands)):
+        command = commands[index]
+        state.spend_commands(1, command)
         if command.name == "XZ":
             break
         if command.name == "FN":

@@ -28,7 +28,7 @@ def _set(state: PrinterState, command: Command, orientation: str, height: int,
          options: Options) -> None:
     s = state.settings
     state.field.barcode = BarcodeSpec(command.name, orientation, height, s.module_width,
-                                      s.module_ratio, options)
+                                      s.module_ratio, options, offset=command.offset)
 
 
 def _orientation(state: PrinterState, p: Params, index: int = 0) -> str:
@@ -301,7 +301,7 @@ def _add(state: PrinterState, *extra: tuple[str, str]) -> None:
     if spec is not None:
         state.field.barcode = BarcodeSpec(spec.command, spec.orientation, spec.height,
                                           spec.module_width, spec.ratio,
-                                          (*spec.options, *extra))
+                                          (*spec.options, *extra), offset=spec.offset)
 
 
 COMMANDS: dict[str, Callable[[PrinterState, Command], None]] = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from ..elements import BarcodeField, FieldBlock, FontSpec, Origin, TextBlock, TextField
+from ..errors import LimitExceeded
 from ..lexer import Command
 from ..printer import FieldState, PrinterState
 from .params import Params
@@ -96,7 +97,8 @@ def field_typeset(state: PrinterState, command: Command) -> None:
 def field_data(state: PrinterState, command: Command) -> None:
     """^FD a - Field Data (up to 3072 bytes on a printer; our cap is Limits)."""
     if len(command.params) > state.limits.max_field_bytes:
-        raise state.fail(
+        raise state.over(
+            "field_bytes",
             f"field data is {len(command.params)} bytes, over the "
             f"{state.limits.max_field_bytes}-byte cap"
         )
@@ -124,6 +126,7 @@ def field_block(state: PrinterState, command: Command) -> None:
         line_spacing=p.int(2, 0, -9999, 9999),
         justify=p.choice(3, "L", "LCRJ"),
         hanging_indent=p.int(4, 0, 0, 9999),
+        offset=command.offset,
     )
 
 
@@ -131,7 +134,8 @@ def text_block(state: PrinterState, command: Command) -> None:
     """^TB a,b,c - Text Blocks: orientation, width and height of a clipping box."""
     p = Params(state, command)
     state.field.orientation = p.choice(0, state.settings.field_orientation, "NRIB")
-    state.field.text_block = TextBlock(p.int(1, 0, 0, 32000), p.int(2, 0, 0, 32000))
+    state.field.text_block = TextBlock(p.int(1, 0, 0, 32000), p.int(2, 0, 0, 32000),
+                                       offset=command.offset)
 
 
 def field_number(state: PrinterState, command: Command) -> None:
@@ -216,6 +220,11 @@ def field_separator(state: PrinterState, command: Command) -> None:
         return
     origin = f.origin or Origin(*state.place(0, 0))
     if f.barcode is not None:
+        if len(text) > state.limits.max_barcode_bytes:
+            offset = f.data_offset if f.barcode.offset is None else f.barcode.offset
+            raise LimitExceeded(f"bar code data is {len(text)} characters, over the "
+                                f"{state.limits.max_barcode_bytes}-character cap",
+                                offset, "^" + f.barcode.command, limit="barcode_bytes")
         state.add(BarcodeField(origin, f.barcode, text, f.reverse, f.data_offset))
         return
     if text == "":
@@ -238,7 +247,8 @@ def field_separator(state: PrinterState, command: Command) -> None:
 def _default_font(state: PrinterState) -> FontSpec:
     s = state.settings
     path = state.font_aliases.get(s.default_font)
-    return FontSpec(s.default_font, s.default_font_height, s.default_font_width, path)
+    return FontSpec(s.default_font, s.default_font_height, s.default_font_width, path,
+                    command="^CF", offset=s.default_font_offset)
 
 
 COMMANDS = {

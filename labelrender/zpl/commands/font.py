@@ -32,7 +32,8 @@ def scalable_font(state: PrinterState, command: Command) -> None:
         # does; the size asked for still applies.
         name = state.settings.default_font
         path = state.font_aliases.get(name)
-    state.field.font = FontSpec(name, height, width, path)
+    state.field.font = FontSpec(name, height, width, path, command=command.code,
+                                offset=command.offset)
     state.field.orientation = orientation
 
 
@@ -47,7 +48,8 @@ def font_by_name(state: PrinterState, command: Command) -> None:
     height = p.int(1, 0, 0, 32000)
     width = p.int(2, 0, 0, 32000)
     path = _object_name(p.str(3, "R:UNKNOWN.FNT"))
-    state.field.font = FontSpec("@", height, width, path)
+    state.field.font = FontSpec("@", height, width, path, command=command.code,
+                                offset=command.offset)
     state.field.orientation = orientation
 
 

@@ -42,7 +42,8 @@ def _reverse(state: PrinterState) -> bool:
 def _check_area(state: PrinterState, width: int, height: int) -> None:
     limits = state.limits
     if width * height > limits.max_megapixels * 1_000_000:
-        raise state.fail(
+        raise state.over(
+            "graphic_area",
             f"graphic of {width}x{height} dots exceeds the {limits.max_megapixels:g} "
             "megapixel cap"
         )
@@ -64,7 +65,7 @@ def graphic_box(state: PrinterState, command: Command) -> None:
     rounding = p.int(4, 0, 0, 8)
     _check_area(state, width, height)
     state.add(GraphicBox(_field_origin(state), width, height, thickness, color, rounding,
-                         _reverse(state)))
+                         _reverse(state), command.offset))
 
 
 def graphic_circle(state: PrinterState, command: Command) -> None:
@@ -74,14 +75,14 @@ def graphic_circle(state: PrinterState, command: Command) -> None:
     thickness = p.int(1, 1, 1, 4095)
     color = p.choice(2, "B", "BW")
     state.add(GraphicEllipse(_field_origin(state), diameter, diameter, thickness, color,
-                             _reverse(state)))
+                             _reverse(state), command.offset, command.code))
 
 
 def graphic_ellipse(state: PrinterState, command: Command) -> None:
     """^GE w,h,t,c - Graphic Ellipse: width and height 3-4095, default to t."""
     width, height, thickness, color = _shape(Params(state, command), 3, 4095)
     state.add(GraphicEllipse(_field_origin(state), width, height, thickness, color,
-                             _reverse(state)))
+                             _reverse(state), command.offset, command.code))
 
 
 def graphic_diagonal(state: PrinterState, command: Command) -> None:
@@ -92,7 +93,7 @@ def graphic_diagonal(state: PrinterState, command: Command) -> None:
     lean = {"/": "R", "\\": "L"}.get(lean, lean)
     _check_area(state, width, height)
     state.add(GraphicDiagonal(_field_origin(state), width, height, thickness, color, lean,
-                              _reverse(state)))
+                              _reverse(state), command.offset))
 
 
 def graphic_symbol(state: PrinterState, command: Command) -> None:
@@ -101,14 +102,14 @@ def graphic_symbol(state: PrinterState, command: Command) -> None:
     state.field.orientation = p.choice(0, state.settings.field_orientation, "NRIB")
     height = p.int(1, state.settings.default_font_height, 0, 32000)
     width = p.int(2, height, 0, 32000)
-    state.field.font = FontSpec("GS", height, width)
+    state.field.font = FontSpec("GS", height, width, command="^GS", offset=command.offset)
 
 
 def _rejected(state: PrinterState, exc: GraphicDataError) -> None:
     """A graphic or font that cannot be decoded is skipped, as a printer rejects a bad
     download; data past a safety cap stops the render."""
     if isinstance(exc, GraphicCapError):
-        raise state.fail(str(exc)) from exc
+        raise state.over("graphic_bytes", str(exc)) from exc
     state.warn(f"{exc}; object skipped")
 
 
@@ -127,13 +128,16 @@ def _decoded(state: PrinterState, decode: Callable[..., tuple[T, list[str]]],
 
 def _image(state: PrinterState, bitmap: Bitmap, mag_x: int = 1, mag_y: int = 1) -> None:
     _check_area(state, bitmap.width * mag_x, bitmap.height * mag_y)
-    state.add(GraphicImage(_field_origin(state), bitmap, mag_x, mag_y, _reverse(state)))
+    cmd = state.command
+    state.add(GraphicImage(_field_origin(state), bitmap, mag_x, mag_y, _reverse(state),
+                           cmd.offset if cmd else 0, cmd.code if cmd else "^GF"))
 
 
 def _store(state: PrinterState, name: str, bitmap: Bitmap) -> None:
     size = len(bitmap.bits)
     if state.stored_bytes + size > state.limits.max_stored_bytes:
-        raise state.fail(
+        raise state.over(
+            "stored_bytes",
             f"stored graphics exceed the {state.limits.max_stored_bytes}-byte memory cap"
         )
     state.stored_bytes += size
@@ -247,7 +251,8 @@ def image_load(state: PrinterState, command: Command) -> None:
     """^ILd:o.x - Image Load: a stored image as the background at the label's origin."""
     bitmap = _recall(state, Params(state, command).str(0, "R:UNKNOWN.GRF"))
     if bitmap is not None:
-        state.label.elements.insert(0, GraphicImage(Origin(0, 0), bitmap))
+        state.label.elements.insert(0, GraphicImage(Origin(0, 0), bitmap, offset=command.offset,
+                                                    command=command.code))
 
 
 COMMANDS = {

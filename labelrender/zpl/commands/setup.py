@@ -84,6 +84,7 @@ def change_font_default(state: PrinterState, command: Command) -> None:
     s.default_font = font
     s.default_font_height = p.int(1, s.default_font_height, 0, 32000)
     s.default_font_width = p.int(2, s.default_font_width, 0, 32000)
+    s.default_font_offset = command.offset
 
 
 def bar_code_defaults(state: PrinterState, command: Command) -> None:

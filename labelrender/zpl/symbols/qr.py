@@ -55,14 +55,14 @@ def _qr_format_cells(size: int) -> tuple[np.ndarray, np.ndarray]:
 def _qr_run_penalty(lines: np.ndarray) -> int:
     """Rule 1 as Labelary scores it: a run past 5 modules costs 3 + (length - 5), where
     every run after a line's first is counted one module short."""
-    total = 0
-    for line in lines:
-        edges = np.flatnonzero(np.diff(line)) + 1
-        lengths = np.diff(np.concatenate(([0], edges, [len(line)])))
-        lengths[1:] -= 1
-        long = lengths[lengths > 5]
-        total += int((long - 2).sum())
-    return total
+    rows, width = lines.shape
+    starts = np.ones((rows, width), dtype=bool)  # every line starts a run
+    starts[:, 1:] = lines[:, 1:] != lines[:, :-1]
+    first = np.flatnonzero(starts)  # all lines at once: no run crosses a line's end
+    lengths = np.diff(np.append(first, rows * width))
+    lengths[first % width != 0] -= 1
+    long = lengths[lengths > 5]
+    return int((long - 2).sum())
 
 
 _QR_FINDER = np.array([1, 0, 1, 1, 1, 0, 1], dtype=np.uint8)

@@ -5,8 +5,8 @@ client it writes talks to a live server."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -18,7 +18,9 @@ import pytest
 from tests.api.conftest import Api, Caller
 
 ROOT = Path(__file__).resolve().parents[2]
-GENERATOR = shutil.which("openapi-python-client")
+# The module, not the script: pip may put scripts off the PATH.
+GENERATOR = ([sys.executable, "-m", "openapi_python_client"]
+             if importlib.util.find_spec("openapi_python_client") else None)
 # The generator writes no binary response but application/octet-stream's.
 CONFIG = 'content_type_overrides:\n  image/png: application/octet-stream\n'
 PACKAGE = "labelrender_client"
@@ -27,16 +29,22 @@ pytestmark = pytest.mark.skipif(GENERATOR is None and not os.environ.get("CI"),
                                 reason="needs openapi-python-client (the test extra)")
 
 
+def generator_env() -> dict[str, str]:
+    """The generator formats its output with ruff (its dependency), found on PATH."""
+    scripts = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": scripts + os.pathsep + os.environ.get("PATH", "")}
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     where = tmp_path_factory.mktemp("client")
     (where / "config.yaml").write_text(CONFIG)
     assert GENERATOR is not None, "openapi-python-client is not installed"
     run = subprocess.run(
-        [GENERATOR, "generate", "--path", str(ROOT / "docs" / "openapi.json"),
+        [*GENERATOR, "generate", "--path", str(ROOT / "docs" / "openapi.json"),
          "--output-path", str(where / PACKAGE), "--meta", "none",
          "--config", str(where / "config.yaml")],
-        capture_output=True, text=True, timeout=300, cwd=where)
+        capture_output=True, text=True, timeout=300, cwd=where, env=generator_env())
     assert run.returncode == 0, run.stdout + run.stderr
     assert "WARNING" not in run.stdout + run.stderr, run.stdout + run.stderr
     sys.path.insert(0, str(where))

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import signal
 import socket
 import subprocess
@@ -160,7 +159,8 @@ def fetch_document(base: str, into: Path) -> Path:
 
 def schemathesis_command(args: argparse.Namespace, document: Path, base: str, key: str,
                          report: Path) -> list[str]:
-    command = [shutil.which("st") or "st", "run", str(document), "--url", base,
+    # The module, not the ``st`` script: pip may put scripts off the PATH.
+    command = [sys.executable, "-m", "schemathesis.cli", "run", str(document), "--url", base,
                "--checks", CHECKS, "--max-examples", str(args.examples),
                "--workers", str(args.workers), "--header", f"Authorization: Bearer {key}",
                "--request-timeout", "60", "--suppress-health-check", "all",

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import redis
 from aiohttp import web
+from aiohttp.test_utils import make_mocked_request
 from openapi_spec_validator import validate
 
 from labelrender.api import ApiConfig, create_app
@@ -34,19 +35,39 @@ def served_document() -> dict[str, Any]:
     return document
 
 
-def documented_operations(document: dict[str, Any]) -> set[tuple[str, str]]:
-    return {(method.upper(), path) for path, item in document["paths"].items()
-            for method in item if method in METHODS}
+def documented_urls(document: dict[str, Any]) -> dict[tuple[str, str], str]:
+    """(method, documented path) -> a URL of it, each path parameter filled in
+    with its example or a value of its type."""
+    found = {}
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            url = path
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "path":
+                    url = url.replace("{" + parameter["name"] + "}", sample_value(parameter))
+            found[(method.upper(), path)] = url
+    return found
+
+
+def sample_value(parameter: dict[str, Any]) -> str:
+    if "example" in parameter:
+        return str(parameter["example"])
+    return "1" if parameter["schema"].get("type") in ("integer", "number") else "x1"
 
 
 def routed_operations(app: web.Application) -> set[tuple[str, str]]:
-    """Every (method, path) the app routes; HEAD is the GET twin aiohttp adds."""
-    found = set()
-    for route in app.router.routes():
-        if route.method == "HEAD" or route.resource is None:
-            continue
-        found.add((route.method, route.resource.canonical))
-    return found
+    """Every (method, route) the app registers; HEAD is the GET twin aiohttp adds."""
+    return {(route.method, route.resource.canonical) for route in app.router.routes()
+            if route.method != "HEAD" and route.resource is not None}
+
+
+async def route_of(app: web.Application, method: str, url: str) -> web.UrlMappingMatchInfo:
+    """What the app's own router does with a request for ``url``."""
+    match = await app.router.resolve(make_mocked_request(method, url, app=app))
+    assert isinstance(match, web.UrlMappingMatchInfo)
+    return match
 
 
 def test_the_document_is_valid_openapi_3_1() -> None:
@@ -75,21 +96,24 @@ def app(redis_db: redis.Redis, object_store: FilesystemStore,
 
 async def test_every_route_is_documented_and_every_operation_routed(
         api: Api, app: web.Application) -> None:
+    """Both lists through the app's router: each documented operation, as a
+    request, reaches its handler; each route is reached by one. Paths are
+    compared as requests, so a route written with patterns (``{slash:/?}``,
+    ``{key:[\\s\\S]+}``) is matched by its documented path as it is."""
     async with api.session.get(api.url("/v1/openapi.json")) as response:
         document = await response.json()
-    routed, documented = routed_operations(app), documented_operations(document)
-    assert routed - documented == set(), (
-        "routes missing from the OpenAPI document: add an Operation for each to "
-        "labelrender/api/openapi/operations.py, then run " + REGENERATE)
-    assert documented - routed == set(), "documented operations no route serves"
-
-
-def test_each_operation_names_the_handler_its_route_runs(app: web.Application) -> None:
-    handlers = {(route.method, route.resource.canonical): route.handler
-                for route in app.router.routes() if route.resource is not None}
-    for operation in OPERATIONS:
-        assert handlers[(operation.method, operation.path)] is operation.handler, \
-            operation.operation_id
+    handlers = {(op.method, op.path): op.handler for op in OPERATIONS}
+    reached = set()
+    for (method, path), url in documented_urls(document).items():
+        match = await route_of(app, method, url)
+        assert match.http_exception is None, \
+            f"documented {method} {path} is not routed ({url}: {match.http_exception})"
+        assert match.handler is handlers[(method, path)], f"{method} {path}: another handler"
+        reached.add((method, match.route.resource.canonical))
+    missing = routed_operations(app) - reached
+    assert not missing, (
+        f"routes missing from the OpenAPI document: {sorted(missing)}; add an Operation for "
+        "each to labelrender/api/openapi/operations.py, then run " + REGENERATE)
 
 
 def test_operation_ids_are_unique() -> None:

@@ -1,6 +1,6 @@
 """The vocabulary of the operation table: what one operation says of itself.
 
-An ``Operation`` names the route (method, path as aiohttp registers it, and
+An ``Operation`` names the route (method, path as clients write it, and
 the handler, whose ``RoutePolicy`` gives security, the 401 kind, the rate
 limit and the error envelope), the pydantic models its handler validates
 with (body, query, path), its answers, and the error kinds it can answer
@@ -38,7 +38,9 @@ class Answer:
 @dataclass(frozen=True)
 class Operation:
     method: str
-    path: str  # aiohttp's canonical form: /v1/webhooks/{webhook_id}
+    # An OpenAPI path template (/v1/webhooks/{webhook_id}); a request to it must
+    # reach ``handler`` through the app's router, however the route is written.
+    path: str
     handler: Handler
     operation_id: str
     tag: str

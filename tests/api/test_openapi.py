@@ -4,6 +4,7 @@ with the routes the app registers and the error kinds the code raises."""
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 import re
 from collections.abc import Iterator
@@ -189,3 +190,27 @@ def test_request_bodies_are_the_handlers_models() -> None:
         generated = model.model_json_schema()
         assert set(schemas[model.__name__]["properties"]) == set(generated["properties"])
         assert schemas[model.__name__].get("required", []) == generated.get("required", [])
+
+
+def headers_read(module: object) -> set[str]:
+    """The ``X-`` request headers a module reads: ``headers.get("X-...")``."""
+    found = set()
+    for node in ast.walk(ast.parse(inspect.getsource(module))):  # type: ignore[arg-type]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "get" and node.args \
+                and isinstance(node.args[0], ast.Constant) \
+                and str(node.args[0].value).startswith("X-"):
+            found.add(str(node.args[0].value))
+    return found
+
+
+def test_every_request_header_a_handler_reads_is_documented() -> None:
+    """The request headers are written by hand (``document.REQUEST_HEADERS``): each
+    one the handler's module reads is a parameter of the operation."""
+    document = served_document()
+    for operation in OPERATIONS:
+        read = headers_read(inspect.getmodule(operation.handler))
+        documented = {parameter["name"] for parameter in
+                      document["paths"][operation.path][operation.method.lower()]
+                      .get("parameters", []) if parameter["in"] == "header"}
+        assert read <= documented, (operation.operation_id, read - documented)

@@ -27,7 +27,8 @@ LEGACY_ZPL = ("^XA^PW812^LL406^FO30,20^A0N,30,30^FDSHIP TO:^FS^FO30,60^A0N,50,50
               "^FO30,200^BCN,100,Y,N,N^FD1Z999AA10123456784^FS^XZ")
 OUR_HEADERS = ("X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining",
                "X-RateLimit-Reset", "Retry-After", "WWW-Authenticate", "Idempotency-Replay",
-               "Cache-Control", "Content-Security-Policy")
+               "Cache-Control", "Content-Security-Policy", "X-Content-Hash", "X-Cached",
+               "X-Total-Count", "X-Warnings")
 
 
 @dataclass
@@ -107,6 +108,7 @@ async def successes(w: Walk) -> None:
     await w.call("DELETE", "/v1/keys/{prefix}", f"/v1/keys/{created['key_prefix']}",
                  status=200)
     await webhook_walk(w)
+    await file_walk(w)
     await w.call("DELETE", "/v1/templates/{template_id}", "/v1/templates/tpl_shipping",
                  status=200)
     for path in ("/healthz", "/readyz", "/metrics", "/v1/openapi.json", "/docs",
@@ -125,6 +127,45 @@ async def webhook_walk(w: Walk) -> None:
     await w.call("GET", "/v1/webhooks/{webhook_id}/deliveries", one + "/deliveries",
                  status=200)
     await w.call("DELETE", "/v1/webhooks/{webhook_id}", one, status=200)
+
+
+LABELARY = "/v1/printers/{dpmm}dpmm/labels/{width}x{height}/"
+DOCUMENTED = {(op.method, op.path) for op in OPERATIONS}
+
+
+async def file_walk(w: Walk) -> None:
+    """File answers, where the document has them: POST /v1/labels by Accept, and
+    the Labelary route (raw ZPL in, PNG, PDF or JSON out)."""
+    labels_200 = w.contract.response("POST", "/v1/labels", 200)["content"]
+    if "image/png" in labels_200:
+        await w.call("POST", "/v1/labels", body={"zpl": SIMPLE_ZPL},
+                     headers={"Accept": "image/png"}, status=200)
+    if ("POST", LABELARY) not in DOCUMENTED:
+        return
+    zpl = SIMPLE_ZPL.encode()
+    url = "/v1/printers/8dpmm/labels/2x1/"
+    await w.call("POST", LABELARY, url, raw=zpl, status=200,
+                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    await w.call("POST", LABELARY, url, raw=zpl, status=200,
+                 headers={"Accept": "application/json", "X-Linter": "On"})
+    await w.call("POST", LABELARY + "{index}/", url + "0/", raw=zpl, status=200,
+                 headers={"Accept": "application/pdf", "X-Page-Size": "A4"})
+    for path, url_of, headers, status, kind in LABELARY_ERRORS:
+        answer = await w.call("POST", path, url_of, raw=zpl, headers=headers, status=status)
+        assert answer["error"]["kind"] == kind, (url_of, answer)
+
+
+# (documented path, url, headers, status, kind) on the Labelary route
+LABELARY_ERRORS = [
+    (LABELARY, "/v1/printers/7dpmm/labels/2x1/", {}, 400, "InvalidDpmm"),
+    (LABELARY, "/v1/printers/8dpmm/labels/0x1/", {}, 400, "InvalidLabelSize"),
+    (LABELARY, "/v1/printers/8dpmm/labels/2x1/", {"X-Rotation": "45"}, 400,
+     "InvalidRotation"),
+    (LABELARY, "/v1/printers/8dpmm/labels/2x1/", {"Accept": "text/html"}, 406,
+     "NotAcceptable"),
+    (LABELARY + "{index}/", "/v1/printers/8dpmm/labels/2x1/x/", {}, 400,
+     "InvalidLabelIndex"),
+]
 
 
 # (method, documented path, url, body, headers, key, status, kind)

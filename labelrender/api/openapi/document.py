@@ -30,6 +30,16 @@ BODY_400 = ("InvalidJson", "InvalidText", "IncompleteBody", "UnknownField")
 RETRY_STATUSES = (429, 502, 503, 504)
 _PATH_PARAM = re.compile(r"{(\w+)}")
 
+
+def any_case(*words: str) -> str:
+    """A pattern matching any of ``words`` in any letter case (JSON Schema
+    patterns take no flags)."""
+    def letters(word: str) -> str:
+        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else re.escape(c)
+                       for c in word)
+    return "^(" + "|".join(letters(word) for word in words) + ")$"
+
+
 TAGS = (
     ("Labels", "Render raw ZPL or a template, and list rendered labels."),
     ("Templates", "Synthesize drafts from legacy ZPL, commit, list and delete templates."),
@@ -61,6 +71,38 @@ HEADERS: dict[str, dict[str, Any]] = {
                       "schema": {"type": "string"}},
     "Content-Security-Policy": {"description": "The page loads from this origin only",
                                 "schema": {"type": "string"}},
+    "X-Content-Hash": {"description": "The label's `content_hash`",
+                       "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}},
+    "X-Cached": {"description": "`true` when the stored label answered (not billed)",
+                 "schema": {"type": "string", "enum": ["true", "false"]}},
+    "X-Total-Count": {"description": "How many labels the ZPL holds",
+                      "schema": {"type": "string", "pattern": "^[0-9]+$"}},
+    "X-Warnings": {"description": "With `X-Linter: On`: Labelary's linter format, "
+                                  "`offset|size|command|parameter|message` for each warning, "
+                                  "all joined by `|`, at most 20",
+                   "schema": {"type": "string"}},
+}
+BINARY = ("image/png", "application/pdf")
+# The Labelary route's request headers (``api.labelary``), as Labelary names
+# them; values are read case-insensitively.
+REQUEST_HEADERS: dict[str, dict[str, Any]] = {
+    "X-Rotation": {"description": "Degrees clockwise to turn the label",
+                   "schema": {"type": "string", "enum": ["0", "90", "180", "270"]}},
+    "X-Quality": {"description": "`Grayscale` (default) or `Bitonal` (hard black and white)",
+                  "schema": {"type": "string", "pattern": any_case("Grayscale", "Bitonal")}},
+    "X-Page-Size": {"description": "PDF only: lay labels out on sheets of this size",
+                    "schema": {"type": "string",
+                               "pattern": any_case("Letter", "Legal", "A4", "A5", "A6")}},
+    "X-Page-Orientation": {"description": "PDF sheets: `Landscape`; anything else is portrait",
+                           "schema": {"type": "string"}},
+    "X-Page-Layout": {"description": "PDF sheets: COLUMNSxROWS labels a sheet, such as `2x3`",
+                      "schema": {"type": "string",
+                                 "pattern": r"^(0?[1-9]|[1-9][0-9])[xX](0?[1-9]|[1-9][0-9])$"}},
+    "X-Label-Border": {"description": "PDF: `Dashed` (default on sheets), `Solid` or `None`",
+                       "schema": {"type": "string", "pattern": any_case("Dashed", "Solid",
+                                                                        "None")}},
+    "X-Linter": {"description": "`On`: the answer carries `X-Warnings`",
+                 "schema": {"type": "string"}},
 }
 LIMIT_HEADERS = ("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset")
 
@@ -229,8 +271,8 @@ def success_response(operation: Operation, policy: RoutePolicy, answer: Answer,
     media: dict[str, Any] = {}
     if answer.model is not None:
         media["schema"] = components.schema(answer.model, "serialization")
-    elif answer.content_type == "image/png":
-        media["schema"] = {"type": "string", "format": "binary", "contentMediaType": "image/png"}
+    elif answer.content_type in BINARY:
+        media["schema"] = binary(answer.content_type)
     elif answer.content_type.startswith("application/json"):
         media["schema"] = {"type": "object"}
     else:
@@ -238,10 +280,16 @@ def success_response(operation: Operation, policy: RoutePolicy, answer: Answer,
     if answer.example is not None:
         media["example"] = answer.example
     response["content"] = {answer.content_type: media}
+    for content_type in answer.files:
+        response["content"][content_type] = {"schema": binary(content_type)}
     if answer.links:
         response["links"] = {name: {"operationId": target, "parameters": dict(parameters)}
                              for name, (target, parameters) in answer.links.items()}
     return response
+
+
+def binary(content_type: str) -> dict[str, Any]:
+    return {"type": "string", "format": "binary", "contentMediaType": content_type}
 
 
 def without_null(schema: dict[str, Any]) -> dict[str, Any]:
@@ -279,6 +327,8 @@ def operation_parameters(operation: Operation) -> list[dict[str, Any]]:
                                        "schema": {"type": "string"}})
                    for name in _PATH_PARAM.findall(operation.path)]
     found = path_params + list(parameters_of(operation.query, "query").values())
+    found += [{"name": name, "in": "header", **REQUEST_HEADERS[name]}
+              for name in operation.headers]
     if operation.idempotent:
         found.append({"name": "Idempotency-Key", "in": "header", "required": False,
                       "description": "Replays of the same key and body answer as the first "
@@ -302,8 +352,10 @@ def operation_object(operation: Operation, components: Components,
         media: dict[str, Any] = {"schema": components.schema(operation.body, "validation")}
         if operation.body_example is not None:
             media["example"] = operation.body_example
-        built["requestBody"] = {"required": operation.body_required,
-                                "content": {operation.body_media: media}}
+        content = {operation.body_media: media}
+        content.update({media_type: {"schema": dict(schema)}
+                        for media_type, schema in operation.other_bodies.items()})
+        built["requestBody"] = {"required": operation.body_required, "content": content}
     responses: dict[int, Any] = {
         answer.status: success_response(operation, policy, answer, components)
         for answer in operation.answers}

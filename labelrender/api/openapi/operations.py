@@ -11,6 +11,10 @@ shows up in the document by itself; regenerate the repo copy with
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+from typing import Any
+
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from labelrender.api import (
@@ -39,6 +43,20 @@ _WEBHOOK_LINKS = {"GetTheWebhook": ("getWebhook", _THIS_WEBHOOK),
                   "SendItATest": ("sendWebhookTest", _THIS_WEBHOOK),
                   "DeleteTheWebhook": ("deleteWebhook", _THIS_WEBHOOK)}
 
+# The Labelary-compatible route, and the file answers and options of POST
+# /v1/labels that came with it. They are documented once the code is there
+# (``api.labelary``; ``labels.OFFERED``, the types a render answers with), so
+# the document only needs regenerating when it lands.
+_LABELARY = importlib.util.find_spec("labelrender.api.labelary") is not None
+_FILES = ("image/png", "application/pdf") if hasattr(labels, "OFFERED") else ()
+_FILE_HEADERS = ("X-Content-Hash", "X-Cached", "X-Total-Count") if _FILES else ()
+_LABEL_OPTIONS_400 = ("InvalidLabelSize", "InvalidLabelIndex", "InvalidRotation",
+                      "InvalidFormat", "InvalidFields") if _FILES else ()
+_FILE_ERRORS = {406: ("NotAcceptable",)} if _FILES else {}
+_REPLAY_GONE = ("IdempotencyReplayGone",) if _FILES else ()
+_FIELD_BOXES = ("InvalidFieldBoxes",) if "field_boxes" in from_data.FromDataBody.model_fields \
+    else ()
+
 LABELS = (
     Operation(
         "POST", "/v1/labels", labels.create_label, "createLabel", "Labels",
@@ -50,11 +68,13 @@ LABELS = (
                     "The key is checked before the rate limit.",
         body=labels.RawRenderBody, body_example=examples.RAW_RENDER_REQUEST,
         answers=(Answer(200, "Rendered, or answered from the stored label",
-                        schemas.RawRenderResult, example=examples.RAW_RENDER),),
-        errors={400: _RENDER_400 + ("InvalidFontProfile",), 402: ("QuotaExceeded",),
-                403: ("DpiNotPermitted",), 409: _RENDER_409,
+                        schemas.RawRenderResult, example=examples.RAW_RENDER, files=_FILES,
+                        headers=_FILE_HEADERS),),
+        errors={400: _RENDER_400 + ("InvalidFontProfile",) + _LABEL_OPTIONS_400,
+                402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
+                409: _RENDER_409 + _REPLAY_GONE,
                 422: ("MissingZpl", "InvalidZpl", "InvalidThreshold", "RenderTooComplex"),
-                **_RENDER_FAILURES},
+                **_FILE_ERRORS, **_RENDER_FAILURES},
         idempotent=True),
     Operation(
         "POST", "/v1/labels/from-data", from_data.create_from_data, "renderTemplate",
@@ -72,7 +92,7 @@ LABELS = (
                 404: ("TemplateNotFound",), 409: _RENDER_409,
                 422: ("MissingTemplateId", "MissingField", "InvalidField", "UnknownField",
                       "InvalidTemplateVersion", "InvalidExternalRef", "InvalidThreshold",
-                      "ValidationFailed", "InvalidZpl", "RenderTooComplex"),
+                      "ValidationFailed", "InvalidZpl", "RenderTooComplex", *_FIELD_BOXES),
                 **_RENDER_FAILURES},
         idempotent=True),
     Operation(
@@ -87,6 +107,64 @@ LABELS = (
                       "InvalidCursor"),
                 404: ("LabelNotFound",)}),
 )
+
+_ZPL_BODIES: dict[str, dict[str, Any]] = {
+    # Any other type is read as the ZPL itself; this one clients can generate for.
+    "application/octet-stream": {"type": "string", "format": "binary",
+                                 "contentMediaType": "application/octet-stream",
+                                 "description": "The ZPL itself (UTF-8)"},
+    "application/x-www-form-urlencoded": {
+        "type": "object", "required": ["file"],
+        "properties": {"file": {"type": "string", "description": "The ZPL"}},
+        "description": "Labelary's form (`curl --data` without `file=` sends the ZPL raw, "
+                       "which is taken too)"},
+    "multipart/form-data": {
+        "type": "object", "required": ["file"],
+        "properties": {"file": {"type": "string", "format": "binary",
+                                "description": "The ZPL file"}}},
+}
+_LABELARY_DESCRIPTION = (
+    "Labelary's API, so a Labelary client switches by changing its base URL and adding "
+    "our Bearer key. The body is the ZPL: raw (`curl --data-binary @label.zpl`), the "
+    "form field `file`, a multipart `file` part, or JSON `{\"zpl\": ...}`. The answer "
+    "follows `Accept`: `image/png` (the default), `application/pdf` or "
+    "`application/json` (the answer of `POST /v1/labels`). Sizes are in inches: a side "
+    "is `floor(inches * floor(dpmm * 25.4))` dots. It is a raw render underneath, with "
+    "the same rate limit, `Idempotency-Key`, cache, quota and billing; ZPL that cannot "
+    "be rendered is 400 (Labelary's status) with our kind, too many labels 413.")
+
+
+def labelary_operations() -> tuple[Operation, ...]:
+    if not _LABELARY:
+        return ()
+    labelary = importlib.import_module("labelrender.api.labelary")
+    found = []
+    for suffix, operation_id, summary in (
+            ("", "renderLabelaryStyle", "Render like Labelary"),
+            ("{index}/", "renderLabelaryStyleAt", "Render one label of the stream, "
+                                                  "like Labelary")):
+        found.append(Operation(
+            "POST", "/v1/printers/{dpmm}dpmm/labels/{width}x{height}/" + suffix,
+            labelary.labelary_render, operation_id, "Labels", summary,
+            description=_LABELARY_DESCRIPTION, body=schemas.LabelaryJsonBody,
+            body_example={"zpl": examples.RAW_RENDER_REQUEST["zpl"]},
+            other_bodies=_ZPL_BODIES, path_params=schemas.LabelaryPath,
+            headers=("X-Rotation", "X-Quality", "X-Page-Size", "X-Page-Orientation",
+                     "X-Page-Layout", "X-Label-Border", "X-Linter"),
+            answers=(Answer(200, "The label: PNG unless Accept asks for PDF or JSON",
+                            schemas.RawRenderResult, files=("image/png", "application/pdf"),
+                            headers=("X-Content-Hash", "X-Cached", "X-Total-Count",
+                                     "X-Warnings")),),
+            errors={400: ("InvalidDpmm", "InvalidLabelSize", "InvalidLabelIndex",
+                          "InvalidRotation", "InvalidQuality", "InvalidPageSize",
+                          "InvalidPageLayout", "InvalidLabelBorder", "MissingZpl",
+                          "InvalidZpl", "RenderTooComplex"),
+                    402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
+                    406: ("NotAcceptable",), 409: _RENDER_409 + ("IdempotencyReplayGone",),
+                    413: ("TooManyLabels",), **_RENDER_FAILURES},
+            idempotent=True))
+    return tuple(found)
+
 
 _SYNTHESIS_422 = ("InvalidInputZpl", "InvalidScope", "InvalidScopeForTenantCall",
                   "InvalidTenantId", "InvalidHint")
@@ -283,4 +361,5 @@ SERVICE = (
         storage=False),
 )
 
-OPERATIONS: tuple[Operation, ...] = LABELS + TEMPLATES + ACCOUNT + WEBHOOKS + SERVICE
+OPERATIONS: tuple[Operation, ...] = (LABELS + labelary_operations() + TEMPLATES + ACCOUNT
+                                     + WEBHOOKS + SERVICE)

@@ -33,21 +33,65 @@ def timestamp(description: str) -> Any:
 
 # --- labels ---------------------------------------------------------------------
 
-class RawRenderResult(Answer):
-    """A raw render: the PNG behind a signed URL."""
-
+class RenderResult(Answer):
     status: Literal["ok"]
-    url: str = Field(description="Signed PNG URL; fetch it without an Authorization header")
+    url: str = Field(description="Signed URL of the stored label (PNG, or PDF when asked "
+                                 "for); fetch it without an Authorization header")
     cached: bool = Field(description="true when the stored label answered (not billed)")
     content_hash: str = Field(pattern=HASH, description="sha256 of the request, per tenant")
     warnings: list[str] = Field(description="Non-fatal advisories; empty when none")
 
 
-class TemplateRenderResult(RawRenderResult):
+class FieldBox(Answer):
+    """One printed field's ink, in pixels of the image returned (after rotation);
+    it may reach past the image when the field runs off it."""
+
+    offset: int = Field(ge=0, description="Byte offset of the field's ^FD (text) or its "
+                                          "command (bar codes, graphics)")
+    command: str = Field(description="`^FD` for text, else the command, such as `^BC`")
+    fn: int | None = Field(description="The field's ^FN number, if any")
+    x: int
+    y: int
+    width: int = Field(ge=0)
+    height: int = Field(ge=0)
+
+
+class RawRenderResult(RenderResult):
+    """A raw render: the label behind a signed URL."""
+
+    label_count: int = Field(1, ge=1, description="How many labels the ZPL holds")
+    fields: list[FieldBox] = Field(default_factory=list,
+                                   description="With `fields: true`: each printed field")
+
+
+class TemplateRenderResult(RenderResult):
     """A template render; it also emits ``label.rendered``."""
 
     template_id: str
     template_version: int = Field(ge=1)
+    field_boxes: list[FieldBox] = Field(default_factory=list,
+                                        description="With `field_boxes: true`: each printed "
+                                                    "field")
+
+
+class LabelaryJsonBody(BaseModel):
+    """The Labelary route's JSON body (``api.labelary.zpl_of``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    zpl: str = Field(pattern=r"\S", description="The ZPL to render; not empty or blank")
+
+
+class LabelaryPath(BaseModel):
+    """The Labelary route's path, as Labelary writes it; the handler reads it by
+    pattern (``api.labelary``), and the route test resolves it."""
+
+    dpmm: Literal[6, 8, 12, 24] = Field(description="Print density in dots per mm: 6, 8, "
+                                                    "12 or 24 (152, 203, 300 or 600 dpi)")
+    width: float = Field(gt=0, le=15, description="Label width in inches")
+    height: float = Field(gt=0, le=15, description="Label height in inches")
+    index: int = Field(0, ge=0, le=99999, description="Which label of the stream (0 is the "
+                                                      "first)")
 
 
 class LabelEntry(Answer):

@@ -29,6 +29,8 @@ class Answer:
     description: str
     model: type[BaseModel] | None = None
     content_type: str = "application/json"
+    # Files the same answer may be instead, by Accept (image/png, application/pdf).
+    files: tuple[str, ...] = ()
     example: Any = None
     headers: tuple[str, ...] = ()  # extra response headers (components.headers)
     # OpenAPI links: name -> (operationId, {parameter: runtime expression}).
@@ -49,6 +51,10 @@ class Operation:
     description: str = ""
     body: Any = None  # a pydantic model, a union of them, or any type a TypeAdapter takes
     body_media: str = "application/json"  # e.g. "application/x-www-form-urlencoded"
+    # Other media types the body may be sent as: media type -> a JSON schema.
+    other_bodies: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Request headers the handler reads (names in ``document.REQUEST_HEADERS``).
+    headers: tuple[str, ...] = ()
     body_required: bool = True
     body_example: Any = None
     query: type[BaseModel] | None = None

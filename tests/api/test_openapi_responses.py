@@ -165,6 +165,9 @@ LABELARY_ERRORS = [
      "NotAcceptable"),
     (LABELARY + "{index}/", "/v1/printers/8dpmm/labels/2x1/x/", {}, 400,
      "InvalidLabelIndex"),
+    # Found by contract fuzzing: this kind was missing from the route's 400s.
+    (LABELARY, "/v1/printers/8dpmm/labels/2x1/", {"Idempotency-Key": "k" * 256}, 400,
+     "InvalidIdempotencyKey"),
 ]
 
 

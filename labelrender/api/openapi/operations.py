@@ -158,7 +158,7 @@ def labelary_operations() -> tuple[Operation, ...]:
             errors={400: ("InvalidDpmm", "InvalidLabelSize", "InvalidLabelIndex",
                           "InvalidRotation", "InvalidQuality", "InvalidPageSize",
                           "InvalidPageLayout", "InvalidLabelBorder", "MissingZpl",
-                          "InvalidZpl", "RenderTooComplex"),
+                          "InvalidZpl", "RenderTooComplex", "InvalidIdempotencyKey"),
                     402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
                     406: ("NotAcceptable",), 409: _RENDER_409 + ("IdempotencyReplayGone",),
                     413: ("TooManyLabels",), **_RENDER_FAILURES},

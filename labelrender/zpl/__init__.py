@@ -19,13 +19,14 @@ from .budget import Budget
 from .commands import execute
 from .elements import Label
 from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError
+from .ink import FieldBox, turned
 from .layout import LayoutContext, layout
 from .lexer import tokenize
 from .printer import PrinterState
 from .raster import encode_png, finish, paint
 
-__all__ = ["FONT_PROFILES", "LimitExceeded", "Limits", "RenderOptions", "RenderResult",
-           "Warning", "ZplError", "render"]
+__all__ = ["FONT_PROFILES", "FieldBox", "LimitExceeded", "Limits", "RenderOptions",
+           "RenderResult", "Warning", "ZplError", "render"]
 
 FONT_PROFILES = tuple(name for name in fonts.PROFILES if name != "default")
 
@@ -48,11 +49,15 @@ class RenderOptions:
 
 @dataclass(frozen=True)
 class RenderResult:
+    """The PNG and what the engine found; ``fields`` has one ``FieldBox`` per printed
+    field, in the order of the ZPL, in this image's pixels."""
+
     png: bytes
     width: int
     height: int
     warnings: tuple[Warning, ...]
     label_count: int
+    fields: tuple[FieldBox, ...] = ()
 
 
 def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResult:
@@ -77,8 +82,9 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
         raise ZplError(f"label index {opts.index} is out of range: the stream has "
                        f"{len(state.labels)} label(s)")
     label = state.labels[opts.index]
-    png, width, height, notes = _draw(label, state, opts, deadline)
-    return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels))
+    png, width, height, notes, fields = _draw(label, state, opts, deadline)
+    return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels),
+                        fields)
 
 
 def _check_options(opts: RenderOptions) -> None:
@@ -116,7 +122,7 @@ def _canvas_size(label: Label, opts: RenderOptions, scale: float) -> tuple[int, 
 
 
 def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: float
-          ) -> tuple[bytes, int, int, list[Warning]]:
+          ) -> tuple[bytes, int, int, list[Warning], tuple[FieldBox, ...]]:
     scale = opts.dpi / (opts.source_dpi or opts.dpi)
     width, height = _canvas_size(label, opts, scale)
     budget = Budget(width, height, opts.limits, deadline)
@@ -136,4 +142,6 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     budget.tick()
     image = finish(canvas, threshold=opts.threshold, mirror=label.mirror, invert=label.invert,
                    rotation=opts.rotation)
-    return encode_png(image), image.width, image.height, ctx.warnings
+    fields = tuple(turned(box, width, height, mirror=label.mirror, invert=label.invert,
+                          rotation=opts.rotation) for box in ctx.ink.boxes)
+    return encode_png(image), image.width, image.height, ctx.warnings, fields

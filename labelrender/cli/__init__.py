@@ -11,16 +11,29 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
+import labelrender
 from labelrender.cli import admin, api, operator, render, serve, worker
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labelrender",
                                      description="ZPL label rendering engine and service.")
+    parser.add_argument("--version", action="version", version=f"labelrender {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in (render, serve, api, worker, operator, admin):
         command.add_parser(sub)
     return parser
+
+
+def version() -> str:
+    """The installed distribution's version (the source tree's when not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("labelrender")
+    except PackageNotFoundError:
+        return labelrender.__version__
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -185,3 +185,35 @@ def test_the_runnable_blocks_run_as_written(
     (event,) = [json.loads(line) for line in (work / "deliveries.jsonl").read_text().splitlines()]
     assert event["event"] == "label.rendered" and event["data"]["test"] is True
     assert any("X-Total-Count: 1" in output for output in outputs)
+
+
+FIRST_SCREEN = 40  # lines a reader sees before scrolling
+
+
+@pytest.mark.parametrize(("what", "needle"), [
+    ("the Python version", "Python 3.11 or newer"),
+    ("a virtual environment", "python3 -m venv .venv && . .venv/bin/activate"),
+    ("the development install", 'pip install -e ".[test]"'),
+    ("the test command", "python -m pytest"),
+    ("a table of contents", "## Contents"),
+    ("the way from Labelary", "(#coming-from-labelary)"),
+])
+def test_the_first_screen_says(what: str, needle: str) -> None:
+    assert needle in "\n".join(README.splitlines()[:FIRST_SCREEN]), f"no {what} on it"
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_link_stays_in_the_repository() -> None:
+    anchors = {slug(h) for h in re.findall(r"^#+ (.*)$", README, re.M)}
+    targets = re.findall(r"\]\(([^)\s]+)\)", README)
+    assert targets
+    for target in targets:
+        if target.startswith("#"):
+            assert target[1:] in anchors, f"no heading for {target}"
+        else:
+            assert "://" not in target and not target.startswith(".."), target
+            assert (ROOT / target).exists(), f"{target} is not in the repository"

@@ -139,7 +139,7 @@ async def test_linter_warnings_in_labelarys_format(
 
 
 # (path, ZPL, headers, plan, status, kind)
-ERRORS = [
+ERRORS: list[Any] = [
     ("/v1/printers/8dpmm/labels/4x6/0/", "not ZPL at all", {}, "pro", 400, "InvalidZpl"),
     ("/v1/printers/8dpmm/labels/4x6/0/", "   ", {}, "pro", 400, "MissingZpl"),
     ("/v1/printers/7dpmm/labels/4x6/0/", HELLO, {}, "pro", 400, "InvalidDpmm"),
@@ -160,8 +160,8 @@ ERRORS = [
     ("/v1/printers/12dpmm/labels/4x6/0/", HELLO, {}, "sandbox", 403, "DpiNotPermitted"),
     ("/v1/printers/8dpmm/labels/4x6/", "^XA^FDx^FS^XZ" * 51, {"Accept": "application/pdf"},
      "pro", 413, "TooManyLabels"),
-    ("/v1/printers/8dpmm/labels/4x6/0/", "^XA^FD" + "x" * (5 * 1024 * 1024) + "^FS^XZ", {},
-     "pro", 413, "PayloadTooLarge"),
+    pytest.param("/v1/printers/8dpmm/labels/4x6/0/", "^XA^FD" + "x" * (5 * 1024 * 1024)
+                 + "^FS^XZ", {}, "pro", 413, "PayloadTooLarge", id="body-over-5-MB"),
 ]
 
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
+import subprocess
 from collections.abc import Callable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pikepdf
 import pytest
 from PIL import Image
@@ -248,3 +251,30 @@ def test_the_pixel_rule_is_labelarys() -> None:
     assert sizes["carriers"] == {(8, 813, 1626)}
     assert label_pixels(8, Decimal(4), Decimal(8)) == (812, 1624)
     assert label_pixels(8, Decimal("4.005"), Decimal("8.01")) == (813, 1626)
+
+
+PDFTOPPM = shutil.which("pdftoppm")
+CARRIERS = CORPUS_INDEX.parent / "carriers"
+
+
+@pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm (poppler-utils) is not installed")
+@pytest.mark.parametrize("quality", ["Grayscale", "Bitonal"])
+async def test_the_pdf_prints_what_the_png_shows(
+        api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+        quality: str, tmp_path: Path) -> None:
+    """pdftoppm turns the route's PDF back into the route's PNG at the same resolution."""
+    label = CARRIERS / "ups.zpl"
+    zpl = label.read_bytes() if label.is_file() else THREE.encode()
+    caller = make_caller()
+    path, headers = "/v1/printers/8dpmm/labels/4x8/0/", {"X-Quality": quality}
+    _, _, png = await post(api, caller, path, zpl, **headers)
+    _, _, pdf = await post(api, caller, path, zpl, Accept="application/pdf", **headers)
+    (tmp_path / "label.pdf").write_bytes(pdf)
+    subprocess.run([str(PDFTOPPM), "-r", "203", "-gray", "-png", "-singlefile",
+                    str(tmp_path / "label.pdf"), str(tmp_path / "back")], check=True,
+                   timeout=60)
+    ours = np.asarray(Image.open(io.BytesIO(png)).convert("L")) < 128
+    back = np.asarray(Image.open(tmp_path / "back.png").convert("L")) < 128
+    assert ours.shape == back.shape == (1624, 812)
+    both = np.count_nonzero(ours & back)
+    assert 2 * both / (2 * both + np.count_nonzero(ours ^ back)) >= 0.98

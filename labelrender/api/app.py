@@ -17,6 +17,7 @@ from labelrender.api import (
     health,
     keys,
     label_listing,
+    labelary,
     labels,
     openapi,
     synthesis,
@@ -64,7 +65,7 @@ def create_app(
                           Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
-    for module in (synthesis, templates, from_data, label_listing):
+    for module in (synthesis, templates, from_data, label_listing, labelary):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)

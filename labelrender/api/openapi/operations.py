@@ -11,8 +11,6 @@ shows up in the document by itself; regenerate the repo copy with
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -24,6 +22,7 @@ from labelrender.api import (
     health,
     keys,
     label_listing,
+    labelary,
     labels,
     synthesis,
     templates,
@@ -43,19 +42,9 @@ _WEBHOOK_LINKS = {"GetTheWebhook": ("getWebhook", _THIS_WEBHOOK),
                   "SendItATest": ("sendWebhookTest", _THIS_WEBHOOK),
                   "DeleteTheWebhook": ("deleteWebhook", _THIS_WEBHOOK)}
 
-# The Labelary-compatible route, and the file answers and options of POST
-# /v1/labels that came with it. They are documented once the code is there
-# (``api.labelary``; ``labels.OFFERED``, the types a render answers with), so
-# the document only needs regenerating when it lands.
-_LABELARY = importlib.util.find_spec("labelrender.api.labelary") is not None
-_FILES = ("image/png", "application/pdf") if hasattr(labels, "OFFERED") else ()
-_FILE_HEADERS = ("X-Content-Hash", "X-Cached", "X-Total-Count") if _FILES else ()
-_LABEL_OPTIONS_400 = ("InvalidLabelSize", "InvalidLabelIndex", "InvalidRotation",
-                      "InvalidFormat", "InvalidFields") if _FILES else ()
-_FILE_ERRORS = {406: ("NotAcceptable",)} if _FILES else {}
-_REPLAY_GONE = ("IdempotencyReplayGone",) if _FILES else ()
-_FIELD_BOXES = ("InvalidFieldBoxes",) if "field_boxes" in from_data.FromDataBody.model_fields \
-    else ()
+# A render answers with JSON, or with the file itself by Accept (``labels.OFFERED``).
+_FILES = ("image/png", "application/pdf")
+_FILE_HEADERS = ("X-Content-Hash", "X-Cached", "X-Total-Count")
 
 LABELS = (
     Operation(
@@ -70,11 +59,13 @@ LABELS = (
         answers=(Answer(200, "Rendered, or answered from the stored label",
                         schemas.RawRenderResult, example=examples.RAW_RENDER, files=_FILES,
                         headers=_FILE_HEADERS),),
-        errors={400: _RENDER_400 + ("InvalidFontProfile",) + _LABEL_OPTIONS_400,
-                402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
-                409: _RENDER_409 + _REPLAY_GONE,
+        errors={400: _RENDER_400 + ("InvalidFontProfile", "InvalidLabelSize",
+                                    "InvalidLabelIndex", "InvalidRotation", "InvalidFormat",
+                                    "InvalidFields"),
+                402: ("QuotaExceeded",), 403: ("DpiNotPermitted",), 406: ("NotAcceptable",),
+                409: _RENDER_409 + ("IdempotencyReplayGone",),
                 422: ("MissingZpl", "InvalidZpl", "InvalidThreshold", "RenderTooComplex"),
-                **_FILE_ERRORS, **_RENDER_FAILURES},
+                **_RENDER_FAILURES},
         idempotent=True),
     Operation(
         "POST", "/v1/labels/from-data", from_data.create_from_data, "renderTemplate",
@@ -92,7 +83,7 @@ LABELS = (
                 404: ("TemplateNotFound",), 409: _RENDER_409,
                 422: ("MissingTemplateId", "MissingField", "InvalidField", "UnknownField",
                       "InvalidTemplateVersion", "InvalidExternalRef", "InvalidThreshold",
-                      "ValidationFailed", "InvalidZpl", "RenderTooComplex", *_FIELD_BOXES),
+                      "ValidationFailed", "InvalidZpl", "RenderTooComplex", "InvalidFieldBoxes"),
                 **_RENDER_FAILURES},
         idempotent=True),
     Operation(
@@ -135,9 +126,7 @@ _LABELARY_DESCRIPTION = (
 
 
 def labelary_operations() -> tuple[Operation, ...]:
-    if not _LABELARY:
-        return ()
-    labelary = importlib.import_module("labelrender.api.labelary")
+    """The route with and without the label index (Labelary's two forms)."""
     found = []
     for suffix, operation_id, summary in (
             ("", "renderLabelaryStyle", "Render like Labelary"),

@@ -314,7 +314,7 @@ function failure(what, error) {
 function showReview(synthesis) {
   const draft = synthesis.draft;
   $("review").hidden = false;
-  $("confidence").textContent = `Confidence ${synthesis.confidence_score.toFixed(2)}`;
+  $("confidence").textContent = `${synthesis.confidence_score.toFixed(2)} of 1`;
   $("low-confidence").hidden = !synthesis.low_confidence;
   const components = $("components");
   components.replaceChildren();
@@ -357,11 +357,14 @@ function inputCell(row, key, label) {
   const input = document.createElement("input");
   input.type = "text";
   input.value = row[key];
+  input.defaultValue = row[key]; // the value attribute: what synthesis proposed
   input.setAttribute("aria-label", label);
   input.dataset.fn = String(row.fn);
   input.dataset.key = key;
   input.addEventListener("input", () => { row[key] = input.value; });
   input.addEventListener("change", () => relabelBoxes());
+  input.addEventListener("focus", () => highlightField(row.fn));
+  input.addEventListener("blur", () => highlightField(null));
   cell.append(input);
   return cell;
 }
@@ -387,6 +390,13 @@ function relabelBoxes() {
     const row = box.dataset.fn ? rowOf(Number(box.dataset.fn)) : null;
     const tag = box.querySelector("span");
     if (row && tag) tag.textContent = `${row.name} · ^FN${row.fn} · ${row.value}`;
+  }
+}
+
+// The boxes of the field whose name or sample has the focus stand out.
+function highlightField(fn) {
+  for (const box of $("review-preview").querySelectorAll(".box")) {
+    box.classList.toggle("active", fn !== null && box.dataset.fn === String(fn));
   }
 }
 

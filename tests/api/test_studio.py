@@ -3,6 +3,8 @@ Chromium. Screenshots of the main states go to docs/studio/."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import urllib.error
 import urllib.request
@@ -10,9 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from PIL import Image
 
+from labelrender.zpl import FieldBox, RenderOptions, render
 from tests.fixtures.browser import Service, browser, serious_violations, service
+from tests.zpl.test_fields import _grey, _inside, _moved_away
 
 __all__ = ["browser", "service"]
 
@@ -244,6 +250,53 @@ def test_synthesize_review_rename_commit_and_render(page: Any, pro_key: str) -> 
     assert_accessible(page)
     page.get_by_role("button", name="Render from data").click()
     page.locator("#render-cached").filter(has_text="true").wait_for()
+
+
+# -- the boxes the studio draws, against the pixels ---------------------------------
+
+BOXED = [*sorted((ROOT / "tests" / "synth" / "data").glob("*.zpl")),
+         *sorted((ROOT / "tests" / "api" / "data" / "carriers").glob("*.zpl"))]
+CANVAS = {"width_dots": 813, "height_dots": 1626}
+
+
+def api_render(service: Service, key: str, body: dict[str, Any]) -> tuple[Any, np.ndarray]:
+    """POST /v1/labels as the studio does: the JSON answer and the PNG it points at."""
+    request = urllib.request.Request(
+        service.base + "/v1/labels", data=json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        answer = json.load(response)
+    with urllib.request.urlopen(answer["url"], timeout=60) as response:
+        png = response.read()
+    return answer, np.asarray(Image.open(io.BytesIO(png)).convert("L")).astype(np.int16)
+
+
+def test_ten_carrier_labels_are_checked() -> None:
+    assert len(BOXED) == 10, BOXED
+
+
+@pytest.mark.parametrize("path", BOXED, ids=lambda path: path.stem)
+def test_each_field_box_holds_that_fields_ink(service: Service, pro_key: str,
+                                              path: Path) -> None:
+    """The pixels of the API's PNG that change when one field is moved off the label
+    (the engine test's method, tests/zpl/test_fields.py) all lie in the box the API
+    reported for it."""
+    zpl = path.read_bytes()
+    answer, label = api_render(service, pro_key, {"zpl": zpl.decode(), "fields": True,
+                                                  **CANVAS})
+    boxes = [FieldBox(**field) for field in answer["fields"]]
+    assert len(boxes) >= 5
+    checked = 0
+    for box in boxes:
+        without = _moved_away(zpl, box)
+        assert without is not None, f"field at byte {box.offset} has no ^FO/^FT"
+        ys, xs = np.nonzero(label != _grey(render(without, RenderOptions(**CANVAS))))
+        if len(xs) == 0:
+            continue  # all its ink is under other fields' ink
+        checked += 1
+        ink = (int(xs.min()), int(ys.min()), int(xs.max()), int(ys.max()))
+        assert _inside(box, ink, slack=-1), (path.stem, box, ink)
+    assert checked >= len(boxes) // 2
 
 
 # -- layout and keyboard ---------------------------------------------------------------

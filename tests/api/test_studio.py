@@ -207,7 +207,8 @@ def test_typing_a_line_at_normal_speed_costs_at_most_three_renders(
 
 # -- synthesis, review, commit, render -------------------------------------------------
 
-def test_synthesize_review_rename_commit_and_render(page: Any, pro_key: str) -> None:
+def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
+                                                   pro_key: str) -> None:
     sign_in(page, pro_key)
     page.get_by_role("button", name="Synthesize and review").click()
     page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
@@ -235,9 +236,21 @@ def test_synthesize_review_rename_commit_and_render(page: Any, pro_key: str) -> 
     assert "ship_to_name" not in page.locator("#commit-status").inner_text()
     page.locator("#history li").first.wait_for()
     assert page.locator("#history li").first.inner_text() == "version 1 (latest)"
+    page.get_by_role("textbox", name=re.compile("^Sample value of field")).and_(
+        page.locator("[value='20 FEB 2024']")).fill("21 FEB 2024")
+    page.get_by_role("button", name="Commit", exact=True).click()
+    page.locator("#commit-status").filter(has_text="Committed studio_ups version 2").wait_for()
+    page.locator("#history li").filter(has_text="version 2 (latest)").wait_for()
+    assert page.locator("#history li").all_inner_texts()[:2] == ["version 2 (latest)",
+                                                                 "version 1"]
 
+    service.admin("template", "apply", "-f", str(ROOT / "examples" / "label-template.yaml"))
     page.get_by_role("button", name="Templates and render").click()
+    page.locator("#template-rows tr").nth(1).wait_for()
+    listed = [row.split("\t")[:2] for row in page.locator("#template-rows tr").all_inner_texts()]
+    assert ["studio_ups", "tenant"] in listed and ["carrier-std", "global"] in listed
     page.get_by_role("button", name="Use template studio_ups").click()
+    page.get_by_label("Version", exact=True).select_option("1")
     assert page.get_by_label("consignee", exact=True).input_value() != ""
     page.get_by_label("consignee", exact=True).fill("GRACE HOPPER")
     page.get_by_role("button", name="Render from data").click()
@@ -250,6 +263,21 @@ def test_synthesize_review_rename_commit_and_render(page: Any, pro_key: str) -> 
     assert_accessible(page)
     page.get_by_role("button", name="Render from data").click()
     page.locator("#render-cached").filter(has_text="true").wait_for()
+
+
+def test_a_draft_with_nothing_variable_is_flagged_low_confidence(page: Any,
+                                                                 pro_key: str) -> None:
+    sign_in(page, pro_key)
+    page.get_by_role("button", name="Synthesize and review").click()
+    page.get_by_label("Legacy ZPL").fill("^XA^FO20,20^GB200,100,4^FS^XZ")
+    page.get_by_role("button", name="Synthesize", exact=True).click()
+    page.locator("#review").wait_for(state="visible")
+    flag = page.locator("#low-confidence")
+    flag.wait_for(state="visible")
+    assert flag.inner_text() == "Low confidence: check every field"
+    assert float(page.locator("#confidence").inner_text().split()[0]) < 0.7
+    assert page.locator("#synth-warnings li").count() >= 1
+    assert_accessible(page)
 
 
 # -- the boxes the studio draws, against the pixels ---------------------------------

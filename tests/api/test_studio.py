@@ -16,8 +16,11 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from labelrender.synth.fill import placeholder_indexes
 from labelrender.zpl import FieldBox, RenderOptions, render
 from tests.fixtures.browser import Service, browser, serious_violations, service
+from tests.synth.test_fill import FILLS
+from tests.synth.test_heuristic import synthesize
 from tests.zpl.test_fields import _grey, _inside, _moved_away
 
 __all__ = ["browser", "service"]
@@ -25,6 +28,8 @@ __all__ = ["browser", "service"]
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "docs" / "studio"
 CARRIER = ROOT / "tests" / "synth" / "data" / "ups.zpl"
+BOXED = [*sorted((ROOT / "tests" / "synth" / "data").glob("*.zpl")),
+         *sorted((ROOT / "tests" / "api" / "data" / "carriers").glob("*.zpl"))]
 WIDE, NARROW = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
 
@@ -280,10 +285,40 @@ def test_a_draft_with_nothing_variable_is_flagged_low_confidence(page: Any,
     assert_accessible(page)
 
 
+# -- the draft preview fills placeholders as the service does ------------------------
+
+def js_fill(page: Any, body: str, field_map: dict[str, int], values: dict[str, str]) -> str:
+    page.goto("/studio")
+    return str(page.evaluate("([body, map, values]) => fillBody(body, map, values)",
+                             [body, field_map, values]))
+
+
+def label_pixels(zpl: str | bytes) -> bytes:
+    return Image.open(io.BytesIO(render(zpl).png)).convert("L").tobytes()
+
+
+@pytest.mark.parametrize(("body", "field_map", "values", "reference"), FILLS)
+def test_the_preview_fills_values_as_the_service_does(
+        page: Any, body: str, field_map: dict[str, int], values: dict[str, str],
+        reference: str) -> None:
+    """The service's fill table (tests/synth/test_fill.py): hostile values included.
+    The ^FN stays (a printer ignores it outside a stored format) so that each field
+    box names its placeholder."""
+    filled = js_fill(page, body, field_map, values)
+    assert placeholder_indexes(filled) == placeholder_indexes(body)
+    assert label_pixels(filled) == label_pixels(reference)
+
+
+@pytest.mark.parametrize("path", BOXED, ids=lambda path: path.stem)
+def test_the_preview_of_a_carrier_draft_prints_the_input(page: Any, path: Path) -> None:
+    zpl = path.read_text(encoding="utf-8")
+    draft = synthesize(zpl).draft
+    filled = js_fill(page, draft.body, draft.field_map, draft.values)
+    assert label_pixels(filled) == label_pixels(zpl)
+
+
 # -- the boxes the studio draws, against the pixels ---------------------------------
 
-BOXED = [*sorted((ROOT / "tests" / "synth" / "data").glob("*.zpl")),
-         *sorted((ROOT / "tests" / "api" / "data" / "carriers").glob("*.zpl"))]
 CANVAS = {"width_dots": 813, "height_dots": 1626}
 
 

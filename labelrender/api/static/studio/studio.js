@@ -425,39 +425,61 @@ async function renderDraft() {
   }
 }
 
-// Fills ^FN placeholders the way the service does (synth/fill.py): the value is the
-// field's data, appended to any ^FD that follows the ^FN, ^FH-escaped so it cannot
-// be read as commands.
+// Fills ^FN placeholders the way the service does (synth/fill.py), for the preview
+// only (a commit sends the body and values, and the service fills them): the value
+// is the field's data, appended to any ^FD after the ^FN, with every character the
+// printer would read as something else (the prefixes, the ^FH indicator, control
+// characters) written as a ^FH hex escape. ^CC and ^CT change the prefixes.
 const INDICATORS = "_\\#%!&*+=|@$?";
 
 function fillBody(body, fieldMap, values) {
   const byIndex = new Map(Object.entries(fieldMap).map(([name, fn]) => [fn, values[name] ?? ""]));
-  const parts = body.split(/(\^FS|\^XZ)/);
-  return parts.map((part) => {
-    const placeholder = /\^FN\s*(\d+)/.exec(part);
-    if (!placeholder || !byIndex.has(Number(placeholder[1]))) return part;
-    return fillField(part, placeholder, byIndex.get(Number(placeholder[1])));
-  }).join("");
+  const prefixes = { format: "^", control: "~" };
+  let filled = "";
+  let start = 0;
+  for (let at = 0; at < body.length - 2; at += 1) {
+    if (body[at] !== prefixes.format && body[at] !== prefixes.control) continue;
+    const name = body.slice(at + 1, at + 3).toUpperCase();
+    if ((name === "CC" || name === "CT") && at + 3 < body.length) {
+      prefixes[name === "CC" ? "format" : "control"] = body[at + 3];
+      at += 3;
+    } else if (body[at] === prefixes.format && (name === "FS" || name === "XZ")) {
+      filled += fillField(body.slice(start, at), prefixes, byIndex);
+      start = at;
+      at += 2;
+    }
+  }
+  return filled + fillField(body.slice(start), prefixes, byIndex);
 }
 
-function fillField(part, placeholder, value) {
-  const after = part.slice(placeholder.index + placeholder[0].length);
-  const hasData = after.includes("^FD");
-  const existing = /\^FH(.?)/.exec(part);
-  let indicator = existing ? (existing[1] && existing[1] !== "^" ? existing[1] : "_") : null;
-  const special = (char) => char === "^" || char === "~" || char < " " || char === indicator;
-  let prefix = "";
-  if ([...value].some(special) && indicator === null) {
-    indicator = [...INDICATORS].find((char) => !part.includes(char)) || "_";
-    prefix = `^FH${indicator}`;
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function fillField(part, prefixes, byIndex) {
+  const format = literal(prefixes.format);
+  const placeholder = new RegExp(`${format}FN\\s*(\\d+)`, "i").exec(part);
+  if (!placeholder || !byIndex.has(Number(placeholder[1]))) return part;
+  const value = [...byIndex.get(Number(placeholder[1]))];
+  const existing = new RegExp(`${format}FH(.?)`, "i").exec(part);
+  let indicator = existing
+    ? (existing[1] && existing[1] !== prefixes.format ? existing[1] : "_") : null;
+  const special = (char) => char < " " || char === indicator
+    || ["^", "~", prefixes.format, prefixes.control].includes(char);
+  let fh = "";
+  if (indicator === null && value.some(special)) {
+    indicator = [...INDICATORS].find((char) => !part.includes(char)
+      && char !== prefixes.format && char !== prefixes.control) || "_";
+    fh = `${prefixes.format}FH${indicator}`;
   }
-  const escaped = [...value].map((char) => (special(char)
+  const escaped = value.map((char) => (special(char)
     ? indicator + char.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0") : char)).join("");
-  if (hasData) {
-    const at = part.indexOf("^FD", placeholder.index);
-    return part.slice(0, at) + prefix + part.slice(at) + escaped;
+  const data = new RegExp(`${format}FD`, "i");
+  const after = placeholder.index + placeholder[0].length;
+  const found = data.exec(part.slice(after));
+  if (found) {
+    const at = after + found.index;
+    return part.slice(0, at) + fh + part.slice(at) + escaped;
   }
-  return `${part}${prefix}^FD${escaped}`;
+  return `${part}${fh}${prefixes.format}FD${escaped}`;
 }
 
 async function commit(event) {

@@ -179,6 +179,17 @@ def test_clicking_a_warning_selects_its_command(page: Any, pro_key: str) -> None
     assert selected == ["^GB900,10,3", "zpl"]
 
 
+def test_an_error_at_a_byte_is_listed_and_selects_its_command(page: Any,
+                                                             pro_key: str) -> None:
+    sign_in(page, pro_key)
+    page.get_by_label("ZPL", exact=True).fill("^XA^FO10,10^GB32000,32000,5^FS^XZ")
+    page.locator("#editor-status").filter(has_text="Not rendered").wait_for()
+    page.locator("#warnings button").filter(has_text="megapixel").click()
+    assert page.evaluate("() => { const a = document.querySelector('#zpl');"
+                         " return a.value.slice(a.selectionStart, a.selectionEnd); }"
+                         ) == "^GB32000,32000,5"
+
+
 def test_a_429_shows_the_rate_limit_and_retry_after(page: Any, service: Service) -> None:
     key = service.tenant_key("sandbox", "studio-limited")
     sign_in(page, key)
@@ -377,7 +388,13 @@ def test_every_section_fits_the_window(browser: Any, service: Service, pro_key: 
         for tab in ("Synthesize and review", "Templates and render"):
             page.get_by_role("button", name=tab).click()
             assert_fits(page, viewport["width"])
+        page.get_by_role("button", name="Synthesize and review").click()
+        page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
+        page.get_by_role("button", name="Synthesize", exact=True).click()
+        page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
+        assert_fits(page, viewport["width"])
         if viewport is NARROW:
+            page.screenshot(path=SHOTS / "review-390px.png", full_page=True)
             page.get_by_role("button", name="Editor").click()
             page.screenshot(path=SHOTS / "editor-390px.png", full_page=True)
     finally:

@@ -222,7 +222,9 @@ async function renderEditor() {
       editor.timer = setTimeout(renderEditor, error.retryAfter * 1000 + 50);
     } else {
       status.textContent = `Not rendered: ${error.message}`;
-      showWarnings(error.kind ? [] : null);
+      // "^GB at byte 11: ..." names the command at fault: listed like a warning.
+      const at = /^(\S+) at byte (\d+): ([\s\S]*)$/.exec(error.message);
+      showWarnings(at ? [`offset ${at[2]}: ${at[1]}: ${at[3]}`] : []);
     }
   } finally {
     editor.inFlight = false;

@@ -204,6 +204,10 @@ def test_a_429_shows_the_rate_limit_and_retry_after(page: Any, service: Service)
     assert re.search(r"Rate limited: 10 requests a minute used up\. Retry-After \d+ s",
                      rate_state.inner_text())
     assert_accessible(page)
+    # Once Retry-After has passed, the latest text renders without another keystroke.
+    status.filter(has_text="Rendered").wait_for(timeout=30_000)
+    page.locator("#editor-preview img").wait_for()
+    assert "Rate limited" not in rate_state.inner_text()
 
 
 def test_typing_a_line_at_normal_speed_costs_at_most_three_renders(

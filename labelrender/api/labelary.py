@@ -85,10 +85,9 @@ def labelary_error(exc: errors.ValidationFailed) -> errors.ApiError:
 def request_params(request: web.Request, raw: bytes, output_format: str) -> RawRender:
     """The render Labelary's path, headers and body ask for; 400 for anything malformed."""
     dpmm = _dpmm(request.match_info["printer"])
-    dots_per_inch, dpi = PRINTERS[dpmm]
+    dpi = PRINTERS[dpmm][1]
     width_in, height_in = _size(request.match_info["size"])
-    width_dots = math.floor(width_in * dots_per_inch)
-    height_dots = math.floor(height_in * dots_per_inch)
+    width_dots, height_dots = label_pixels(dpmm, width_in, height_in)
     if min(width_dots, height_dots) < 1:
         raise errors.InvalidRequest(f"a {width_in}x{height_in} in label is under one dot at "
                                     f"{dpmm} dpmm", param="size", kind="InvalidLabelSize")
@@ -104,6 +103,13 @@ def request_params(request: web.Request, raw: bytes, output_format: str) -> RawR
         page = pdf_page(request, label_in[::-1] if rotation in (90, 270) else label_in)
     return RawRender(zpl_of(request, raw), dpi, dpi, quality == "bitonal", None, width_dots,
                      height_dots, index, rotation, output_format, page)
+
+
+def label_pixels(dpmm: int, width_in: Decimal, height_in: Decimal) -> tuple[int, int]:
+    """A label's canvas in dots: each side floored, at ``floor(dpmm * 25.4)`` dots an
+    inch, as Labelary sizes them (module docstring)."""
+    dots_per_inch = PRINTERS[dpmm][0]
+    return math.floor(width_in * dots_per_inch), math.floor(height_in * dots_per_inch)
 
 
 def _dpmm(text: str) -> int:

@@ -9,6 +9,8 @@ operators' commands.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Sequence
 
 import labelrender
@@ -38,5 +40,13 @@ def version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader of our output left (`labelrender admin plan list | head`): not an
+        # error worth a traceback. Python's own advice: point stdout at /dev/null so the
+        # flush at exit does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return code

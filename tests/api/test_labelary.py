@@ -3,14 +3,21 @@ gets the same kind of answer: the real app and render worker over HTTP."""
 
 from __future__ import annotations
 
+import csv
 import io
+import shutil
+import subprocess
 from collections.abc import Callable
+from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pikepdf
 import pytest
 from PIL import Image
 
+from labelrender.api.labelary import label_pixels
 from tests.api.conftest import Api, Caller, RenderConsumer
 
 HELLO = "^XA^FO50,50^A0N,50,50^FDHello^FS^XZ"
@@ -135,7 +142,7 @@ async def test_linter_warnings_in_labelarys_format(
 
 
 # (path, ZPL, headers, plan, status, kind)
-ERRORS = [
+ERRORS: list[Any] = [
     ("/v1/printers/8dpmm/labels/4x6/0/", "not ZPL at all", {}, "pro", 400, "InvalidZpl"),
     ("/v1/printers/8dpmm/labels/4x6/0/", "   ", {}, "pro", 400, "MissingZpl"),
     ("/v1/printers/7dpmm/labels/4x6/0/", HELLO, {}, "pro", 400, "InvalidDpmm"),
@@ -156,6 +163,8 @@ ERRORS = [
     ("/v1/printers/12dpmm/labels/4x6/0/", HELLO, {}, "sandbox", 403, "DpiNotPermitted"),
     ("/v1/printers/8dpmm/labels/4x6/", "^XA^FDx^FS^XZ" * 51, {"Accept": "application/pdf"},
      "pro", 413, "TooManyLabels"),
+    pytest.param("/v1/printers/8dpmm/labels/4x6/0/", "^XA^FD" + "x" * (5 * 1024 * 1024)
+                 + "^FS^XZ", {}, "pro", 413, "PayloadTooLarge", id="body-over-5-MB"),
 ]
 
 
@@ -197,3 +206,75 @@ async def test_billed_and_cached_like_raw_renders(
     # Without an Authorization header: 401, as every route.
     async with api.session.post(api.url(path), data=HELLO) as resp:
         assert resp.status == 401
+
+
+CORPUS_INDEX = (Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "labelary"
+                / "index.tsv")
+QUARTERS = [Decimal(n) / 4 for n in range(1, 4 * 15 + 1)]  # label sizes come in 1/4 in
+
+
+def corpus_sizes() -> dict[str, set[tuple[int, int, int]]]:
+    """Labelary's canvas sizes in the corpus: set -> {(dpmm, width, height)}."""
+    sizes: dict[str, set[tuple[int, int, int]]] = {}
+    for row in csv.DictReader(CORPUS_INDEX.read_text().splitlines(), delimiter="\t"):
+        sizes.setdefault(row["set"], set()).add(
+            (int(row["dpmm"]), int(row["width_dots"]), int(row["height_dots"])))
+    return sizes
+
+
+def sides(rule: Callable[[int, Decimal], int], dpmm: int, dots: int) -> bool:
+    """Some size of a whole number of quarter inches gives this many dots by ``rule``."""
+    return any(rule(dpmm, inches) == dots for inches in QUARTERS)
+
+
+def floored(dpmm: int, inches: Decimal) -> int:
+    return label_pixels(dpmm, inches, inches)[0]
+
+
+def from_millimetres(dpmm: int, inches: Decimal) -> int:
+    return round(inches * Decimal("25.4") * dpmm)
+
+
+@pytest.mark.skipif(not CORPUS_INDEX.is_file(), reason=f"no corpus index at {CORPUS_INDEX}")
+def test_the_pixel_rule_is_labelarys() -> None:
+    """Every Labelary render of the zplkit and labelize-units sets has a size of whole
+    quarter inches under our rule; rounding from millimetres misses some of them (1 x 1 in
+    at 24 dpmm is 609 dots, not 610). The carrier set's 813 x 1626 at 8 dpmm is no
+    quarter-inch size under our rule (4 x 8 in is 812 x 1624): those labels were sized
+    over 4 x 8 in, 4.005 x 8.01 in (CALLS above)."""
+    sizes = corpus_sizes()
+    measured = sizes["zplkit"] | sizes["labelize-units"]
+    assert (8, 812, 1624) in measured and (24, 609, 609) in measured
+    assert all(sides(floored, dpmm, w) and sides(floored, dpmm, h) for dpmm, w, h in measured)
+    assert not all(sides(from_millimetres, dpmm, w) and sides(from_millimetres, dpmm, h)
+                   for dpmm, w, h in measured)
+    assert sizes["carriers"] == {(8, 813, 1626)}
+    assert label_pixels(8, Decimal(4), Decimal(8)) == (812, 1624)
+    assert label_pixels(8, Decimal("4.005"), Decimal("8.01")) == (813, 1626)
+
+
+PDFTOPPM = shutil.which("pdftoppm")
+CARRIERS = CORPUS_INDEX.parent / "carriers"
+
+
+@pytest.mark.skipif(PDFTOPPM is None, reason="pdftoppm (poppler-utils) is not installed")
+@pytest.mark.parametrize("quality", ["Grayscale", "Bitonal"])
+async def test_the_pdf_prints_what_the_png_shows(
+        api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+        quality: str, tmp_path: Path) -> None:
+    """pdftoppm turns the route's PDF back into the route's PNG at the same resolution."""
+    label = CARRIERS / "ups.zpl"
+    zpl = label.read_bytes() if label.is_file() else THREE.encode()
+    caller = make_caller()
+    path, headers = "/v1/printers/8dpmm/labels/4x8/0/", {"X-Quality": quality}
+    _, _, png = await post(api, caller, path, zpl, **headers)
+    _, _, pdf = await post(api, caller, path, zpl, Accept="application/pdf", **headers)
+    (tmp_path / "label.pdf").write_bytes(pdf)
+    subprocess.run([str(PDFTOPPM), "-r", "203", "-gray", "-png", "-singlefile",
+                    str(tmp_path / "label.pdf"), str(tmp_path / "back")], check=True,
+                   timeout=60)
+    ours = np.asarray(Image.open(io.BytesIO(png)).convert("L")) < 128
+    back = np.asarray(Image.open(tmp_path / "back.png").convert("L")) < 128
+    assert ours.shape == back.shape == (1624, 812)
+    both = np.count_nonzero(ours & back)
+    assert 2 * both / (2 * both + np.count_nonzero(ours ^ back)) >= 0.98

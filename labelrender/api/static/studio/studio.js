@@ -214,9 +214,13 @@ async function renderEditor() {
       `${answer.content_hash.slice(0, 12)}`;
     quietUsage();
   } catch (error) {
-    editor.lastSent = null;
     status.classList.add("bad");
-    if (error.status === 429) {
+    if (!(error.status < 500) || error.status === 429) {
+      editor.lastSent = null; // not an answer about this text: it may be sent again
+    }
+    if (error.status === 401) {
+      status.textContent = "The key is no longer valid (401): sign out and sign in again.";
+    } else if (error.status === 429) {
       status.textContent = `Rate limited (429): the preview renders again after ` +
         `Retry-After ${error.retryAfter} s.`;
       editor.timer = setTimeout(renderEditor, error.retryAfter * 1000 + 50);

@@ -180,8 +180,9 @@ def test_the_runnable_blocks_run_as_written(
     assert Image.open(work / "label.png").size == (812, 1218)
     assert Image.open(work / "hello.png").size == (812, 1218)
     assert Image.open(work / "order.png").size == (1624, 812)  # 812 x 1624 turned 90
-    with pikepdf.open(work / "hello.pdf") as pdf:
-        assert [tuple(map(float, page.mediabox[2:])) for page in pdf.pages] == [(288.0, 432.0)]
+    for name, pages in (("hello.pdf", [(288.0, 432.0)]), ("labels.pdf", [(432.0, 288.0)])):
+        with pikepdf.open(work / name) as pdf:
+            assert [tuple(map(float, page.mediabox[2:])) for page in pdf.pages] == pages
     assert Image.open(io.BytesIO((work / "hello-300.png").read_bytes())).size == (1200, 1800)
     assert json.loads((work / "job.json").read_text())["state"] == "succeeded"
     assert Image.open(work / "label-v1.png").size == (812, 1218)

@@ -253,6 +253,8 @@ def _shape(item: Ellipse | Polygon | Picture, element: Element,
     x, y, w, h = _bounds(item)
     if isinstance(item, Polygon):  # raster fills the pixels the outline touches
         ctx.ink.add((math.floor(x), math.floor(y), math.ceil(x + w), math.ceil(y + h)))
+    elif isinstance(item, Picture):
+        _add_picture_ink(item, ctx)
     else:
         ctx.ink.add_rect(x, y, w, h)
     area = ctx.budget.area(x, y, w, h)
@@ -265,6 +267,18 @@ def _shape(item: Ellipse | Polygon | Picture, element: Element,
         work += (w + h) * cost.EDGE
     ctx.budget.charge(work, *_site(element))
     return [item]
+
+
+def _add_picture_ink(picture: Picture, ctx: LayoutContext) -> None:
+    """Where a picture's ink bits land, not its whole bitmap: ^GF rows are padded to
+    whole bytes and logos have blank margins, which print nothing off the label."""
+    bounds = picture.bitmap.ink_bounds()
+    if bounds is None:
+        return
+    sx, sy = picture.width / picture.bitmap.width, picture.height / picture.bitmap.height
+    left, top, right, bottom = bounds
+    ctx.ink.add((picture.x + left * sx, picture.y + top * sy, picture.x + right * sx,
+                 picture.y + bottom * sy))
 
 
 def _rect_on_canvas(rect: Rect, ctx: LayoutContext) -> Rect | None:

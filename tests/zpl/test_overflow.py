@@ -83,3 +83,22 @@ def test_four_by_eight_carrier_warns_at_four_by_six_only(name: str) -> None:
     assert 1218 < _printed_length(zpl) <= 1626, "not a 4 x 8 in label"
     assert _bottom_notes(zpl, FOUR_BY_SIX), "nothing said of what 4 x 6 cuts off"
     assert _bottom_notes(zpl, TRUE_SIZE) == []
+
+
+# A 16-dot-wide ^GF whose right half is blank (bytes FF 00), at the right edge: its
+# bitmap runs past the label, its ink does not (and then it does, one byte further).
+GRAPHIC = "^GFA,8,8,2,FF00FF00FF00FF00^FS"
+
+
+@pytest.mark.parametrize(("x", "past"), [(804, None), (812 - 16, None), (806, 2), (810, 6)])
+def test_a_graphic_overflows_by_its_ink_not_its_bitmap(x: int, past: int | None) -> None:
+    result = render(f"^XA^FO{x},20{GRAPHIC}^XZ", RenderOptions())
+    notes = [w.message for w in result.warnings if "overflows the label" in w.message]
+    (box,) = result.fields
+    assert (box.x, box.width) == (x, 8)
+    if past is None:
+        assert notes == []
+    else:
+        assert notes == [f"field ^GF overflows the label: its ink reaches {past} dots past "
+                         "the right edge of the 812 x 1218-dot label, and that part does "
+                         "not print"]

@@ -221,3 +221,11 @@ def test_every_link_stays_in_the_repository() -> None:
         else:
             assert "://" not in target and not target.startswith(".."), target
             assert (ROOT / target).exists(), f"{target} is not in the repository"
+
+
+def test_the_example_receiver_verifies_with_the_readmes_code() -> None:
+    """examples/webhook_receiver.py holds the README's integrator code, word for word."""
+    block = re.search(r"<!-- webhook-verify:start -->\n```python\n(.*?)```", README, re.S)
+    assert block is not None
+    function = block.group(1)[block.group(1).index("TOLERANCE_S = "):]
+    assert function in (ROOT / "examples" / "webhook_receiver.py").read_text()

@@ -20,6 +20,7 @@ from labelrender.api import (
     labelary,
     labels,
     openapi,
+    studio,
     synthesis,
     templates,
     webhooks,
@@ -65,7 +66,7 @@ def create_app(
                           Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
-    for module in (synthesis, templates, from_data, label_listing, labelary):
+    for module in (synthesis, templates, from_data, label_listing, labelary, studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)

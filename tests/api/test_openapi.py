@@ -134,7 +134,6 @@ NOT_ANSWERED = {
     "ApiConfig": "a class name in __all__",
     "InternalError": "a 500 is a bug, never documented",
     "MethodNotAllowed": "405: a method a path does not take (the document's description)",
-    "RouteNotFound": "404: a path that is not in the document (the description)",
     "ConcurrencyLimited": "a metrics label (the answer is RateLimitExceeded)",
     "RateLimited": "a metrics label and an error class (kind RateLimitExceeded)",
     "InvalidOptions": "a worker reply the API answers as 502 RenderFailed",
@@ -214,3 +213,10 @@ def test_every_request_header_a_handler_reads_is_documented() -> None:
                       document["paths"][operation.path][operation.method.lower()]
                       .get("parameters", []) if parameter["in"] == "header"}
         assert read <= documented, (operation.operation_id, read - documented)
+
+
+def test_the_documented_studio_files_are_the_ones_it_serves() -> None:
+    from labelrender.api import studio
+
+    parameter = served_document()["paths"]["/studio/{name}"]["get"]["parameters"][0]
+    assert set(parameter["schema"]["enum"]) == set(studio.ASSETS)

@@ -112,8 +112,10 @@ async def successes(w: Walk) -> None:
     await w.call("DELETE", "/v1/templates/{template_id}", "/v1/templates/tpl_shipping",
                  status=200)
     for path in ("/healthz", "/readyz", "/metrics", "/v1/openapi.json", "/docs",
-                 "/docs/redoc.standalone.js"):
+                 "/docs/redoc.standalone.js", "/studio", "/studio/"):
         await w.call("GET", path, key=False, status=200)
+    for name in ("studio.js", "studio.css"):
+        await w.call("GET", "/studio/{name}", f"/studio/{name}", key=False, status=200)
 
 
 async def webhook_walk(w: Walk) -> None:
@@ -213,6 +215,7 @@ ERRORS: list[tuple[str, str, str, Any, dict[str, str], bool, int, str]] = [
      False, 403, "SignedUrlRejected"),
     ("GET", "/v1/whoami", "/v1/whoami", None, {"Authorization": "Bearer svc_live_00"}, False,
      401, "Unauthorized"),
+    ("GET", "/studio/{name}", "/studio/app.js", None, {}, False, 404, "RouteNotFound"),
 ]
 
 

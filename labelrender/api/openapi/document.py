@@ -48,6 +48,7 @@ TAGS = (
     ("Webhooks", "Subscriptions to `label.rendered`, their deliveries and test sends."),
     ("Files", "Signed label URLs (filesystem object store)."),
     ("Operations", "Probes and metrics, for the platform rather than integrators."),
+    ("Studio", "The studio web page and its files, no key needed."),
     ("Reference", "This document and the page rendered from it."),
 )
 

@@ -24,6 +24,7 @@ from labelrender.api import (
     label_listing,
     labelary,
     labels,
+    studio,
     synthesis,
     templates,
     webhooks,
@@ -331,6 +332,26 @@ SERVICE = (
         answers=(Answer(200, "Prometheus text format",
                         content_type=CONTENT_TYPE_LATEST),),
         storage=False),
+    Operation(
+        "GET", "/studio", studio.page, "getStudio", "Studio",
+        "The studio: preview ZPL, review a synthesized template, commit, render",
+        description="A static page that calls this API with a key the browser keeps "
+                    "for the session; the page itself needs no key.",
+        answers=(Answer(200, "An HTML page", content_type="text/html",
+                        headers=("Content-Security-Policy", "Cache-Control")),),
+        storage=False),
+    Operation(
+        "GET", "/studio/", studio.page, "getStudioIndex", "Studio",
+        "The studio (the same page)",
+        answers=(Answer(200, "An HTML page", content_type="text/html",
+                        headers=("Content-Security-Policy", "Cache-Control")),),
+        storage=False),
+    Operation(
+        "GET", "/studio/{name}", studio.asset, "getStudioFile", "Studio",
+        "The studio's script and style sheet", path_params=schemas.StudioFilePath,
+        answers=(Answer(200, "The file", content_type="text/javascript", files=("text/css",),
+                        headers=("Content-Security-Policy", "Cache-Control")),),
+        errors={404: ("RouteNotFound",)}, storage=False),
     Operation(
         "GET", "/v1/openapi.json", serve.openapi_document, "getOpenapiDocument",
         "Reference", "This document",

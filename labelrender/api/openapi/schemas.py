@@ -74,6 +74,12 @@ class TemplateRenderResult(RenderResult):
                                                     "field")
 
 
+class StudioFilePath(BaseModel):
+    """The studio's files (``api.studio.ASSETS``)."""
+
+    name: Literal["studio.js", "studio.css"]
+
+
 class LabelaryJsonBody(BaseModel):
     """The Labelary route's JSON body (``api.labelary.zpl_of``)."""
 

@@ -134,6 +134,5 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     primitives = layout(label.elements, ctx)
     canvas = paint(primitives, width, height, budget.tick)
     budget.tick()
-    image = finish(canvas, threshold=opts.threshold, mirror=label.mirror, invert=label.invert,
-                   rotation=opts.rotation)
-    return encode_png(image), image.width, image.height, ctx.warnings
+    image = finish(canvas, mirror=label.mirror, invert=label.invert, rotation=opts.rotation)
+    return encode_png(image, threshold=opts.threshold), image.width, image.height, ctx.warnings

@@ -1,4 +1,4 @@
-"""Raster: paints positioned primitives with Pillow and encodes the PNG.
+"""Raster: paints positioned primitives with Pillow; ``png`` encodes the result.
 
 The canvas holds ink (255 = black) so that ZPL's three ways of drawing map to
 three compositing rules: ink (max), paper (^GB...W: subtract) and reverse
@@ -10,15 +10,14 @@ huge box costs no more memory than the label; layout has already charged the wor
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable
 
-from PIL import Image, ImageChops, ImageDraw, ImageOps
+from PIL import Image, ImageChops, ImageDraw
 
+from . import png
 from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
 
-_THRESHOLD = [0] * 128 + [255] * 128
 # Glyphs and primitives painted between two looks at the clock.
 _TICK_GLYPHS = 64
 _TICK_PRIMITIVES = 16
@@ -258,13 +257,10 @@ def _hexagon(cx: float, cy: float, width: float, pointy: bool) -> list[tuple[flo
              cy + radius * math.sin(math.radians(start + 60 * k))) for k in range(6)]
 
 
-def finish(canvas: Image.Image, *, threshold: bool, mirror: bool, invert: bool,
-           rotation: int) -> Image.Image:
-    """Ink canvas -> the printed picture (paper white), with whole-label transforms."""
-    if threshold:
-        image = canvas.point(_THRESHOLD).point(lambda v: 255 - v, "1")
-    else:
-        image = ImageOps.invert(canvas)
+def finish(canvas: Image.Image, *, mirror: bool, invert: bool, rotation: int) -> Image.Image:
+    """The ink canvas with the whole-label transforms (^PM mirror, ^PO invert, the
+    requested rotation); still ink, as the PNG encoder takes it."""
+    image = canvas
     if mirror:
         image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     if invert:
@@ -276,8 +272,6 @@ def finish(canvas: Image.Image, *, threshold: bool, mirror: bool, invert: bool,
     return image
 
 
-def encode_png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    # Level 1: a label is mostly paper, so fast deflate is nearly as small as level 9.
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+def encode_png(ink: Image.Image, *, threshold: bool) -> bytes:
+    """The printed picture (paper white) as PNG: 8-bit grey, or 1-bit when ``threshold``."""
+    return png.encode(ink, threshold=threshold)

@@ -14,6 +14,7 @@ PNG greyscale has it), as Pillow writes a mode "1" image.
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 
 import numpy as np
@@ -28,6 +29,11 @@ _UP = 2  # PNG filter type
 _LEVEL = 1
 # Ink at or above this prints black in a threshold render.
 THRESHOLD = 128
+# Each thread keeps the rows buffer of its last label up to this size (a 4 x 6 in
+# label at 203 dpi is 1.3 MB): a fresh buffer of that size is fresh pages from the
+# system, and filling them costs half as much again as the filter itself.
+_SCRATCH_BYTES = 4 * 1024 * 1024
+_scratch = threading.local()
 
 
 def encode(ink: Image.Image, *, threshold: bool) -> bytes:
@@ -49,7 +55,7 @@ def _grey_rows(ink: np.ndarray) -> np.ndarray:
     """Up-filtered rows of the inverted picture, each led by its filter byte: paper is
     255 - ink, so row y's filtered bytes are ink[y - 1] - ink[y] (mod 256)."""
     height, width = ink.shape
-    rows = np.empty((height, width + 1), np.uint8)
+    rows = _rows(height, width + 1)
     rows[:, 0] = _UP
     rows[0, 0] = 0  # the first row has no row above: unfiltered
     np.subtract(255, ink[0], out=rows[0, 1:])
@@ -62,12 +68,22 @@ def _bilevel_rows(ink: np.ndarray) -> np.ndarray:
     threshold; the bits past the width in a row's last byte are 0."""
     packed = np.packbits(ink < THRESHOLD, axis=1)
     height, width = packed.shape
-    rows = np.empty((height, width + 1), np.uint8)
+    rows = _rows(height, width + 1)
     rows[:, 0] = _UP
     rows[0, 0] = 0
     rows[0, 1:] = packed[0]
     np.subtract(packed[1:], packed[:-1], out=rows[1:, 1:])
     return rows
+
+
+def _rows(height: int, width: int) -> np.ndarray:
+    """An uninitialised height x width byte array: this thread's scratch when it fits."""
+    if height * width > _SCRATCH_BYTES:
+        return np.empty((height, width), np.uint8)
+    buffer: np.ndarray | None = getattr(_scratch, "buffer", None)
+    if buffer is None:
+        buffer = _scratch.buffer = np.empty(_SCRATCH_BYTES, np.uint8)
+    return buffer[: height * width].reshape(height, width)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

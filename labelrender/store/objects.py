@@ -26,6 +26,7 @@ from botocore.exceptions import (  # type: ignore[import-untyped, unused-ignore]
     ClientError,
 )
 
+from labelrender.store.disk_flush import FLUSHER
 from labelrender.store.errors import InvalidValue, StoreError
 from labelrender.store.signing import (
     S3_MAX_URL_LIFETIME_S,
@@ -184,13 +185,12 @@ def _holds(path: Path, data: bytes) -> bool:
 def _write_atomic(path: Path, data: bytes, *, replace: bool) -> None:
     """Write via a temp file in the same directory, so readers never see half a
     file. Unless ``replace``, the temp file is linked into place, which fails if
-    another writer got there first: then its file stays (same key, same label)."""
+    another writer got there first: then its file stays (same key, same label).
+    The file reaches the disk within a second (``disk_flush``)."""
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
         if replace:
             os.replace(temp_name, path)
         else:
@@ -199,16 +199,7 @@ def _write_atomic(path: Path, data: bytes, *, replace: bool) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-    _fsync_directory(path.parent)
-
-
-def _fsync_directory(directory: Path) -> None:
-    """Persist the rename itself, not only the file contents."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    FLUSHER.written(path)
 
 
 # S3 reports a missing object as NoSuchKey (GET) or a bare 404 (HEAD).

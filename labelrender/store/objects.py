@@ -117,7 +117,7 @@ class FilesystemStore:
             if _holds(path, data):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, data, replace=path.exists())
+            _write_atomic(path, data)
         except OSError as exc:
             raise ObjectStoreError(f"cannot store object {key!r}") from exc
 
@@ -182,20 +182,21 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def _write_atomic(path: Path, data: bytes, *, replace: bool) -> None:
+def _write_atomic(path: Path, data: bytes) -> None:
     """Write via a temp file in the same directory, so readers never see half a
-    file. Unless ``replace``, the temp file is linked into place, which fails if
-    another writer got there first: then its file stays (same key, same label).
+    file. The temp file is linked into place, which fails if another writer got
+    there first: its file stays when it holds the same bytes (same key, same
+    label, first creation time), and is replaced only when it holds others.
     The file reaches the disk within a second (``disk_flush``)."""
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
-        if replace:
-            os.replace(temp_name, path)
-        else:
-            with contextlib.suppress(FileExistsError):
-                os.link(temp_name, path)
+        try:
+            os.link(temp_name, path)
+        except FileExistsError:
+            if not _holds(path, data):
+                os.replace(temp_name, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)

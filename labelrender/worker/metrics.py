@@ -38,7 +38,8 @@ SETTLED = Counter(
 )
 RENDER_PROCESSES_REPLACED = Counter(
     "labelrender_worker_render_processes_replaced_total",
-    "Render processes killed or lost and replaced, by the limit that ended them.",
+    "Render processes killed or lost and replaced, by the limit that ended them (time, "
+    "memory, crash) or lost (killed from outside, such as by the OOM killer).",
     ["limit"],
 )
 SYNTHESIS_JOBS = Counter(

@@ -43,7 +43,7 @@ from labelrender.worker.engine_calls import (
     Rendered,
     render_label,
 )
-from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox
+from labelrender.worker.sandbox import CallFailed, OverLimit, ProcessLost, Sandbox
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +128,9 @@ class JobHandler:
         except OverLimit as exc:  # its process was replaced
             metrics.RENDER_PROCESSES_REPLACED.labels(limit=exc.limit).inc()
             return Rejected(TOO_COMPLEX, exc.message, exc.limit)
+        except ProcessLost:  # killed from outside (the OOM killer): replaced, job retried
+            metrics.RENDER_PROCESSES_REPLACED.labels(limit="lost").inc()
+            raise
         except CallFailed as exc:  # render_label answers every engine error itself
             return Rejected(INVALID_ZPL, f"the label cannot be rendered: {exc}", unexpected=True)
 

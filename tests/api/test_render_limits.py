@@ -31,10 +31,8 @@ GIGABYTE_BLOCK = "^XA^FO0,0^TBN,32000,32000^FDx^FS^XZ"
 EIGHT_BLOCKS = "^XA" + "^FO0,0^TBN,32000,32000^A0N,20^FD{}^FS".format("w " * 16000) * 8 + "^XZ"
 OVERFLOWING_BLOCK = "^XA^FO0,0^TBN,2147483648,9999999999994^FDx^FS^XZ"
 HUGE_FONT = "^XA^FO10,10^A1N,0,65535^FDx^FS^XZ"
+THREE_BLOCKS = "^XA" + "^FO0,0^TBN,30000,30000^A0N,30^FD{}^FS".format("word " * 2000) * 3 + "^XZ"
 TOO_COMPLEX = ("RenderTooComplex",)
-# The engine cannot make this font (Pillow: invalid pixel size); once the engine
-# caps font sizes before making a face it is over a limit instead.
-BAD_FONT = ("InvalidZpl", "RenderTooComplex")
 ANSWER_WITHIN_S = 5.0  # the hardening issue's bound, end to end
 
 
@@ -69,7 +67,8 @@ def committed_unchecked(r: redis.Redis, store: FilesystemStore, tenant_id: str,
     pytest.param("labels", EIGHT_BLOCKS, {}, TOO_COMPLEX, id="labels-eight-blocks"),
     pytest.param("labels", OVERFLOWING_BLOCK, {"source_dpi": 100, "target_dpi": 300},
                  TOO_COMPLEX, id="labels-overflowing-block-300dpi"),
-    pytest.param("labels", HUGE_FONT, {"source_dpi": 203, "target_dpi": 300}, BAD_FONT,
+    pytest.param("labels", THREE_BLOCKS, {}, TOO_COMPLEX, id="labels-three-blocks"),
+    pytest.param("labels", HUGE_FONT, {"source_dpi": 203, "target_dpi": 300}, TOO_COMPLEX,
                  id="labels-huge-font-300dpi"),
     pytest.param("from-data", "^XA^FO0,0^TBN,32000,32000^FN1^FS^XZ", {}, TOO_COMPLEX,
                  id="from-data-gigabyte-block"),
@@ -105,6 +104,26 @@ async def test_hostile_input_is_a_quick_final_4xx(
     assert render_jobs.backlog(redis_db) == 0  # final: nothing left to deliver again
     status, payload = await post(api, caller, "/v1/labels", {"zpl": SIMPLE_ZPL})
     assert status == 200, payload  # and the service goes on as usual
+
+
+async def test_hostile_syntheses_and_commits_at_once_are_each_a_quick_422(
+    api: Api, make_caller: Callable[..., Caller], redis_db: redis.Redis,
+) -> None:
+    """The issue's concurrent reproducers: 8 syntheses of 30 KB of ^TB fields at
+    once, then 4 commits of one such body at once; each a 422 within the bound."""
+    caller = make_caller("pro")
+    body = EIGHT_BLOCKS[:30_000] + "^FS^XZ"
+    for path, payload, count in (
+            ("/v1/templates/synthesize", {"input_zpl": body}, 8),
+            ("/v1/templates/tpl_hostile", {"body": body, "field_map": {}}, 4)):
+        started = time.monotonic()
+        answers = await asyncio.gather(*(post(api, caller, path, payload)
+                                         for _ in range(count)))
+        elapsed = time.monotonic() - started
+        assert [(status, answer["error"]["kind"]) for status, answer in answers] == \
+            [(422, "RenderTooComplex")] * count
+        assert elapsed < ANSWER_WITHIN_S
+    assert usage(redis_db, caller) == (0, 0)
 
 
 async def test_a_render_past_its_time_is_answered_422(

@@ -7,6 +7,8 @@ over real HTTP, and scraped as Prometheus scrapes them."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 import urllib.error
@@ -14,6 +16,7 @@ import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +30,7 @@ from tests.helm.support import metric_list
 from tests.operator.bad_input import example
 from tests.operator.harness import Cluster, ready
 
-RENDER_DEADLINE_S = 2.0  # a slow label's process is killed at this (limit "time")
+RENDER_DEADLINE_S = 2.0  # the render deadline (the engine stops itself half a second before)
 CLAIM_IDLE_MS = 2000  # a job a dead consumer holds is claimed after this
 NO_LABELS_PLAN = "metrics-no-labels"
 
@@ -137,16 +140,43 @@ def render_invalid(live: Live) -> None:
 
 
 def render_too_slow(live: Live) -> None:
-    """A label the engine does not finish by the deadline: in flight for
-    ``RENDER_DEADLINE_S``, then its process is killed and replaced (422)."""
+    """A label over the render limits: the engine works on it up to its work
+    cap or its time budget, then refuses it (422 RenderTooComplex)."""
     caller = live.caller()
 
     def send() -> None:
         status, body = caller.call("POST", "/v1/labels",
                                    {"zpl": slow_zpl(uuid.uuid4().hex, fields=150)})
-        assert (status, body.get("limit")) == (422, "time"), body
+        assert (status, body["error"]["kind"], body.get("limit") in ("work", "time")) == \
+            (422, "RenderTooComplex", True), body
 
     live.in_background(send)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def render_process_killed(live: Live) -> None:
+    """A render process killed from outside mid-render (as the OOM killer
+    does): the sandbox replaces it and the job is retried."""
+    caller = live.caller()
+    live.in_background(lambda: caller.call(
+        "POST", "/v1/labels", {"zpl": slow_zpl(uuid.uuid4().hex, fields=40)}))
+    time.sleep(0.3)  # the render has started
+    # The worker's forkserver, then the render processes it forked.
+    for server in _children(live.worker.process.pid):
+        for render_process in _children(server):
+            os.kill(render_process, signal.SIGKILL)
 
 
 def queued_while_paused(live: Live) -> None:
@@ -269,8 +299,8 @@ ROWS: list[tuple[str, str, dict[str, str], Callable[[Live], None]]] = [
     ("labelrender_worker_claimed_total", "worker", {}, held_by_a_dead_worker),
     ("labelrender_worker_labels_settled_total", "worker", {"settlement": "first_store"},
      render_new),
-    ("labelrender_worker_render_processes_replaced_total", "worker", {"limit": "time"},
-     render_too_slow),
+    ("labelrender_worker_render_processes_replaced_total", "worker", {"limit": "lost"},
+     render_process_killed),
 ]
 
 

@@ -126,7 +126,7 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
     object_key = label_object_key(tenant_id, content_hash)
 
     async def lookup() -> RenderOutcome | None:
-        found = await state.call(_stored_hit, state, tenant_id, object_key)
+        found = await _stored_hit(state, tenant_id, object_key)
         if found is None:
             return None
         state.metrics.cache_hits.inc()
@@ -163,14 +163,24 @@ def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     return signed_url_for(state, object_key, info.created_at)[0], info
 
 
-def _stored_hit(state: AppState, tenant_id: str, object_key: str
-                ) -> tuple[str, ObjectInfo, list[str]] | None:
+async def _stored_hit(state: AppState, tenant_id: str, object_key: str
+                      ) -> tuple[str, ObjectInfo, list[str]] | None:
     """A cache hit: the stored object's URL and head, and the engine's warnings
-    from when it was rendered, so a repeat answers as the render did."""
-    found = stored_object(state, object_key)
+    from when it was rendered, so a repeat answers as the render did. A local
+    store is looked at on the event loop (a stat and an HMAC: a thread hop
+    costs more), and the warnings of a label answered before are remembered."""
+    if state.objects.local:
+        found = state.call_here(stored_object, state, object_key)
+    else:
+        found = await state.call(stored_object, state, object_key)
     if found is None:
         return None
-    return found[0], found[1], object_warnings(state.redis, tenant_id, object_key)
+    url, info = found
+    warnings = state.stored_warnings.get(object_key, info.created_at)
+    if warnings is None:
+        warnings = await state.call(object_warnings, state.redis, tenant_id, object_key)
+        state.stored_warnings.put(object_key, info.created_at, warnings)
+    return url, info, warnings
 
 
 def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple[str, int]:

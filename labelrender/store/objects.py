@@ -80,6 +80,10 @@ def check_key(key: str) -> str:
 class ObjectStore(Protocol):
     """The storage both embedded (filesystem) and scaled-out (S3) modes use."""
 
+    # Whether ``head`` and ``signed_url`` are local work (a stat, an HMAC) that an
+    # event loop may do itself, rather than a network call to run on a thread.
+    local: bool
+
     def put(self, key: str, data: bytes, content_type: str) -> None:
         """Store `data`; idempotent for the same key and bytes."""
 
@@ -103,6 +107,8 @@ class FilesystemStore:
     of identical bytes does not touch the file. The content type is not stored;
     the serving route derives it from the key's extension.
     """
+
+    local = True
 
     def __init__(self, root: Path, signer: UrlSigner) -> None:
         self._root = root
@@ -217,6 +223,8 @@ class S3Store:
     `created_at` and a SHA-256 of the bytes live in the object's user metadata,
     so a re-put of identical bytes is skipped and keeps the original time.
     """
+
+    local = False
 
     def __init__(
         self,

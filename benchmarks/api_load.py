@@ -492,27 +492,55 @@ def uncached_phase(args: argparse.Namespace, workers: int, sources: list[bytes],
     return Uncached(workers, warm, serial, parallel, rss)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Cached:
+    run: WrkRun | Run
+    is_hit: bool
+    # CPU milliseconds a hit cost the API process and its Redis server: unlike
+    # requests/s, this hardly moves with what else the shared cores run.
+    api_cpu_ms: float
+    redis_cpu_ms: float
+
+
 def cached_phase(args: argparse.Namespace, source: bytes, run_id: str,
-                 workdir: Path) -> tuple[WrkRun | Run, bool]:
+                 workdir: Path) -> Cached:
     """One label rendered, then asked again and again: by wrk if it is installed,
-    else by the Python client. Also whether a repeat answered ``cached``."""
+    else by the Python client. Also whether a repeat answered ``cached``, and the
+    CPU time a hit cost."""
     service = start_service(workdir / "cached", args.workers[0], args.render_processes)
     try:
         base, key = service.base_url, service.api_key
         hit = json.dumps({"zpl": tagged(source, f"{run_id}-hit")})
         first = asyncio.run(post_many(base, key, [hit, hit], 1, args.render_limit_s))
         is_hit = first.cached == 1
+        redis_pid = int(service.redis_client.info("server")["process_id"])
+        pids = (service.process.pid, redis_pid)
+        run: WrkRun | Run
         if shutil.which("wrk") is not None and not args.python_client:
             wrk_hits(base, key, hit, seconds=2, connections=args.cached_conns,
                      threads=args.wrk_threads, workdir=workdir)  # warm-up
-            return wrk_hits(base, key, hit, seconds=args.cached_seconds,
-                            connections=args.cached_conns, threads=args.wrk_threads,
-                            workdir=workdir), is_hit
-        print("wrk is not installed (apt-get install wrk): the Python client measures hits",
-              flush=True)
-        asyncio.run(hit_many(base, key, hit, 200, args.cached_conns, args.cached_limit_s))
-        return asyncio.run(hit_many(base, key, hit, args.cached_requests, args.cached_conns,
-                                    args.cached_limit_s)), is_hit
+            before = [cpu_seconds(pid) for pid in pids]
+            run = wrk_hits(base, key, hit, seconds=args.cached_seconds,
+                           connections=args.cached_conns, threads=args.wrk_threads,
+                           workdir=workdir)
+            count = run.requests
+        else:
+            print("wrk is not installed (apt-get install wrk): the Python client measures "
+                  "hits", flush=True)
+            asyncio.run(hit_many(base, key, hit, 200, args.cached_conns, args.cached_limit_s))
+            before = [cpu_seconds(pid) for pid in pids]
+            run = asyncio.run(hit_many(base, key, hit, args.cached_requests, args.cached_conns,
+                                       args.cached_limit_s))
+            count = len(run.latencies)
+        spent = [1000 * (cpu_seconds(pid) - was) / max(count, 1)
+                 for pid, was in zip(pids, before, strict=True)]
+        return Cached(run, is_hit, spent[0], spent[1])
     finally:
         stop_service(service)
 
@@ -581,8 +609,7 @@ def run_phases(args: argparse.Namespace, sources: list[bytes], run_id: str,
                   f"{ms_line(result.serial.latencies)}"
                   f"\n  uncached, {args.render_conns} connections: "
                   f"{describe(result.parallel, args.rounds * len(sources))}", flush=True)
-    cached, is_hit = cached_phase(args, sources[0], run_id, workdir)
-    return summary(args, engine, results, cached, is_hit)
+    return summary(args, engine, results, cached_phase(args, sources[0], run_id, workdir))
 
 
 def ms_line(seconds: list[float]) -> str:
@@ -592,7 +619,7 @@ def ms_line(seconds: list[float]) -> str:
 
 
 def summary(args: argparse.Namespace, engine: list[float], results: list[Uncached],
-            cached: WrkRun | Run, is_hit: bool) -> int:
+            hits: Cached) -> int:
     print("\nsummary")
     failures = sum(sum(r.failures.values()) for u in results
                    for r in (u.warm, u.serial, u.parallel))
@@ -620,6 +647,7 @@ def summary(args: argparse.Namespace, engine: list[float], results: list[Uncache
         render_peak = max(main.rss.get("render process", [0.0]))
         print(f"  render process peak RSS < {RSS_LIMIT_MB} MB: "
               f"{'met' if 0 < render_peak < RSS_LIMIT_MB else 'NOT met'}")
+    cached, is_hit = hits.run, hits.is_hit
     if isinstance(cached, WrkRun):
         ok = (cached.rps >= CACHED_TARGET_RPS and cached.p99_ms < CACHED_TARGET_P99_MS
               and not cached.non2xx and not cached.socket_errors and is_hit)
@@ -633,6 +661,9 @@ def summary(args: argparse.Namespace, engine: list[float], results: list[Uncache
               and not cached.failures and is_hit)
         print(f"  cached hits (Python client)  {describe(cached, args.cached_requests)}")
         failures += sum(cached.failures.values())
+    print(f"  CPU a cached hit costs             {hits.api_cpu_ms:.3f} ms in the API process, "
+          f"{hits.redis_cpu_ms:.3f} ms in Redis: one core would answer "
+          f"{1000 / max(hits.api_cpu_ms, 1e-9):.0f}/s")
     print(f"  cached target >= {CACHED_TARGET_RPS:.0f}/s with p99 < {CACHED_TARGET_P99_MS:.0f} "
           f"ms (a repeat answered cached: {is_hit}): {'met' if ok else 'NOT met'}")
     print(f"  failed requests                   {failures}")

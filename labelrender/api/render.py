@@ -157,8 +157,8 @@ def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     """A stored object's signed URL and what ``head`` says of it, or None."""
     info = state.objects.head(object_key)
     if info is None or info.size == 0:
-        # No PNG is empty: an empty file is a write that a power cut stopped before
-        # the filesystem store synced it (store.disk_flush); the label renders again.
+        # No PNG is empty: an empty file is no label (a write a power cut stopped,
+        # on a filesystem store that did not sync before linking); it renders again.
         return None
     return signed_url_for(state, object_key, info.created_at)[0], info
 

@@ -1,12 +1,16 @@
-"""Files written by the filesystem object store reach the disk within a second.
+"""Links the filesystem object store makes reach the disk within a second.
 
 A stored label is visible to every process as soon as it is linked into place;
-``fsync`` only decides whether it survives a power cut. Waiting for it on every
-put cost 8 ms a label on these machines (the file, then its directory), more
+``fsync`` only decides whether it survives a power cut or a kernel crash (a
+process that crashes loses nothing: the kernel holds the file). The store syncs
+a label's bytes before it links them, so a link that survives never names an
+empty or torn file; the link itself (the directory holding it) is synced here,
+by one thread once a second and at interpreter exit, rather than by every put:
+the two syncs per put cost up to 8 ms a label on these shared machines, more
 than the render. The filesystem store is the embedded mode's, whose Redis
 writes its append-only file once a second (``appendfsync everysec``,
-``store.redis_conn``): the labels it bills are now as durable as the billing,
-synced by one thread once a second, and at interpreter exit.
+``store.redis_conn``): a label is as durable as its billing, and one lost in
+the last second before a power cut is rendered again when next asked for.
 """
 
 from __future__ import annotations
@@ -24,18 +28,18 @@ FLUSH_INTERVAL_S = 1.0
 
 
 class DiskFlusher:
-    """Syncs the files (and the directories holding them) handed to ``written``,
-    at most ``interval_s`` later, from one daemon thread started on first use."""
+    """Syncs the directories of the files handed to ``linked`` (their links), at
+    most ``interval_s`` later, from one daemon thread started on first use."""
 
     def __init__(self, interval_s: float = FLUSH_INTERVAL_S) -> None:
         self._interval_s = interval_s
         self._lock = threading.Lock()
-        self._files: set[Path] = set()
+        self._folders: set[Path] = set()
         self._thread: threading.Thread | None = None
 
-    def written(self, path: Path) -> None:
+    def linked(self, path: Path) -> None:
         with self._lock:
-            self._files.add(path)
+            self._folders.add(path.parent)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="disk-flush",
                                                 daemon=True)
@@ -43,13 +47,10 @@ class DiskFlusher:
                 atexit.register(self.flush)
 
     def flush(self) -> int:
-        """Sync everything written so far, now; how many of those files were still there."""
+        """Sync every link made so far, now; how many of their folders were still there."""
         with self._lock:
-            files, self._files = self._files, set()
-        synced = sum(_sync(path) for path in files)
-        for directory in {path.parent for path in files}:
-            _sync(directory)  # the links themselves
-        return synced
+            folders, self._folders = self._folders, set()
+        return sum(_sync(folder) for folder in folders)
 
     def _run(self) -> None:
         while True:
@@ -58,7 +59,7 @@ class DiskFlusher:
 
 
 def _sync(path: Path) -> bool:
-    """fsync one file or directory; one deleted meanwhile (retention) needs none."""
+    """fsync one directory; one deleted meanwhile (retention) needs none."""
     try:
         fd = os.open(path, os.O_RDONLY)
     except (FileNotFoundError, NotADirectoryError):

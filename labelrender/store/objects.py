@@ -193,11 +193,15 @@ def _write_atomic(path: Path, data: bytes) -> None:
     file. The temp file is linked into place, which fails if another writer got
     there first: its file stays when it holds the same bytes (same key, same
     label, first creation time), and is replaced only when it holds others.
-    The file reaches the disk within a second (``disk_flush``)."""
+    The bytes reach the disk before the link, so a power cut never leaves an
+    empty or torn file under the key; the link does within a second
+    (``disk_flush``)."""
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
+            temp.flush()
+            os.fsync(temp.fileno())
         try:
             os.link(temp_name, path)
         except FileExistsError:
@@ -206,7 +210,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-    FLUSHER.written(path)
+    FLUSHER.linked(path)
 
 
 # S3 reports a missing object as NoSuchKey (GET) or a bare 404 (HEAD).

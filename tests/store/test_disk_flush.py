@@ -14,22 +14,23 @@ from labelrender.store.signing import UrlSigner
 
 @pytest.mark.parametrize(("afterwards", "synced"), [
     ("kept", 2),
-    ("file deleted", 1),  # retention removed one before the pass: nothing to sync
-    ("folder deleted", 0),
+    ("file deleted", 2),  # retention removed a file: its folder's links still count
+    ("folder deleted", 1),  # a folder gone before the pass: nothing to sync there
 ])
 def test_a_pass_syncs_what_is_still_there(tmp_path: Path, afterwards: str, synced: int) -> None:
     flusher = DiskFlusher(interval_s=3600)
-    for name in ("a.png", "b.png"):
-        path = tmp_path / "labels" / name
-        path.parent.mkdir(exist_ok=True)
-        path.write_bytes(b"png")
-        flusher.written(path)
+    for folder in ("t1", "t2"):
+        for name in ("a.png", "b.png"):
+            path = tmp_path / folder / name
+            path.parent.mkdir(exist_ok=True)
+            path.write_bytes(b"png")
+            flusher.linked(path)
     if afterwards == "file deleted":
-        (tmp_path / "labels" / "a.png").unlink()
+        (tmp_path / "t1" / "a.png").unlink()
     elif afterwards == "folder deleted":
-        shutil.rmtree(tmp_path / "labels")
-    assert flusher.flush() == synced
-    assert flusher.flush() == 0  # each write is synced once
+        shutil.rmtree(tmp_path / "t1")
+    assert flusher.flush() == synced  # once per folder, however many links it got
+    assert flusher.flush() == 0  # each link is synced once
 
 
 def test_a_stored_object_is_readable_before_its_sync(tmp_path: Path) -> None:

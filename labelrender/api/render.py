@@ -156,9 +156,9 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
 def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
     """A stored object's signed URL and what ``head`` says of it, or None."""
     info = state.objects.head(object_key)
-    if info is None or info.size == 0:
-        # No PNG is empty: an empty file is no label (a write a power cut stopped,
-        # on a filesystem store that did not sync before linking); it renders again.
+    if info is None or not state.objects.intact(object_key, info):
+        # A label a power cut left empty or torn before the filesystem store
+        # synced it (store.disk_flush) is no hit: it renders again, replacing it.
         return None
     return signed_url_for(state, object_key, info.created_at)[0], info
 

@@ -144,7 +144,8 @@ class JobHandler:
             reply = RenderReply(ok=False, error_kind=outcome.kind,
                                 error_message=outcome.message, limit=outcome.limit)
         else:
-            self._store.put(job.object_key, outcome.png, PNG_CONTENT_TYPE)
+            # sync=False: a label lost to a power cut renders again (store.disk_flush).
+            self._store.put(job.object_key, outcome.png, PNG_CONTENT_TYPE, sync=False)
             info = self._store.head(job.object_key)
             if info is None:
                 raise ObjectStoreError(f"{job.object_key} is not there right after its put")

@@ -158,7 +158,11 @@ def test_a_burst_raises_the_lag_and_workers_drain_it_as_keda_reads_it(
         S3_BUCKET=s3_bucket, S3_ENDPOINT_URL=moto_endpoint, S3_REGION=REGION,
         LABELRENDER_S3_ADDRESSING_STYLE="path", AWS_ACCESS_KEY_ID="testing",
         AWS_SECRET_ACCESS_KEY="testing", LABELRENDER_RENDER_TIMEOUT_S="120",
-        LABELRENDER_OPERATOR_PEERING="standalone"), tmp_path)
+        LABELRENDER_OPERATOR_PEERING="standalone",
+        # One job at a time per worker, none read ahead: the lag then falls a job
+        # at a time (at the chart's defaults two workers take the whole burst at
+        # once, and the lag drops to 0 while XPENDING holds it: the pending trigger).
+        LABELRENDER_RENDER_PROCESSES="1", LABELRENDER_JOB_READ_AHEAD="0"), tmp_path)
     threads: list[threading.Thread] = []
     try:
         api = tiers.start_api()

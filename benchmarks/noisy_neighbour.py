@@ -15,10 +15,15 @@ otherwise), then creates two tenants on the Pro plan:
   waited out for its ``Retry-After``;
 - tenant B sends one small, uncached label a second.
 
+After the flood, tenant A sends the engine's other doors the same way, all at
+once: 8 syntheses of 30 KB of ``^TB`` fields and 4 commits of that body (these
+run in the API's own sandboxed engine processes).
+
 It prints B's latency (p50, p99, max) and errors, A's answers by status and
-kind, and the peak resident memory of the API (the ``serve`` process) and of
-any render process, sampled every 0.2 s. One small render per tenant warms the
-service up first and is not counted. The target (the hardening issue's
+kind (and those of the syntheses and commits), and the peak resident memory
+of the API (the ``serve`` process) and of any render process, sampled every
+0.2 s. One small render per tenant warms the service up first and is not
+counted. The target (the hardening issue's
 acceptance 2): B's p99 under 2 s and no error for B.
 """
 
@@ -75,6 +80,8 @@ class Tally:
     a_by_label: collections.Counter[str] = field(default_factory=collections.Counter)
     a_latencies: list[float] = field(default_factory=list)
     a_waits: int = 0
+    engine_doors: collections.Counter[str] = field(default_factory=collections.Counter)
+    engine_doors_s: float = 0.0
 
 
 def tenant_key(service: Service, name: str) -> str:
@@ -146,6 +153,21 @@ async def warm_up(session: aiohttp.ClientSession, url: str, keys: list[str]) -> 
             raise RuntimeError(f"warm-up render failed: {status} {payload}")
 
 
+async def engine_doors(session: aiohttp.ClientSession, base_url: str, key: str,
+                       tally: Tally) -> None:
+    """Tenant A's syntheses and commits of 30 KB of ^TB fields, all at once."""
+    body = EIGHT_BLOCKS[:30_000] + "^FS^XZ"
+    calls = [("synthesis", "/v1/templates/synthesize", {"input_zpl": body})] * 8
+    calls += [("commit", "/v1/templates/tpl_hostile", {"body": body, "field_map": {}})] * 4
+    started = time.monotonic()
+    answers = await asyncio.gather(*(post(session, base_url + path, key, payload)
+                                     for _, path, payload in calls))
+    tally.engine_doors_s = time.monotonic() - started
+    for (door, _, _), (status, payload, _) in zip(calls, answers, strict=True):
+        kind = (payload.get("error") or {}).get("kind", "ok")
+        tally.engine_doors[f"{door}: {status} {kind}"] += 1
+
+
 async def run_load(service: Service, a_key: str, b_key: str, seconds: float) -> Tally:
     tally = Tally()
     url = f"{service.base_url}/v1/labels"
@@ -156,6 +178,7 @@ async def run_load(service: Service, a_key: str, b_key: str, seconds: float) -> 
         await asyncio.gather(neighbour(session, url, b_key, until, tally),
                              *(flood(session, url, a_key, until, tally, worker)
                                for worker in range(A_CONNECTIONS)))
+        await engine_doors(session, service.base_url, a_key, tally)
     return tally
 
 
@@ -235,6 +258,9 @@ def report(tally: Tally, seconds: float, memory: MemoryWatch) -> bool:
               f"p99 {1000 * percentile(a, 0.99):.0f} ms, max {1000 * max(a):.0f} ms")
     print("  by label:")
     for answer, count in sorted(tally.a_by_label.items()):
+        print(f"  {count:5d}  {answer}")
+    print(f"A's syntheses and commits at once, answered in {tally.engine_doors_s:.1f} s:")
+    for answer, count in sorted(tally.engine_doors.items()):
         print(f"  {count:5d}  {answer}")
     print(f"peak RSS: API (serve) {memory.api_peak_kb / 1024:.0f} MB, "
           f"largest render process {memory.render_peak_kb / 1024:.0f} MB")

@@ -17,7 +17,9 @@ from labelrender.api import (
     health,
     keys,
     label_listing,
+    labelary,
     labels,
+    studio,
     synthesis,
     templates,
     webhooks,
@@ -63,7 +65,7 @@ def create_app(
                           Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
-    for module in (synthesis, templates, from_data, label_listing):
+    for module in (synthesis, templates, from_data, label_listing, labelary, studio):
         module.add_routes(app)
     app.on_startup.append(_start_creating_groups)
     app.on_cleanup.append(_stop_creating_groups)

@@ -56,6 +56,12 @@ async def read_body(request: web.Request, max_bytes: int, *, allow_empty: bool =
     if request.content_type != "application/json" and not (allow_empty and not request.body_exists):
         raise UnsupportedMediaType(
             f"Content-Type must be application/json, not {request.content_type!r}")
+    return await read_raw_body(request, max_bytes)
+
+
+async def read_raw_body(request: web.Request, max_bytes: int) -> bytes:
+    """The raw body of any media type, with ``read_body``'s size and time limits."""
+    declared = request.content_length
     if declared is not None and declared > max_bytes:
         raise PayloadTooLarge(
             f"request body of {declared} bytes is over the {max_bytes}-byte limit")

@@ -23,6 +23,7 @@ from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
 from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
 from labelrender.store.access import Access, Authorizer
+from labelrender.store.labels import RenderRecord
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 
 P = ParamSpec("P")
@@ -30,24 +31,25 @@ T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-class StoredWarnings:
-    """The engine's warnings of the stored labels this process has answered, by
-    object key and creation time. A stored object never changes (a new one under
-    the same key has a new creation time), so a repeat hit needs no Redis for
-    them. Least recently used first out past ``size`` labels."""
+class StoredRecords:
+    """What the engine said of the stored labels this process has answered
+    (``RenderRecord``), by object key and creation time. A stored object never
+    changes (a new one under the same key has a new creation time), so a repeat
+    hit needs no Redis for it; only its field boxes may be added later, when a
+    request first asks for them. Least recently used first out past ``size``."""
 
     def __init__(self, size: int = 10_000) -> None:
         self._size = size
-        self._known: OrderedDict[tuple[str, float], list[str]] = OrderedDict()
+        self._known: OrderedDict[tuple[str, float], RenderRecord] = OrderedDict()
 
-    def get(self, object_key: str, created_at: float) -> list[str] | None:
+    def get(self, object_key: str, created_at: float) -> RenderRecord | None:
         known = self._known.get((object_key, created_at))
         if known is not None:
             self._known.move_to_end((object_key, created_at))
         return known
 
-    def put(self, object_key: str, created_at: float, warnings: list[str]) -> None:
-        self._known[(object_key, created_at)] = warnings
+    def put(self, object_key: str, created_at: float, record: RenderRecord) -> None:
+        self._known[(object_key, created_at)] = record
         while len(self._known) > self._size:
             self._known.popitem(last=False)
 
@@ -63,7 +65,7 @@ class AppState:
     # same server as ``redis``; everything else goes through ``call``.
     aredis: AsyncRedis
     authorizer: Authorizer
-    stored_warnings: StoredWarnings = field(default_factory=lambda: StoredWarnings())
+    stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
 
     def now(self) -> float:
         return self.config.clock()

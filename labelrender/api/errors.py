@@ -121,6 +121,14 @@ class MethodNotAllowed(ApiError):
     default_kind = "MethodNotAllowed"
 
 
+class NotAcceptable(ApiError):
+    """406: the Accept header takes none of the types the route answers with."""
+
+    status = 406
+    type = "invalid_request_error"
+    default_kind = "NotAcceptable"
+
+
 # --- 409 / 413 / 415 ----------------------------------------------------------------
 
 class Conflict(ApiError):

@@ -11,6 +11,7 @@ before answering (DECISIONS.md "Webhooks").
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from labelrender.api.context import (
     route_policy,
 )
 from labelrender.api.idempotency import read_then_once
+from labelrender.api.labels import field_objects
 from labelrender.api.middleware import charge_rate
 from labelrender.api.render import RenderOutcome, label_object_key, render_content
 from labelrender.store import labels, templates
@@ -51,6 +53,8 @@ class FromDataBody(BaseModel):
     external_ref: str | None = Field(default=None, max_length=MAX_EXTERNAL_REF)
     target_dpi: int | None = Field(default=None, ge=1, le=1200)
     threshold: bool = False
+    # Each field's ink box in the answer (``fields`` already holds the values).
+    field_boxes: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class TemplateRender:
     external_ref: str | None
     target_dpi: int | None
     threshold: bool
+    field_boxes: bool = False  # answer with each field's ink box
 
 
 def validate_body(payload: dict[str, Any]) -> TemplateRender:
@@ -71,12 +76,12 @@ def validate_body(payload: dict[str, Any]) -> TemplateRender:
     except ValidationError as exc:
         raise _first_error(exc.errors()) from exc
     return TemplateRender(body.template_id, dict(body.fields), body.template_version,
-                          body.external_ref, body.target_dpi, body.threshold)
+                          body.external_ref, body.target_dpi, body.threshold, body.field_boxes)
 
 
 # The 400s first (unknown field, DPI), then the 422s in the order of the body.
 _PRECEDENCE = ("extra", "target_dpi", "template_id", "fields", "template_version",
-               "external_ref", "threshold")
+               "external_ref", "threshold", "field_boxes")
 _MESSAGES = {
     "template_id": ("MissingTemplateId", "template_id is required and must be a string"),
     "fields": ("MissingField", "fields is required and must be an object of field values"),
@@ -84,6 +89,7 @@ _MESSAGES = {
     "external_ref": ("InvalidExternalRef",
                      f"external_ref must be a string of at most {MAX_EXTERNAL_REF} characters"),
     "threshold": ("InvalidThreshold", "threshold must be true or false"),
+    "field_boxes": ("InvalidFieldBoxes", "field_boxes must be true or false"),
 }
 
 
@@ -168,30 +174,56 @@ async def render_template(state: AppState, auth: AuthContext, params: TemplateRe
                                          params.threshold)
 
     async def prepare(job_id: str) -> RenderJob:
+        body, zpl = await filled_template(state, version, fields)
+        numbers = {"field_numbers": placeholder_spans(body, zpl)} if params.field_boxes else {}
         return RenderJob(
             tenant=tenant_id, content_hash=content_hash,
             object_key=label_object_key(tenant_id, content_hash),
-            zpl=await filled_body(state, version, fields), source_dpi=version.source_dpi,
+            zpl=zpl, source_dpi=version.source_dpi,
             target_dpi=target_dpi, threshold=params.threshold, width_dots=version.width_dots,
             height_dots=version.height_dots, kind="template", job_id=job_id,
             extra={"template_id": version.template_id, "template_version": version.version,
-                   "external_ref": params.external_ref},
+                   "external_ref": params.external_ref, **numbers}, fields=params.field_boxes,
         )
 
-    outcome = await render_content(state, auth, content_hash, prepare, [])
+    outcome = await render_content(state, auth, content_hash, prepare, [],
+                                   fields=params.field_boxes)
     await state.call(_record, state, tenant_id, version, outcome, params.external_ref)
     return version, outcome
 
 
-async def filled_body(state: AppState, version: TemplateVersion, fields: dict[str, str]) -> str:
+async def filled_template(state: AppState, version: TemplateVersion, fields: dict[str, str]
+                          ) -> tuple[str, str]:
+    """The template's body, and that body filled with ``fields``."""
     body = await state.call(templates.load_body, state.objects, version)
     if body is None:  # deleted after this request resolved it
         raise errors.TemplateNotFound(f"no template {version.template_id!r}",
                                       param="template_id")
     try:
-        return await state.call(fill_body, body, version.field_map, fields)
+        return body, await state.call(fill_body, body, version.field_map, fields)
     except FillError as exc:
         raise errors.InvalidField(str(exc), param="fields") from exc
+
+
+_FIELD_NUMBER = re.compile(rb"\^FN(\d+)")
+
+
+def placeholder_spans(body: str, filled: str) -> list[list[int]]:
+    """[start, end, n] byte ranges of the filled body whose field was ``^FN<n>`` in
+    the template. Filling writes each value as ``^FD`` data in place of its ``^FN``
+    (values cannot hold ``^FS``: they are ``^FH``-escaped), so the k-th field of both
+    bodies, counted by ``^FS``, is the same field. The worker gives each field box
+    found in a range its number."""
+    spans = []
+    template_fields = body.encode().split(b"^FS")
+    start = 0
+    for k, part in enumerate(filled.encode().split(b"^FS")):
+        end = start + len(part)
+        number = _FIELD_NUMBER.search(template_fields[k]) if k < len(template_fields) else None
+        if number is not None:
+            spans.append([start, end, int(number.group(1))])
+        start = end + 3
+    return spans
 
 
 def _record(state: AppState, tenant_id: str, version: TemplateVersion, outcome: RenderOutcome,
@@ -217,11 +249,14 @@ async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
     params = validate_body(parse_object(raw))
     version, outcome = await render_template(app_state(request), auth_of(request), params)
-    return web.json_response({
+    body: dict[str, Any] = {
         "status": "ok", "content_hash": outcome.content_hash, "url": outcome.url,
         "cached": outcome.cached, "template_id": version.template_id,
         "template_version": version.version, "warnings": outcome.warnings,
-    })
+    }
+    if outcome.fields is not None:
+        body["field_boxes"] = field_objects(outcome.fields)
+    return web.json_response(body)
 
 
 def add_routes(app: web.Application) -> None:

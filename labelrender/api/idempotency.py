@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from labelrender.api.body import canonical_json, parse_json, read_body
+from labelrender.api.answers import file_record, stored_answer
+from labelrender.api.body import canonical_json, parse_json, read_body, read_raw_body
 from labelrender.api.context import app_state, auth_of
 from labelrender.api.errors import ApiError, Conflict, IdempotencyKeyConflict, InvalidRequest
 from labelrender.api.middleware import IDEMPOTENCY_HEADER, error_response
@@ -52,10 +53,13 @@ def body_fingerprint(raw: bytes) -> str:
 Respond = Callable[[web.Request, bytes], Awaitable[web.Response]]
 
 
-async def read_then_once(request: web.Request, respond: Respond) -> web.Response:
-    """A render endpoint's body: read within the render body limit, then
-    ``respond(request, raw)`` once per Idempotency-Key (at once without one)."""
-    raw = await read_body(request, app_state(request).config.max_body_bytes)
+async def read_then_once(request: web.Request, respond: Respond, *,
+                         any_type: bool = False) -> web.Response:
+    """A render endpoint's body: read within the render body limit (JSON only,
+    unless ``any_type``), then ``respond(request, raw)`` once per Idempotency-Key
+    (at once without one)."""
+    limit = app_state(request).config.max_body_bytes
+    raw = await (read_raw_body(request, limit) if any_type else read_body(request, limit))
     key = idempotency_key(request)
     if key is None:
         return await respond(request, raw)
@@ -78,7 +82,7 @@ async def run_once(
             raise IdempotencyKeyConflict(
                 f"{HEADER} was already used with a different request body", param=HEADER)
         if outcome.outcome == "replay":
-            return _replay(str(outcome.response))
+            return await _replay(request, str(outcome.response))
         if outcome.outcome == "new":
             assert outcome.token is not None
             return await _run_claimed(request, key, outcome.token, produce)
@@ -105,7 +109,11 @@ async def _run_claimed(
     if response.status >= 500 or response.status in _NOT_KEPT:
         await state.call(abandon, state.redis, tenant_id, key, token)
         return response
-    stored = json.dumps({"status": response.status, "body": _json_text(response)})
+    stored_file = file_record(response)
+    if stored_file is not None:  # a PNG or PDF answer: replays read the object again
+        stored = json.dumps({"status": response.status, "file": stored_file})
+    else:
+        stored = json.dumps({"status": response.status, "body": _json_text(response)})
     await state.call(complete, state.redis, tenant_id, key, token, stored, now=state.now())
     return response
 
@@ -117,8 +125,17 @@ def _json_text(response: web.Response) -> str:
     raise TypeError("idempotent handlers answer with JSON bodies")
 
 
-def _replay(stored: str) -> web.Response:
+async def _replay(request: web.Request, stored: str) -> web.Response:
     record = json.loads(stored)
+    if "file" in record:
+        found = record["file"]
+        state = app_state(request)
+        data = await state.call(state.objects.get, str(found["key"]))
+        if data is None:  # purged since: the answer cannot be given again as it was
+            raise Conflict(f"the label this {HEADER} answered with is no longer stored",
+                           param=HEADER, kind="IdempotencyReplayGone")
+        return stored_answer(data, str(found["key"]), str(found["content_type"]),
+                             {**found["headers"], "Idempotency-Replay": "true"})
     return web.Response(
         text=record["body"], status=int(record["status"]), content_type="application/json",
         headers={"Idempotency-Replay": "true"},

@@ -12,15 +12,18 @@ from aiohttp import web
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from labelrender.api import errors
+from labelrender.api import answers, errors
 from labelrender.api.body import parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
 from labelrender.api.idempotency import read_then_once
 from labelrender.api.middleware import charge_rate
-from labelrender.api.render import RawRender, render_raw
+from labelrender.api.render import RawRender, RenderOutcome, render_raw
 
 FontProfile = Literal["dejavu", "inter", "plex", "roboto"]
+Rotation = Literal[0, 90, 180, 270]
+Format = Literal["png", "pdf"]
 DPI_RANGE = (1, 1200)
+MAX_DOTS = 32000  # ZPL's largest coordinate; the engine caps a canvas side at 16 in
 
 
 class RawRenderBody(BaseModel):
@@ -33,6 +36,13 @@ class RawRenderBody(BaseModel):
     target_dpi: int = Field(203, ge=DPI_RANGE[0], le=DPI_RANGE[1])
     threshold: bool = False
     font_profile: FontProfile | None = None
+    # Optional since the Labelary-compatible route (spec "Versioning": new optional fields).
+    width_dots: int | None = Field(None, ge=1, le=MAX_DOTS)
+    height_dots: int | None = Field(None, ge=1, le=MAX_DOTS)
+    label_index: int | None = Field(None, ge=0, le=MAX_DOTS)
+    rotation: Rotation = 0
+    format: Format | None = None
+    fields: bool = False
 
     @field_validator("zpl")
     @classmethod
@@ -42,18 +52,40 @@ class RawRenderBody(BaseModel):
         return value
 
 
-def validate_body(payload: dict[str, Any]) -> RawRender:
-    """The body as a RawRender, or the one error that names what is wrong."""
+def validate_body(payload: dict[str, Any], accepted_format: str | None = None) -> RawRender:
+    """The body as a RawRender, or the one error that names what is wrong.
+    ``accepted_format``: the file format the Accept header asks for, if any."""
     try:
         body = RawRenderBody.model_validate(payload)
     except ValidationError as exc:
         raise _first_error(exc.errors()) from exc
+    if (body.width_dots is None) != (body.height_dots is None):
+        raise errors.InvalidRequest("give width_dots and height_dots together",
+                                    param="width_dots" if body.width_dots is None
+                                    else "height_dots", kind="InvalidLabelSize")
+    output_format = body.format or accepted_format or "png"
+    if accepted_format is not None and output_format != accepted_format:
+        raise errors.NotAcceptable(f"format {output_format!r} cannot answer an Accept of "
+                                   f"{answers.CONTENT_TYPES[accepted_format]}", param="Accept")
+    if body.fields and output_format == "pdf":
+        raise errors.InvalidRequest("fields are reported for PNG renders only",
+                                    param="fields", kind="InvalidFields")
     return RawRender(body.zpl, body.source_dpi, body.target_dpi, body.threshold,
-                     body.font_profile)
+                     body.font_profile, body.width_dots, body.height_dots, body.label_index,
+                     body.rotation, output_format, None, body.fields)
 
 
 # Which complaint wins when several fields are wrong: the 400s, then the 422s.
-_PRECEDENCE = ("extra", "source_dpi", "target_dpi", "font_profile", "threshold", "zpl")
+_PRECEDENCE = ("extra", "source_dpi", "target_dpi", "font_profile", "width_dots",
+               "height_dots", "label_index", "rotation", "format", "fields", "threshold", "zpl")
+_OPTION_ERRORS = {
+    "width_dots": ("InvalidLabelSize", f"width_dots must be an integer from 1 to {MAX_DOTS}"),
+    "height_dots": ("InvalidLabelSize", f"height_dots must be an integer from 1 to {MAX_DOTS}"),
+    "label_index": ("InvalidLabelIndex", "label_index must be an integer of 0 or more"),
+    "rotation": ("InvalidRotation", "rotation must be 0, 90, 180 or 270"),
+    "format": ("InvalidFormat", "format must be png or pdf"),
+    "fields": ("InvalidFields", "fields must be true or false"),
+}
 
 
 def _first_error(details: list[ErrorDetails]) -> errors.ApiError:
@@ -67,6 +99,9 @@ def _first_error(details: list[ErrorDetails]) -> errors.ApiError:
         return errors.UnknownField(f"unrecognized field {field!r}", param=field)
     if field in ("source_dpi", "target_dpi"):
         return errors.InvalidDpi(f"{field} must be an integer from 1 to 1200", param=field)
+    if field in _OPTION_ERRORS:
+        kind, message = _OPTION_ERRORS[field]
+        return errors.InvalidRequest(message, param=field, kind=kind)
     if field == "font_profile":
         return errors.InvalidFontProfile(
             "font_profile must be one of dejavu, inter, plex, roboto", param=field)
@@ -92,19 +127,47 @@ async def create_label(request: web.Request) -> web.StreamResponse:
     return await read_then_once(request, _render)
 
 
+# What POST /v1/labels answers with: JSON (the spec's), or the file itself.
+OFFERED = (answers.JSON, answers.PNG, answers.PDF)
+
+
 async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
-    params = validate_body(parse_object(raw))
+    accept = request.headers.get("Accept")
+    answer_type = answers.preferred_type(accept, OFFERED)
+    if answer_type is None:
+        raise answers.not_acceptable(accept or "", OFFERED)
+    params = validate_body(parse_object(raw), answers.FORMATS.get(answer_type))
     auth = auth_of(request)
     check_plan_dpi(params, auth.plan.max_dpi, auth.plan.name)
-    outcome = await render_raw(app_state(request), auth, params)
-    return web.json_response({
+    state = app_state(request)
+    outcome = await render_raw(state, auth, params)
+    if answer_type != answers.JSON:
+        return await answers.file_answer(state, outcome, answer_type, {
+            "X-Content-Hash": outcome.content_hash, "X-Cached": str(outcome.cached).lower(),
+            "X-Total-Count": str(outcome.label_count)})
+    return web.json_response(outcome_json(outcome))
+
+
+def outcome_json(outcome: RenderOutcome) -> dict[str, Any]:
+    """The JSON answer of a raw render; ``fields`` only when they were asked for."""
+    body: dict[str, Any] = {
         "status": "ok",
         "url": outcome.url,
         "cached": outcome.cached,
         "content_hash": outcome.content_hash,
         "warnings": outcome.warnings,
-    })
+        "label_count": outcome.label_count,
+    }
+    if outcome.fields is not None:
+        body["fields"] = field_objects(outcome.fields)
+    return body
+
+
+def field_objects(rows: list[list[Any]]) -> list[dict[str, Any]]:
+    """Field boxes as the API shows them: {offset, command, fn, x, y, width, height}."""
+    names = ("offset", "command", "fn", "x", "y", "width", "height")
+    return [dict(zip(names, row, strict=True)) for row in rows]
 
 
 def add_routes(app: web.Application) -> None:

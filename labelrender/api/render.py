@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 
@@ -40,7 +41,7 @@ from labelrender.store.jobs import (
     admit,
     wait_reply_async,
 )
-from labelrender.store.labels import object_warnings
+from labelrender.store.labels import RenderRecord, object_record
 from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
 
@@ -53,13 +54,39 @@ _MAX_BLOCK_S = 2.0  # one BLPOP slice at most
 
 @dataclass(frozen=True)
 class RawRender:
-    """A validated ``POST /v1/labels`` body."""
+    """A validated raw render (``POST /v1/labels``, or the Labelary route).
+
+    Beyond the spec's fields, everything that changes the output: the canvas in
+    source dots, which label (None: the first for a PNG, every label for a PDF),
+    the rotation, the format and the PDF's page layout (``PdfPage``'s fields).
+    ``fields`` asks for each field's ink box; it changes no byte of the output."""
 
     zpl: str
     source_dpi: int
     target_dpi: int
     threshold: bool
     font_profile: str | None
+    width_dots: int | None = None
+    height_dots: int | None = None
+    label_index: int | None = None
+    rotation: int = 0
+    output_format: str = "png"
+    pdf_page: dict[str, Any] | None = None
+    fields: bool = False
+
+    def output_options(self) -> dict[str, Any]:
+        """The options that change the output, only those not at their default, so a
+        request without them hashes as it always has."""
+        options: dict[str, Any] = {}
+        if self.width_dots is not None or self.height_dots is not None:
+            options.update(width_dots=self.width_dots, height_dots=self.height_dots)
+        if self.rotation:
+            options["rotation"] = self.rotation
+        if self.output_format == "pdf":
+            options.update(format="pdf", label_index=self.label_index, pdf_page=self.pdf_page)
+        elif self.label_index:
+            options["label_index"] = self.label_index
+        return options
 
 
 @dataclass(frozen=True)
@@ -70,6 +97,9 @@ class RenderOutcome:
     warnings: list[str]
     created_at: float = 0.0  # the stored object's creation time (the cache entry's)
     size_bytes: int = 0
+    label_count: int = 1  # labels in the ZPL stream
+    fields: list[list[Any]] | None = None  # each field's ink box, when asked for
+    object_key: str = ""
 
 
 # Builds the job for a cache miss, given its job id (template renders load and
@@ -79,16 +109,18 @@ PrepareJob = Callable[[str], Awaitable[RenderJob]]
 
 def raw_content_hash(tenant_id: str, params: RawRender) -> str:
     """DECISIONS.md "Hashes": sha256 over the canonical JSON of {tenant, zpl,
-    source_dpi, target_dpi, threshold, font_profile}; per tenant."""
+    source_dpi, target_dpi, threshold, font_profile}, plus every other option
+    that changes the output when it is not at its default (``output_options``:
+    canvas size, label index, rotation, format, PDF page); per tenant."""
     return hashlib.sha256(canonical_json({
         "tenant": tenant_id, "zpl": params.zpl, "source_dpi": params.source_dpi,
         "target_dpi": params.target_dpi, "threshold": params.threshold,
-        "font_profile": params.font_profile,
+        "font_profile": params.font_profile, **params.output_options(),
     })).hexdigest()
 
 
-def label_object_key(tenant_id: str, content_hash: str) -> str:
-    return f"tenants/{tenant_id}/labels/{content_hash}.png"
+def label_object_key(tenant_id: str, content_hash: str, output_format: str = "png") -> str:
+    return f"tenants/{tenant_id}/labels/{content_hash}.{output_format}"
 
 
 def dpi_advisories(params: RawRender) -> list[str]:
@@ -108,31 +140,42 @@ async def render_raw(state: AppState, auth: AuthContext, params: RawRender) -> R
     async def prepare(job_id: str) -> RenderJob:
         return RenderJob(
             tenant=tenant_id, content_hash=content_hash,
-            object_key=label_object_key(tenant_id, content_hash), zpl=params.zpl,
-            source_dpi=params.source_dpi, target_dpi=params.target_dpi,
+            object_key=label_object_key(tenant_id, content_hash, params.output_format),
+            zpl=params.zpl, source_dpi=params.source_dpi, target_dpi=params.target_dpi,
             threshold=params.threshold, font_profile=params.font_profile, job_id=job_id,
+            width_dots=params.width_dots, height_dots=params.height_dots,
+            label_index=params.label_index, rotation=params.rotation,
+            output_format=params.output_format, pdf_page=params.pdf_page, fields=params.fields,
         )
 
-    return await render_content(state, auth, content_hash, prepare, dpi_advisories(params))
+    return await render_content(state, auth, content_hash, prepare, dpi_advisories(params),
+                                output_format=params.output_format, fields=params.fields)
 
 
 async def render_content(state: AppState, auth: AuthContext, content_hash: str,
-                         prepare: PrepareJob, advisories: list[str]) -> RenderOutcome:
+                         prepare: PrepareJob, advisories: list[str], *,
+                         output_format: str = "png", fields: bool = False) -> RenderOutcome:
     """The flow raw and template renders share. A stored object answers at once;
     otherwise one of the identical requests in flight renders and the rest share
     its answer (``single_flight``). Each request counts once in the cache
-    metrics: a hit when a stored label answered it, else a miss."""
+    metrics: a hit when a stored label answered it, else a miss.
+
+    Field boxes are recorded with a label only when a request asks for them (a
+    label has dozens). A request for them finding a label stored without them
+    renders it again: that job finds the object stored, so it is not billed
+    (``jobs.finish``, "stored_before"), and records the boxes for later hits."""
     tenant_id = auth.tenant_id
-    object_key = label_object_key(tenant_id, content_hash)
+    object_key = label_object_key(tenant_id, content_hash, output_format)
 
     async def lookup() -> RenderOutcome | None:
-        found = await _stored_hit(state, tenant_id, object_key)
-        if found is None:
+        found = await _stored_hit(state, tenant_id, object_key, with_fields=fields)
+        if found is None or (fields and found[2].fields is None):
             return None
         state.metrics.cache_hits.inc()
-        url, info, warnings = found
-        return RenderOutcome(url, True, content_hash, advisories + warnings, info.created_at,
-                             info.size)
+        url, info, record = found
+        return RenderOutcome(url, True, content_hash, advisories + record.warnings,
+                             info.created_at, info.size, record.label_count,
+                             record.fields if fields else None, object_key)
 
     async def render_new(job_id: str) -> RenderOutcome:
         reply = await _render_billed(state, auth, await prepare(job_id))
@@ -142,7 +185,8 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
                                     retry_after=state.config.retry_after_s)
         url, info = found
         return RenderOutcome(url, False, content_hash, advisories + list(reply.warnings),
-                             info.created_at, info.size)
+                             info.created_at, info.size, reply.label_count,
+                             reply.fields if fields else None, object_key)
 
     try:
         outcome = await render_once(state, tenant_id, content_hash, lookup, render_new)
@@ -163,12 +207,14 @@ def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     return signed_url_for(state, object_key, info.created_at)[0], info
 
 
-async def _stored_hit(state: AppState, tenant_id: str, object_key: str
-                      ) -> tuple[str, ObjectInfo, list[str]] | None:
-    """A cache hit: the stored object's URL and head, and the engine's warnings
-    from when it was rendered, so a repeat answers as the render did. A local
-    store is looked at on the event loop (a stat and an HMAC: a thread hop
-    costs more), and the warnings of a label answered before are remembered."""
+async def _stored_hit(state: AppState, tenant_id: str, object_key: str, *, with_fields: bool
+                      ) -> tuple[str, ObjectInfo, RenderRecord] | None:
+    """A cache hit: the stored object's URL and head, and what the engine said
+    when it rendered it, so a repeat answers as the render did. A local store
+    is looked at on the event loop (a stat and an HMAC: a thread hop costs
+    more), and the record of a label answered before is remembered (read again
+    when field boxes are asked for and the remembered one has none: they may
+    have been recorded since)."""
     if state.objects.local:
         found = state.call_here(stored_object, state, object_key)
     else:
@@ -176,11 +222,11 @@ async def _stored_hit(state: AppState, tenant_id: str, object_key: str
     if found is None:
         return None
     url, info = found
-    warnings = state.stored_warnings.get(object_key, info.created_at)
-    if warnings is None:
-        warnings = await state.call(object_warnings, state.redis, tenant_id, object_key)
-        state.stored_warnings.put(object_key, info.created_at, warnings)
-    return url, info, warnings
+    record = state.stored_records.get(object_key, info.created_at)
+    if record is None or (with_fields and record.fields is None):
+        record = await state.call(object_record, state.redis, tenant_id, object_key)
+        state.stored_records.put(object_key, info.created_at, record)
+    return url, info, record
 
 
 def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple[str, int]:

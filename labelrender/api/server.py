@@ -126,15 +126,38 @@ async def start(app: web.Application, *, host: str | None = None, port: int | No
     return runner
 
 
-async def serve(app: web.Application, host: str, port: int) -> None:
+def listen(host: str, port: int, backlog: int) -> socket.socket:
+    """A socket bound and listening on ``host``:``port``, so a port already in use
+    is found before anything else starts; ``OSError`` (EADDRINUSE) otherwise."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        # As aiohttp's own sites: a port in TIME_WAIT binds, one with a listener does not.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(backlog)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+async def serve(app: web.Application, host: str, port: int, *,
+                sock: socket.socket | None = None, ready: Callable[[], None] | None = None
+                ) -> None:
     """Serve until SIGINT or SIGTERM, then finish in-flight requests and clean up;
-    a second signal meanwhile acts as it would without us (Ctrl-C interrupts)."""
+    a second signal meanwhile acts as it would without us (Ctrl-C interrupts).
+    ``sock``: a socket ``listen`` made; ``ready`` is called once requests are served."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     signals = (signal.SIGINT, signal.SIGTERM)
     for signum in signals:
         loop.add_signal_handler(signum, stop.set)
-    runner = await start(app, host=host, port=port)
+    runner = await (start(app, sock=sock) if sock is not None
+                    else start(app, host=host, port=port))
+    if ready is not None:
+        ready()
     try:
         await stop.wait()
     finally:
@@ -143,12 +166,13 @@ async def serve(app: web.Application, host: str, port: int) -> None:
         await runner.cleanup()
 
 
-def run(app: web.Application, host: str, port: int) -> None:
+def run(app: web.Application, host: str, port: int, *, sock: socket.socket | None = None,
+        ready: Callable[[], None] | None = None) -> None:
     """Blocking ``serve`` in a new event loop (the ``api`` and ``serve`` commands):
     uvloop's, whose transports cost a third of asyncio's own per request on a
     cached hit, or asyncio's where uvloop is not installed (Windows)."""
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-        runner.run(serve(app, host, port))
+        runner.run(serve(app, host, port, sock=sock, ready=ready))
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

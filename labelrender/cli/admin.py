@@ -1,4 +1,5 @@
-"""``labelrender admin``: operator commands on tenants, keys and plans.
+"""``labelrender admin``: operator commands on tenants, keys, plans, global
+templates (``admin_template``) and webhook dead letters (``admin_dlq``).
 
 Tenants are created by operators, never through the public API (DECISIONS.md
 "Tenants"). Every command runs against the Redis the settings name: the
@@ -43,12 +44,18 @@ EXIT_REFUSED = 1
 EXIT_UNAVAILABLE = 3
 
 Command = Callable[[redis.Redis, argparse.Namespace], object]
+OBJECTS = ("tenants", "API keys", "plans", "global templates", "webhook dead letters")
+DESCRIPTION = (
+    "Operator commands on tenants, API keys, plans, global templates and webhook dead "
+    "letters, run against the Redis the settings name (REDIS_URL, else the embedded one "
+    "in the data directory). Results are JSON on stdout; errors are one line on stderr. "
+    "Exit codes: 0 done, 1 refused, 2 bad usage or configuration, 3 Redis unreachable.")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     run = admin_command
-    admin = sub.add_parser("admin", help="operator commands: tenants, keys, plans",
-                           description=__doc__.split("\n\n")[0] if __doc__ else None)
+    admin = sub.add_parser("admin", help=f"operator commands: {', '.join(OBJECTS)}",
+                           description=DESCRIPTION)
     objects = admin.add_subparsers(dest="object", required=True)
     tenant = objects.add_parser("tenant", help="create, inspect and re-plan tenants")
     tenant_cmds = tenant.add_subparsers(dest="action", required=True)

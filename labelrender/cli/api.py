@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 from collections.abc import Callable
 from typing import Any
 
 import redis
 
-from labelrender.cli.common import TierUnavailable, run_service, settings_from_env
+from labelrender.cli.common import (
+    PortUnavailable,
+    TierUnavailable,
+    run_service,
+    settings_from_env,
+)
 from labelrender.store.objects import ObjectStore
 from labelrender.store.settings import Settings, build_object_store, connect_redis
 
@@ -29,10 +36,28 @@ def http_options(p: argparse.ArgumentParser) -> None:
 def api_command(args: argparse.Namespace) -> int:
     def api() -> None:
         settings = settings_from_env(host=args.host, port=args.port)
+        sock = listen(settings)
         factory = load_app_factory()
-        run_api(settings, factory, connect_redis(settings), build_object_store(settings))
+        run_api(settings, factory, connect_redis(settings), build_object_store(settings), sock)
 
     return run_service("api", api)
+
+
+def listen(settings: Settings) -> socket.socket:
+    """The API's socket, bound before anything else starts (``PortUnavailable``,
+    one line, when another process has the port)."""
+    from labelrender.api import server
+
+    try:
+        return server.listen(settings.host, settings.port, settings.http_listen_backlog)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise PortUnavailable(
+                f"port {settings.port} on {settings.host} is already in use (another "
+                "labelrender serve?); choose another with --port N or LABELRENDER_PORT=N"
+            ) from exc
+        raise PortUnavailable(f"cannot listen on {settings.host}:{settings.port}: "
+                              f"{exc.strerror or exc}") from exc
 
 
 def load_app_factory() -> AppFactory:
@@ -69,12 +94,16 @@ def load_app_factory() -> AppFactory:
 
 
 def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
-            object_store: ObjectStore) -> None:
+            object_store: ObjectStore, sock: socket.socket | None = None) -> None:
     """Serve the API until SIGINT or SIGTERM (``api.server``: our timeouts,
-    backlog and error envelope around aiohttp's server)."""
+    backlog and error envelope around aiohttp's server), on ``sock`` (from
+    ``listen``) if given. The "listening" line is printed once it serves."""
     from labelrender.api import server
 
     app = factory(settings, r, object_store)
-    print(f"API at {settings.public_base_url} (listening on {settings.host}:{settings.port})",
-          flush=True)
-    server.run(app, settings.host, settings.port)
+
+    def ready() -> None:
+        print(f"API at {settings.public_base_url} (listening on {settings.host}:"
+              f"{settings.port})", flush=True)
+
+    server.run(app, settings.host, settings.port, sock=sock, ready=ready)

@@ -1,4 +1,4 @@
-"""``labelrender render``: ZPL files to PNG with the engine, no service needed."""
+"""``labelrender render``: ZPL files to PNG or PDF with the engine, no service needed."""
 
 from __future__ import annotations
 
@@ -7,24 +7,36 @@ import sys
 import time
 from pathlib import Path
 
-from labelrender.zpl import FONT_PROFILES, RenderOptions, ZplError, render
+from labelrender.zpl import (
+    FONT_PROFILES,
+    RenderOptions,
+    RenderResult,
+    Warning,
+    ZplError,
+    render,
+    render_pdf,
+)
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("render", help="render ZPL files to PNG",
-                       description="Render ZPL files to PNG with the labelrender engine.")
+    p = sub.add_parser("render", help="render ZPL files to PNG or PDF",
+                       description="Render ZPL files to PNG or PDF with the labelrender engine.")
     p.add_argument("inputs", nargs="+", type=Path, metavar="IN.zpl")
     out = p.add_mutually_exclusive_group(required=True)
     out.add_argument("-o", "--output", type=Path, metavar="OUT.png",
-                     help="output file (one input only)")
+                     help="output file (one input only); a name ending in .pdf means --format pdf")
     out.add_argument("--out-dir", type=Path, metavar="DIR",
-                     help="write each NAME.zpl to DIR/NAME.png")
+                     help="write each NAME.zpl to DIR/NAME.png (or NAME.pdf)")
+    p.add_argument("--format", choices=("png", "pdf"), default=None,
+                   help="png (default), or pdf: one page per label at its physical size")
     p.add_argument("--dpi", type=int, default=203, help="output resolution (default 203)")
     p.add_argument("--source-dpi", type=int, default=None,
                    help="resolution the ZPL was written for (default: --dpi)")
     p.add_argument("--width-dots", type=int, default=None, help="canvas width in source dots")
     p.add_argument("--height-dots", type=int, default=None, help="canvas height in source dots")
-    p.add_argument("--index", type=int, default=0, help="which label of the stream (from 0)")
+    p.add_argument("--index", type=int, default=None,
+                   help="which label of the stream (from 0; default the first, or every "
+                        "label in a PDF)")
     p.add_argument("--threshold", action="store_true", help="pure black and white output")
     p.add_argument("--font-profile", choices=FONT_PROFILES, default=None,
                    help="font family for font 0 (default: closest to Zebra's)")
@@ -42,30 +54,43 @@ def render_command(args: argparse.Namespace) -> int:
         print("labelrender render: give --width-dots and --height-dots together",
               file=sys.stderr)
         return 2
+    pdf = args.format == "pdf" or (args.format is None and args.output is not None
+                                   and args.output.suffix.lower() == ".pdf")
     options = RenderOptions(
         dpi=args.dpi, source_dpi=args.source_dpi, width_dots=args.width_dots,
-        height_dots=args.height_dots, index=args.index, threshold=args.threshold,
+        height_dots=args.height_dots, index=args.index or 0, threshold=args.threshold,
         font_profile=args.font_profile, rotation=args.rotate,
     )
     if args.out_dir is not None:
         args.out_dir.mkdir(parents=True, exist_ok=True)
-    failures, timings = 0, []
+    failures, timings, labels = 0, [], 0
     for path in args.inputs:
-        target = args.output or args.out_dir / (path.stem + ".png")
+        target = args.output or args.out_dir / (path.stem + (".pdf" if pdf else ".png"))
         try:
             data = path.read_bytes()
             start = time.perf_counter()
-            result = render(data, options)
+            output, warnings, count = _render_one(data, options, pdf, every=args.index is None)
             timings.append(time.perf_counter() - start)
         except (OSError, ValueError) as exc:  # ZplError is a ValueError
             kind = "error" if isinstance(exc, ZplError) else "cannot render"
             print(f"{path}: {kind}: {exc}", file=sys.stderr)
             failures += 1
             continue
-        for warning in result.warnings:
+        for warning in warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
-        target.write_bytes(result.png)
-    mean = 1000 * sum(timings) / len(timings) if timings else 0.0
-    print(f"rendered {len(timings)} label(s), {failures} failed, mean {mean:.1f} ms/label",
+        target.write_bytes(output)
+        labels += count
+    mean = 1000 * sum(timings) / labels if labels else 0.0
+    print(f"rendered {labels} label(s), {failures} failed, mean {mean:.1f} ms/label",
           file=sys.stderr)
     return 1 if failures else 0
+
+
+def _render_one(data: bytes, options: RenderOptions, pdf: bool, every: bool
+                ) -> tuple[bytes, tuple[Warning, ...], int]:
+    """The output file's bytes, the engine's warnings and how many labels it holds."""
+    if not pdf:
+        result: RenderResult = render(data, options)
+        return result.png, result.warnings, 1
+    document = render_pdf(data, options, every_label=every)
+    return document.pdf, document.warnings, len(document.labels)

@@ -28,7 +28,7 @@ from multiprocessing.process import BaseProcess
 
 import redis
 
-from labelrender.cli.api import http_options, load_app_factory, run_api
+from labelrender.cli.api import http_options, listen, load_app_factory, run_api
 from labelrender.cli.common import configure_logging, run_service, settings_from_env
 from labelrender.cli.supervisor import Supervisor, become_subreaper, process_running
 from labelrender.store import StoreUnavailable, create_key, create_tenant, socket_url
@@ -62,9 +62,13 @@ def serve_command(args: argparse.Namespace) -> int:
 def serve(settings: Settings) -> None:
     """Redis (embedded unless REDIS_URL), object store, workers, API; in that order.
 
-    Raises TierUnavailable before anything starts if there is no API tier, and
-    StoreUnavailable once everything has stopped if the embedded Redis died.
+    Raises PortUnavailable or TierUnavailable before anything starts if the port
+    is taken or there is no API tier, and StoreUnavailable once everything has
+    stopped if the embedded Redis died.
     """
+    # The port first: a port in use is one line, before the demo tenant's key is
+    # made and shown (once) or anything is started.
+    sock = listen(settings)
     factory = load_app_factory()
     r = connect_redis(settings)
     embedded = settings.redis_url is None
@@ -82,7 +86,7 @@ def serve(settings: Settings) -> None:
         on_redis_death=stop_serving)
     supervisor.start()
     try:
-        run_api(settings, factory, r, object_store)
+        run_api(settings, factory, r, object_store, sock)
     finally:
         supervisor.stop()
         if embedded:

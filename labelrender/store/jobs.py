@@ -47,6 +47,7 @@ import redis.asyncio
 from labelrender.store import keys, streams
 from labelrender.store.clock import Now, unix
 from labelrender.store.errors import QuotaExceeded, StoreError
+from labelrender.store.labels import encode_record
 from labelrender.store.limits import QUOTA_LUA, SLOT_LUA, Lease, period, quota_of
 from labelrender.store.plans import Plan
 from labelrender.store.streams import prune_idle_consumers
@@ -73,6 +74,12 @@ class RenderJob:
     height_dots: int | None = None
     kind: str = "raw"  # "raw" or "template"
     extra: dict[str, Any] = field(default_factory=dict)  # template id, version, external_ref
+    # What changes the output besides the ZPL (all in the content hash):
+    label_index: int | None = None  # None: the first label (PNG), every label (PDF)
+    rotation: int = 0  # the image turned clockwise
+    output_format: str = "png"  # "png" or "pdf"
+    pdf_page: dict[str, Any] | None = None  # labelrender.zpl.PdfPage's fields
+    fields: bool = False  # reply with (and record) each field's ink box
     job_id: str = ""
     # When its label unit was counted (unix time), at admission: the month it
     # is given back to if no label results (``finish``). None: nothing to settle.
@@ -98,6 +105,9 @@ class RenderReply:
     error_kind: str = ""
     error_message: str = ""
     limit: str = ""  # the limit a RenderTooComplex went over ("time", "memory", ...)
+    label_count: int = 1  # labels in the ZPL stream
+    # Each field's ink box as [offset, command, fn, x, y, width, height], when asked.
+    fields: list[list[Any]] | None = None
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)
@@ -305,10 +315,10 @@ def hand_back(r: redis.Redis, consumer: str, entry_ids: Sequence[str], idle_ms: 
 Settlement = Literal["first_store", "stored_before", "refused", "finished_before",
                      "first_store_late"]
 
-# KEYS: stream, object index, object warnings, retention tenants, usage (the
+# KEYS: stream, object index, object records, retention tenants, usage (the
 # month of billed_at). ARGV: group, entry id, object key, the stored object's
-# created_at ('' = nothing stored), warnings JSON ('' = none), tenant, billed
-# ('1' = the job carries a unit).
+# created_at ('' = nothing stored), its record JSON ('' = nothing to say), tenant,
+# billed ('1' = the job carries a unit).
 _FINISH = QUOTA_LUA + """
 local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 if acked == 1 then redis.call('XDEL', KEYS[1], ARGV[2]) end
@@ -336,11 +346,13 @@ return ARGV[4] ~= '' and 'stored_before' or 'refused'
 
 
 def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | None,
-           warnings: list[str] | None = None) -> Settlement:
+           warnings: list[str] | None = None, label_count: int = 1,
+           fields: list[list[Any]] | None = None) -> Settlement:
     """Acknowledge the job and settle its unit, in one step (the docstring's
     "Billing"). ``stored_at`` is the creation time of the job's object in the
     object store, None when there is none (a refusal). Records the object in
-    the retention index with the engine's ``warnings``, for cache hits.
+    the retention index with what the engine said of it (``labels.RenderRecord``:
+    its ``warnings``, ``label_count`` and, when asked, ``fields``), for cache hits.
 
     ``finished_before``: another consumer (or an abandon) settled this entry
     already. ``first_store_late``: it was settled without an object and this
@@ -353,7 +365,7 @@ def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | 
               keys.label_warnings(job.tenant), keys.retention_tenants(),
               keys.usage(job.tenant, period(usage_month))],
         args=[GROUP, entry_id, job.object_key, "" if stored_at is None else repr(stored_at),
-              json.dumps(warnings) if warnings else "", job.tenant,
+              encode_record(warnings or [], label_count, fields), job.tenant,
               "1" if billed_at is not None else "0"])
     return cast(Settlement, str(settled))
 

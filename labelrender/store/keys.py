@@ -187,8 +187,9 @@ def webhook_dead_letters() -> str:
 
 
 def label_warnings(tenant_id: str) -> str:
-    """Hash: object key -> JSON list of the engine's warnings when it was rendered,
-    so a cache hit answers with the same warnings as the render."""
+    """Hash: object key -> what the engine said when it was rendered (a JSON list
+    of its warnings, or ``labels.RenderRecord`` as an object), so a cache hit
+    answers as the render did."""
     return f"{ROOT}:tenant:{tenant_id}:labels:warnings"
 
 

@@ -150,6 +150,31 @@ def decode_cursor(cursor: str) -> tuple[float, str]:
 
 # --- object age index (retention) ------------------------------------------------
 
+@dataclass(frozen=True)
+class RenderRecord:
+    """What the engine said of a stored label, kept with it so that a cache hit
+    answers as the render did: its warnings, the labels in its ZPL stream, and
+    each field's ink box ([offset, command, fn, x, y, width, height]) when a
+    request asked for them (None: never asked)."""
+
+    warnings: list[str]
+    label_count: int = 1
+    fields: list[list[Any]] | None = None
+
+
+def encode_record(warnings: list[str], label_count: int = 1,
+                  fields: list[list[Any]] | None = None) -> str:
+    """The record as stored: '' when there is nothing to say (most labels: no
+    warning, one label, no boxes asked for), a bare list of warnings when that is
+    all (the form older records have), else an object."""
+    if label_count == 1 and fields is None:
+        return json.dumps(warnings) if warnings else ""
+    record: dict[str, Any] = {"warnings": warnings, "label_count": label_count}
+    if fields is not None:
+        record["fields"] = fields
+    return json.dumps(record, separators=(",", ":"))
+
+
 def record_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: float,
                   warnings: list[str] | None = None) -> None:
     """Note a stored label object, its creation time and the engine's warnings
@@ -165,10 +190,21 @@ def record_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: f
     pipe.execute()
 
 
+def object_record(r: redis.Redis, tenant_id: str, object_key: str) -> RenderRecord:
+    """What the engine said of a stored object (nothing, if unknown)."""
+    stored = text(r.hget(keys.label_warnings(tenant_id), object_key))
+    if not stored:
+        return RenderRecord([])
+    value = json.loads(stored)
+    if isinstance(value, list):
+        return RenderRecord([str(w) for w in value])
+    return RenderRecord([str(w) for w in value.get("warnings", [])],
+                        int(value.get("label_count", 1)), value.get("fields"))
+
+
 def object_warnings(r: redis.Redis, tenant_id: str, object_key: str) -> list[str]:
     """The engine's warnings recorded with a stored object (none if unknown)."""
-    stored = text(r.hget(keys.label_warnings(tenant_id), object_key))
-    return [str(w) for w in json.loads(stored)] if stored else []
+    return object_record(r, tenant_id, object_key).warnings
 
 
 def tenants_with_objects(r: redis.Redis) -> list[str]:
@@ -186,7 +222,7 @@ def objects_older_than(r: redis.Redis, tenant_id: str, cutoff: float, count: int
 def forget_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: float) -> bool:
     """After the object is deleted: drop its index entry and registry record,
     unless it was stored again since (its time moved past ``created_at``)."""
-    content_hash = object_key.rsplit("/", 1)[-1].removesuffix(".png")
+    content_hash = object_key.rsplit("/", 1)[-1].split(".", 1)[0]
     script = r.register_script(_PURGE)
     done = script(keys=[keys.label_objects(tenant_id), keys.label_records(tenant_id),
                         keys.label_recent(tenant_id), keys.label_warnings(tenant_id)],

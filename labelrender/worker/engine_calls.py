@@ -18,7 +18,16 @@ from labelrender.store.templates import Draft
 from labelrender.synth.engine import EngineUnavailable, SynthesisEngine, UnparseableZpl
 from labelrender.synth.service import SynthesisInput, synthesize
 from labelrender.synth.template_checks import InvalidTemplate, check_draft
-from labelrender.zpl import LimitExceeded, Limits, RenderOptions, ZplError, render
+from labelrender.zpl import (
+    FieldBox,
+    LimitExceeded,
+    Limits,
+    PdfPage,
+    RenderOptions,
+    ZplError,
+    render,
+    render_pdf,
+)
 
 INVALID_ZPL = "InvalidZpl"  # the spec's 422 kind for unparseable ZPL
 INVALID_OPTIONS = "InvalidOptions"  # DPI or font profile the API should have refused
@@ -29,10 +38,13 @@ TOO_COMPLEX = "RenderTooComplex"  # over a limit: the engine's, or the sandbox's
 class Rendered:
     """The engine's output, in plain types so it crosses the process boundary."""
 
-    png: bytes
+    png: bytes  # the output file: a PNG, or a PDF for a job that asks for one
     width: int
     height: int
     warnings: list[str]
+    label_count: int = 1
+    fields: list[list[Any]] | None = None  # each field's ink box, when the job asks
+    content_type: str = "image/png"
 
 
 @dataclass(frozen=True)
@@ -61,9 +73,12 @@ def render_label(job: RenderJob, time_budget_s: float) -> Rendered | Rejected:
     options = RenderOptions(
         dpi=job.target_dpi, source_dpi=job.source_dpi, width_dots=job.width_dots,
         height_dots=job.height_dots, threshold=job.threshold, font_profile=job.font_profile,
+        index=job.label_index or 0, rotation=job.rotation,
         limits=Limits(time_budget_s=time_budget_s),
     )
     try:
+        if job.output_format == "pdf":
+            return _pdf(job, options)
         result = render(job.zpl, options)
     except LimitExceeded as exc:
         return Rejected(TOO_COMPLEX, str(exc), exc.limit)
@@ -77,7 +92,39 @@ def render_label(job: RenderJob, time_budget_s: float) -> Rendered | Rejected:
         return Rejected(INVALID_ZPL, f"the label cannot be rendered: {type(exc).__name__}: "
                                      f"{exc}", unexpected=True)
     return Rendered(result.png, result.width, result.height,
-                    [str(warning) for warning in result.warnings])
+                    [str(warning) for warning in result.warnings], result.label_count,
+                    numbered(field_rows(result.fields), job.extra.get("field_numbers", []))
+                    if job.fields else None)
+
+
+def _pdf(job: RenderJob, options: RenderOptions) -> Rendered:
+    page = PdfPage(**{**job.pdf_page, **_tuples(job.pdf_page)}) if job.pdf_page else None
+    document = render_pdf(job.zpl, options, every_label=job.label_index is None, page=page)
+    first = document.labels[0]
+    return Rendered(document.pdf, first.width, first.height,
+                    [str(warning) for warning in document.warnings], document.label_count,
+                    content_type="application/pdf")
+
+
+def _tuples(page: dict[str, Any]) -> dict[str, Any]:
+    """PdfPage's sizes, which JSON carried as lists."""
+    return {name: tuple(page[name]) for name in ("label_size", "sheet") if page.get(name)}
+
+
+def numbered(rows: list[list[Any]], spans: list[list[int]]) -> list[list[Any]]:
+    """A template's field boxes with the ``^FN`` number their field had in the
+    template (the filled body has ``^FD`` data there): ``spans`` are [start, end, n]
+    byte ranges of the filled body (``from_data.placeholder_spans``)."""
+    for row in rows:
+        for start, end, number in spans:
+            if row[2] is None and start <= row[0] < end:
+                row[2] = number
+    return rows
+
+
+def field_rows(fields: tuple[FieldBox, ...]) -> list[list[Any]]:
+    """Field boxes in plain lists, as the reply and the object's record carry them."""
+    return [[f.offset, f.command, f.fn, f.x, f.y, f.width, f.height] for f in fields]
 
 
 def synthesize_draft(engine: SynthesisEngine, request: SynthesisInput, tenant_id: str,

@@ -1,4 +1,4 @@
-"""The render job handler: the engine in a sandbox process, the PNG to object
+"""The render job handler: the engine in a sandbox process, the PNG (or PDF) to object
 storage, the job settled, the reply sent.
 
 The engine runs in a ``Sandbox`` process under a deadline and a memory ceiling
@@ -46,9 +46,6 @@ from labelrender.worker.engine_calls import (
 from labelrender.worker.sandbox import CallFailed, OverLimit, ProcessLost, Sandbox
 
 log = logging.getLogger(__name__)
-
-PNG_CONTENT_TYPE = "image/png"
-
 
 class NotStarted(Exception):  # noqa: N818 - a state, not a failure
     """The worker is stopping: a job whose turn came is left for another."""
@@ -144,15 +141,19 @@ class JobHandler:
             reply = RenderReply(ok=False, error_kind=outcome.kind,
                                 error_message=outcome.message, limit=outcome.limit)
         else:
-            # sync=False: a label lost to a power cut renders again (store.disk_flush).
-            self._store.put(job.object_key, outcome.png, PNG_CONTENT_TYPE, sync=False)
+            # A PNG without sync: one a power cut tore renders again (store.disk_flush,
+            # ObjectStore.intact); other files (PDF) reach the disk before their link.
+            self._store.put(job.object_key, outcome.png, outcome.content_type,
+                            sync=outcome.content_type != PNG_CONTENT_TYPE)
             info = self._store.head(job.object_key)
             if info is None:
                 raise ObjectStoreError(f"{job.object_key} is not there right after its put")
             settled = jobs.finish(self._redis, entry_id, job, stored_at=info.created_at,
-                                  warnings=outcome.warnings)
+                                  warnings=outcome.warnings, label_count=outcome.label_count,
+                                  fields=outcome.fields)
             reply = RenderReply(ok=True, size_bytes=len(outcome.png), width=outcome.width,
-                                height=outcome.height, warnings=outcome.warnings)
+                                height=outcome.height, warnings=outcome.warnings,
+                                label_count=outcome.label_count, fields=outcome.fields)
         if self._on_rendered is not None:
             self._on_rendered(job)
         metrics.SETTLED.labels(settlement=settled).inc()

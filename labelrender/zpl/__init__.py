@@ -18,14 +18,16 @@ from . import fonts
 from .budget import Budget
 from .commands import execute
 from .elements import Label
-from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError
+from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError, check_deadline
+from .ink import FieldBox, turned
 from .layout import LayoutContext, layout
 from .lexer import tokenize
+from .pdf import PdfPage, pdf_document
 from .printer import PrinterState
 from .raster import encode_png, finish, paint
 
-__all__ = ["FONT_PROFILES", "LimitExceeded", "Limits", "RenderOptions", "RenderResult",
-           "Warning", "ZplError", "render"]
+__all__ = ["FONT_PROFILES", "FieldBox", "LimitExceeded", "Limits", "PdfPage", "PdfResult",
+           "RenderOptions", "RenderResult", "Warning", "ZplError", "render", "render_pdf"]
 
 FONT_PROFILES = tuple(name for name in fonts.PROFILES if name != "default")
 
@@ -48,16 +50,59 @@ class RenderOptions:
 
 @dataclass(frozen=True)
 class RenderResult:
+    """The PNG and what the engine found; ``fields`` has one ``FieldBox`` per printed
+    field, in the order of the ZPL, in this image's pixels."""
+
     png: bytes
     width: int
     height: int
     warnings: tuple[Warning, ...]
     label_count: int
+    fields: tuple[FieldBox, ...] = ()
+
+
+@dataclass(frozen=True)
+class PdfResult:
+    """A PDF of one label or of every label of a stream, one page each (or a sheet
+    of them); ``labels`` are their renders (PNG, warnings, fields), in page order."""
+
+    pdf: bytes
+    labels: tuple[RenderResult, ...]
+    label_count: int
+
+    @property
+    def warnings(self) -> tuple[Warning, ...]:
+        """Every label's warnings, each once (a stream's own are every label's)."""
+        return tuple(dict.fromkeys(w for label in self.labels for w in label.warnings))
 
 
 def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResult:
     """Render label ``options.index`` of a ZPL stream to PNG."""
     opts = options or RenderOptions()
+    state, deadline = _play(zpl, opts)
+    return _label_result(state, opts.index, opts, deadline)
+
+
+def render_pdf(zpl: str | bytes, options: RenderOptions | None = None, *,
+               every_label: bool = False, page: PdfPage | None = None) -> PdfResult:
+    """Label ``options.index`` of a ZPL stream, or with ``every_label`` each of its
+    labels (at most ``Limits.max_labels``), as a PDF laid out as ``page`` says. The
+    time budget is for the whole document."""
+    opts = options or RenderOptions()
+    state, deadline = _play(zpl, opts)
+    count = len(state.labels)
+    if every_label and count > opts.limits.max_labels:
+        raise LimitExceeded(f"the stream has {count} labels, over the {opts.limits.max_labels}"
+                            "-label cap of one PDF", limit="labels")
+    indexes = range(count) if every_label else [opts.index]
+    labels = tuple(_label_result(state, index, opts, deadline) for index in indexes)
+    check_deadline(deadline, opts.limits.time_budget_s)
+    return PdfResult(pdf_document([label.png for label in labels], opts.dpi, page), labels,
+                     count)
+
+
+def _play(zpl: str | bytes, opts: RenderOptions) -> tuple[PrinterState, float]:
+    """The printer state after the whole stream: its labels, ready to draw."""
     _check_options(opts)
     data = zpl.encode("utf-8") if isinstance(zpl, str) else bytes(zpl)
     limits = opts.limits
@@ -73,12 +118,17 @@ def render(zpl: str | bytes, options: RenderOptions | None = None) -> RenderResu
         state.labels.append(Label())  # only blank formats: one blank label
     if not state.labels:
         raise ZplError("no label format found: ZPL labels start with ^XA and end with ^XZ")
-    if opts.index >= len(state.labels):
-        raise ZplError(f"label index {opts.index} is out of range: the stream has "
+    return state, deadline
+
+
+def _label_result(state: PrinterState, index: int, opts: RenderOptions, deadline: float
+                  ) -> RenderResult:
+    if index >= len(state.labels):
+        raise ZplError(f"label index {index} is out of range: the stream has "
                        f"{len(state.labels)} label(s)")
-    label = state.labels[opts.index]
-    png, width, height, notes = _draw(label, state, opts, deadline)
-    return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels))
+    png, width, height, notes, fields = _draw(state.labels[index], state, opts, deadline)
+    return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels),
+                        fields)
 
 
 def _check_options(opts: RenderOptions) -> None:
@@ -116,7 +166,7 @@ def _canvas_size(label: Label, opts: RenderOptions, scale: float) -> tuple[int, 
 
 
 def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: float
-          ) -> tuple[bytes, int, int, list[Warning]]:
+          ) -> tuple[bytes, int, int, list[Warning], tuple[FieldBox, ...]]:
     scale = opts.dpi / (opts.source_dpi or opts.dpi)
     width, height = _canvas_size(label, opts, scale)
     budget = Budget(width, height, opts.limits, deadline)
@@ -135,4 +185,7 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     canvas = paint(primitives, width, height, budget.tick)
     budget.tick()
     image = finish(canvas, mirror=label.mirror, invert=label.invert, rotation=opts.rotation)
-    return encode_png(image, threshold=opts.threshold), image.width, image.height, ctx.warnings
+    fields = tuple(turned(box, width, height, mirror=label.mirror, invert=label.invert,
+                          rotation=opts.rotation) for box in ctx.ink.boxes)
+    return (encode_png(image, threshold=opts.threshold), image.width, image.height,
+            ctx.warnings, fields)

@@ -71,6 +71,7 @@ class TextField:
     reverse_direction: bool = False  # ^FPR: right to left
     char_gap: int = 0  # ^FP g
     offset: int = 0
+    number: int | None = None  # ^FN: the field's number in a template or stored format
 
 
 @dataclass(frozen=True)
@@ -150,6 +151,7 @@ class BarcodeField:
     data: str
     reverse: bool = False
     offset: int = 0
+    number: int | None = None  # ^FN
 
 
 Element = TextField | GraphicBox | GraphicEllipse | GraphicDiagonal | GraphicImage | BarcodeField

@@ -92,6 +92,8 @@ class Limits:
     fixed cost per primitive, glyph, character and bar code (``budget.py``). One to
     three seconds at the cap; the corpus's heaviest label needs 70 at its own dpi and
     about 160 at 1200 dpi ("work")."""
+    max_labels: int = 50
+    """Labels one PDF may hold, one page each: Labelary's cap per request ("labels")."""
     time_budget_s: float = 10.0
     """Wall-clock seconds for one render, checked in every stage ("time"). The one
     cap that depends on the machine: a last line of defence behind the others."""

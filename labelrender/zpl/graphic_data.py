@@ -113,6 +113,15 @@ class Bitmap:
     def bytes_per_row(self) -> int:
         return self.width // 8
 
+    def ink_bounds(self) -> tuple[int, int, int, int] | None:
+        """The box (left, top, right, bottom) of the ink bits, or None without ink."""
+        if self.width == 0 or self.height == 0:
+            return None
+        # In mode "1" a set bit is 255, and getbbox bounds the pixels that are not 0.
+        bounds: tuple[int, int, int, int] | None = Image.frombytes(
+            "1", (self.width, self.height), self.bits).getbbox()
+        return bounds
+
     def to_image(self) -> Image.Image:
         """The bitmap as a mode "L" image: ink is 255, paper is 0."""
         if self.width == 0 or self.height == 0:

@@ -9,6 +9,7 @@ baseline start (bars' bottom-left for a barcode) sits on the origin.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from . import budget as cost
@@ -27,6 +28,7 @@ from .elements import (
 )
 from .errors import LimitExceeded, Warning
 from .graphic_data import Bitmap
+from .ink import FieldBox, InkLog, add_glyphs, overflow
 from .symbols import SymbolError, SymbolGeometry, SymbolText, build_symbol
 
 Point = tuple[float, float]
@@ -117,6 +119,7 @@ class LayoutContext:
     # The largest label side in output pixels (Limits.max_side_inches at the
     # output dpi): a text box wider or taller than any label could be is refused.
     max_side_px: float = float("inf")
+    ink: InkLog = field(default_factory=InkLog)  # each printed field's ink box
 
 
 def rotate(orientation: str, du: float, dv: float) -> Point:
@@ -170,7 +173,33 @@ def layout(elements: list[Element], ctx: LayoutContext) -> list[Primitive]:
                 out.extend(_shape(_diagonal(element, ctx), element, ctx))
             case GraphicImage():
                 out.extend(_shape(_picture(element, ctx), element, ctx))
+        _record_field(element, ctx)
     return out
+
+
+def _record_field(element: Element, ctx: LayoutContext) -> None:
+    """The element's ink box (``ctx.ink.boxes``), and a warning when ink that
+    prints (not a white ^GB...W) runs off the canvas."""
+    box = ctx.ink.take()
+    if box is None:
+        return
+    match element:
+        case TextField():
+            offset, command, number = element.offset, "^FD", element.number
+            what = repr(element.text[:24] + ("..." if len(element.text) > 24 else ""))
+        case BarcodeField():
+            offset, command, number = element.offset, "^" + element.spec.command, element.number
+            what = f"{command} {element.data[:24]!r}"
+        case _:
+            (offset, command), number = _site(element), None
+            what = command
+    x0, y0, x1, y1 = box
+    ctx.ink.boxes.append(FieldBox(offset, command, number, x0, y0, x1 - x0, y1 - y0))
+    if getattr(element, "color", "B") == "W" and not getattr(element, "reverse", False):
+        return  # white on white: nothing of it prints anywhere
+    note = overflow(box, ctx.budget.width, ctx.budget.height, ctx.scale, offset, command, what)
+    if note is not None:
+        ctx.warnings.append(note)
 
 
 def _check_box(element: TextField, ctx: LayoutContext, site: tuple[int, str]) -> None:
@@ -222,6 +251,12 @@ def _shape(item: Ellipse | Polygon | Picture, element: Element,
            ctx: LayoutContext) -> list[Primitive]:
     """A shape that shows on the canvas, its painting charged; nothing if it is off it."""
     x, y, w, h = _bounds(item)
+    if isinstance(item, Polygon):  # raster fills the pixels the outline touches
+        ctx.ink.add((math.floor(x), math.floor(y), math.ceil(x + w), math.ceil(y + h)))
+    elif isinstance(item, Picture):
+        _add_picture_ink(item, ctx)
+    else:
+        ctx.ink.add_rect(x, y, w, h)
     area = ctx.budget.area(x, y, w, h)
     if area == 0:
         return []
@@ -232,6 +267,18 @@ def _shape(item: Ellipse | Polygon | Picture, element: Element,
         work += (w + h) * cost.EDGE
     ctx.budget.charge(work, *_site(element))
     return [item]
+
+
+def _add_picture_ink(picture: Picture, ctx: LayoutContext) -> None:
+    """Where a picture's ink bits land, not its whole bitmap: ^GF rows are padded to
+    whole bytes and logos have blank margins, which print nothing off the label."""
+    bounds = picture.bitmap.ink_bounds()
+    if bounds is None:
+        return
+    sx, sy = picture.width / picture.bitmap.width, picture.height / picture.bitmap.height
+    left, top, right, bottom = bounds
+    ctx.ink.add((picture.x + left * sx, picture.y + top * sy, picture.x + right * sx,
+                 picture.y + bottom * sy))
 
 
 def _rect_on_canvas(rect: Rect, ctx: LayoutContext) -> Rect | None:
@@ -258,6 +305,7 @@ def _px(value: int, ctx: LayoutContext) -> int:
 def _box(box: GraphicBox, ctx: LayoutContext) -> list[Primitive]:
     w, h, t = _px(box.width, ctx), _px(box.height, ctx), _px(box.thickness, ctx)
     x, y = _box_origin(box.origin, ctx, w, h)
+    ctx.ink.add_rect(x, y, w, h)
     mode = _mode(box.reverse, box.color)
     # ZPL II guide ^GB: rounding radius = (r / 8) * (shorter side / 2).
     radius = round(box.rounding / 8 * min(w, h) / 2)
@@ -347,6 +395,8 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         # while leaving labelize-units/reverse and carriers/dhlpaket as they were.
         font = replace(font, solid=True)
     clip = None
+    frame_box: tuple[float, float, float, float] | None = None  # the ^TB box, uncut
+    offcut: tuple[tuple[text.GlyphPos, ...], ...] = ()  # lines of a ^TB off the canvas
     work = 0.0
     if block.clip_height is not None:
         # The clip box is the block's own frame: its top-left sits anchor_v above a
@@ -358,10 +408,12 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
         ex, ey = rotate(o, block.width, block.clip_height)
         # A box larger than the label prints only what falls on the label: the clip
         # (raster's scratch image) is cut to the canvas.
-        clip = ctx.budget.visible(round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
-                                  abs(round(cx0 + ex) - round(cx0)),
-                                  abs(round(cy0 + ey) - round(cy0)))
+        frame = (round(min(cx0, cx0 + ex)), round(min(cy0, cy0 + ey)),
+                 abs(round(cx0 + ex) - round(cx0)), abs(round(cy0 + ey) - round(cy0)))
+        clip = ctx.budget.visible(*frame)
+        frame_box = (frame[0], frame[1], frame[0] + frame[2], frame[1] + frame[3])
         if clip[2] <= clip[0] or clip[3] <= clip[1]:
+            offcut = block.lines
             block = replace(block, lines=())
         else:
             work += (clip[2] - clip[0]) * (clip[3] - clip[1]) + cost.PRIMITIVE
@@ -375,6 +427,7 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
     inside = cx - extent > -reach and cx + extent < right and cy - extent > -reach and (
         cy + extent < bottom)
     painted = 0
+    dropped: list[tuple[str, float, float]] = []  # glyphs whose ink cannot reach the canvas
     for line in block.lines:
         if inside and o == "N":  # the common case, without a turn per glyph
             glyphs = [(char, cx + u, cy + (v - anchor_v)) for char, u, v in line]
@@ -385,17 +438,35 @@ def _text(element: TextField, ctx: LayoutContext) -> list[Primitive]:
                 gx, gy = cx + du, cy + dv
                 if inside or (-reach < gx < right and -reach < gy < bottom):
                     glyphs.append((char, gx, gy))
+                else:
+                    dropped.append((char, gx, gy))
         if glyphs:
             painted += len(glyphs)
             runs.append(GlyphRun(font, tuple(glyphs), o, mode, clip))
     # Charged once the field is laid out: its characters (already charged) bound the lines.
     ctx.budget.charge(work + ctx.budget.glyph_work(font, painted, element.text), *site)
+    for run in runs:  # charged: the masks measured here are the ones raster pastes
+        assert isinstance(run, GlyphRun)
+        add_glyphs(ctx.ink, font, run.glyphs, o, frame_box)
+    add_glyphs(ctx.ink, font, tuple(dropped), o, frame_box, cells=True)
+    for line in offcut:
+        add_glyphs(ctx.ink, font, _on_page(line, o, cx, cy - anchor_v), o, frame_box, cells=True)
     if block.end is not None:
         du, dv = rotate(o, block.end[0], block.end[1] - anchor_v)
         pen = (x + off[0] + du, y + off[1] + dv)
     if element.origin.baseline:
         ctx.last_pen = pen
     return runs
+
+
+def _on_page(line: tuple[text.GlyphPos, ...], orientation: str, x: float, y: float
+             ) -> tuple[text.GlyphPos, ...]:
+    """A line's glyphs at page positions, its block's origin at (x, y)."""
+    out = []
+    for char, u, v in line:
+        du, dv = rotate(orientation, u, v)
+        out.append((char, x + du, y + dv))
+    return tuple(out)
 
 
 def resolve_font(spec: FontSpec, ctx: LayoutContext, field_offset: int = 0) -> fonts.ScaledFont:
@@ -478,6 +549,7 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
     work = len(rects) * cost.RECT + (len(hexagons) + len(rings)) * cost.PRIMITIVE
     work += ctx.budget.area(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
     ctx.budget.charge(work, *_site(element))
+    _symbol_ink(ctx, rects, hexagons, rings)
     out: list[Primitive] = [Symbol(tuple(rects), hexagons, rings, o, mode)]
     for piece in g.texts:
         font = _symbol_font(piece, ctx, element)
@@ -490,8 +562,26 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
             glyphs.append((char, gx, gy))
             u += font.advance(char)
         ctx.budget.charge(ctx.budget.glyph_work(font, len(glyphs), piece.text), *_site(element))
+        add_glyphs(ctx.ink, font, tuple(glyphs), o)
         out.append(GlyphRun(font, tuple(glyphs), o, mode))
     return out
+
+
+def _symbol_ink(ctx: LayoutContext, rects: list[Rect],
+                hexagons: tuple[tuple[float, float, float], ...],
+                rings: tuple[tuple[float, float, float, float], ...]) -> None:
+    """A symbol's modules, as raster paints them (hexagons and rings by their radius)."""
+    drawn = [r for r in rects if r.w > 0 and r.h > 0]
+    if drawn:
+        ctx.ink.add((min(r.x for r in drawn), min(r.y for r in drawn),
+                     max(r.x + r.w for r in drawn), max(r.y + r.h for r in drawn)))
+    for cx, cy, d in hexagons:  # d across the flats: the corners are d / sqrt(3) out
+        reach = d / math.sqrt(3) + 1
+        ctx.ink.add((math.floor(cx - reach), math.floor(cy - reach), math.ceil(cx + reach),
+                     math.ceil(cy + reach)))
+    for cx, cy, outer, _ in rings:
+        ctx.ink.add((math.floor(cx - outer), math.floor(cy - outer), math.ceil(cx + outer) + 1,
+                     math.ceil(cy + outer) + 1))
 
 
 def _symbol_font(piece: SymbolText, ctx: LayoutContext,

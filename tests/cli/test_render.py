@@ -44,3 +44,18 @@ def test_usage_errors(tmp_path: Path) -> None:
     assert run("render", "a.zpl", "b.zpl", "-o", "x.png").returncode == 2
     assert run("render", "a.zpl", "-o", "x.png", "--width-dots", "10").returncode == 2
     assert run("render", "a.zpl").returncode == 2  # argparse: -o or --out-dir required
+
+
+def test_render_pdf_every_label(tmp_path: Path) -> None:
+    source = tmp_path / "two.zpl"
+    source.write_bytes(LABEL + LABEL.replace(b"HELLO", b"AGAIN"))
+    out = tmp_path / "two.pdf"
+    done = run("render", str(source), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes().startswith(b"%PDF-")
+    assert "rendered 2 label(s), 0 failed" in done.stderr
+    one = tmp_path / "one"
+    done = run("render", str(source), "--out-dir", str(one), "--format", "pdf", "--index", "1")
+    assert done.returncode == 0, done.stderr
+    assert (one / "two.pdf").read_bytes().startswith(b"%PDF-")
+    assert "rendered 1 label(s), 0 failed" in done.stderr

@@ -96,3 +96,30 @@ def test_serve_renders_with_the_demo_key_and_survives_a_restart(tmp_path: Path) 
         assert any(tenant_id in line for line in banner)
         again = render(port, api_key)  # same key, same tenant, same stored label
         assert (again["cached"], again["url"]) == (True, first["url"])
+
+
+@pytest.mark.parametrize("command", ["serve", "api"])
+def test_a_port_in_use_is_one_line_and_burns_no_key(tmp_path: Path, command: str) -> None:
+    """The port is bound first: taken, the command says so in one line (how to pick
+    another included) and exits 3, before a demo key is made or shown; the next start
+    on a free port still shows the key."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "S3_BUCKET")}
+    env.update(LABELRENDER_DATA_DIR=str(tmp_path / "data"), LABELRENDER_WORKERS="1",
+               LABELRENDER_RENDER_PROCESSES="1")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "labelrender.cli", command, "--port", str(port)],
+            env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3
+    assert "Traceback" not in done.stderr and "API key" not in done.stdout
+    assert "listening" not in done.stdout
+    (line,) = done.stderr.strip().splitlines()
+    assert line == (f"labelrender {command}: port {port} on 127.0.0.1 is already in use "
+                    "(another labelrender serve?); choose another with --port N or "
+                    "LABELRENDER_PORT=N")
+    if command == "serve":
+        with serving(tmp_path / "data", free_port()) as lines:
+            assert any(KEY.search(line) for line in lines), lines

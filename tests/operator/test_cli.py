@@ -14,9 +14,10 @@ from pathlib import Path
 import redis
 
 from labelrender.store import templates
+from tests.fixtures.polling import wait_for
 from tests.operator.bad_input import example
 from tests.operator.conftest import redis_url
-from tests.operator.harness import Cluster, ready, wait_for
+from tests.operator.harness import Cluster, ready
 
 
 def command_env(**values: str) -> dict[str, str]:

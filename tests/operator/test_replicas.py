@@ -7,9 +7,10 @@ import pytest
 import redis
 
 from labelrender.store import templates
+from tests.fixtures.polling import wait_for
 from tests.operator.bad_input import example
 from tests.operator.conftest import StartOperator
-from tests.operator.harness import Cluster, ready, wait_for
+from tests.operator.harness import Cluster, ready
 
 NAME = "shipping-4x6"
 

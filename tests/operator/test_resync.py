@@ -12,9 +12,10 @@ from labelrender.store import plans, templates
 from labelrender.store.owners import Owner
 from labelrender.store.settings import Settings, build_object_store
 from labelrender.store.templates import Draft
+from tests.fixtures.polling import wait_for
 from tests.operator.bad_input import example
 from tests.operator.conftest import StartOperator
-from tests.operator.harness import Cluster, ready, wait_for
+from tests.operator.harness import Cluster, ready
 
 RESYNC_S = 2.0  # tests/operator/harness.py operator_settings
 RESTART_RESYNC_S = 5.0  # the restart test's period: generous for a loaded machine

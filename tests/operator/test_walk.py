@@ -8,9 +8,10 @@ from typing import Any
 
 from labelrender.store import BUILTIN_PLANS
 from labelrender.store.plans import Plan
+from tests.fixtures.polling import wait_for
 from tests.operator.bad_input import example
 from tests.operator.conftest import StartOperator
-from tests.operator.harness import Caller, Cluster, Service, ready, wait_for
+from tests.operator.harness import Caller, Cluster, Service, ready
 
 NAME = "shipping-4x6"
 FIELDS = {"ship_to_name": "ADA LOVELACE", "ship_to_city": "LONDON W1A 1AA",

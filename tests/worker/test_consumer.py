@@ -109,6 +109,9 @@ def test_sigterm_lets_the_worker_finish_its_job(redis_db: redis.Redis, tmp_path:
     try:
         job = jobs.enqueue(redis_db, make_job(SLOW_ZPL))
         wait_until(lambda: delivered_unacked(redis_db) == 1)
+        # Taken is not yet started: a job the signal finds waiting for its render
+        # process is handed back (test_stop_finishes_started_renders_and_hands_back_the_rest).
+        time.sleep(0.5)
         worker.send_signal(signal.SIGTERM)
         assert worker.wait(timeout=60) == 0
     finally:

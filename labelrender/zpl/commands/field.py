@@ -225,7 +225,7 @@ def field_separator(state: PrinterState, command: Command) -> None:
             raise LimitExceeded(f"bar code data is {len(text)} characters, over the "
                                 f"{state.limits.max_barcode_bytes}-character cap",
                                 offset, "^" + f.barcode.command, limit="barcode_bytes")
-        state.add(BarcodeField(origin, f.barcode, text, f.reverse, f.data_offset))
+        state.add(BarcodeField(origin, f.barcode, text, f.reverse, f.data_offset, f.number))
         return
     if text == "":
         return
@@ -239,7 +239,7 @@ def field_separator(state: PrinterState, command: Command) -> None:
         TextField(
             origin, text, font, orientation, f.reverse or state.settings.reverse_all,
             f.block, f.text_block, f.vertical, f.reverse_direction, f.char_gap,
-            f.data_offset,
+            f.data_offset, f.number,
         )
     )
 

@@ -144,7 +144,7 @@ class JobHandler:
             # A PNG without sync: one a power cut tore renders again (store.disk_flush,
             # ObjectStore.intact); other files (PDF) reach the disk before their link.
             self._store.put(job.object_key, outcome.png, outcome.content_type,
-                            sync=outcome.content_type != PNG_CONTENT_TYPE)
+                            sync=outcome.content_type != "image/png")
             info = self._store.head(job.object_key)
             if info is None:
                 raise ObjectStoreError(f"{job.object_key} is not there right after its put")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, ParamSpec, TypeVar
 
 import redis
@@ -22,11 +23,35 @@ from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
 from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
 from labelrender.store.access import Access, Authorizer
+from labelrender.store.labels import RenderRecord
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 
 P = ParamSpec("P")
 T = TypeVar("T")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class StoredRecords:
+    """What the engine said of the stored labels this process has answered
+    (``RenderRecord``), by object key and creation time. A stored object never
+    changes (a new one under the same key has a new creation time), so a repeat
+    hit needs no Redis for it; only its field boxes may be added later, when a
+    request first asks for them. Least recently used first out past ``size``."""
+
+    def __init__(self, size: int = 10_000) -> None:
+        self._size = size
+        self._known: OrderedDict[tuple[str, float], RenderRecord] = OrderedDict()
+
+    def get(self, object_key: str, created_at: float) -> RenderRecord | None:
+        known = self._known.get((object_key, created_at))
+        if known is not None:
+            self._known.move_to_end((object_key, created_at))
+        return known
+
+    def put(self, object_key: str, created_at: float, record: RenderRecord) -> None:
+        self._known[(object_key, created_at)] = record
+        while len(self._known) > self._size:
+            self._known.popitem(last=False)
 
 
 @dataclass(frozen=True)
@@ -40,6 +65,7 @@ class AppState:
     # same server as ``redis``; everything else goes through ``call``.
     aredis: AsyncRedis
     authorizer: Authorizer
+    stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
 
     def now(self) -> float:
         return self.config.clock()
@@ -60,10 +86,19 @@ class AppState:
         try:
             return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
         except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
-            raise ServiceUnavailable(
-                "storage is temporarily unavailable; retry shortly",
-                retry_after=self.config.retry_after_s,
-            ) from exc
+            raise self._unavailable() from exc
+
+    def call_here(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a store call that does only local work (``ObjectStore.local``) on the
+        event loop itself, its failures answered as ``call`` answers them."""
+        try:
+            return fn(*args, **kwargs)
+        except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
+            raise self._unavailable() from exc
+
+    def _unavailable(self) -> ServiceUnavailable:
+        return ServiceUnavailable("storage is temporarily unavailable; retry shortly",
+                                  retry_after=self.config.retry_after_s)
 
 
 STATE = web.AppKey("labelrender_state", AppState)

@@ -168,7 +168,7 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
     object_key = label_object_key(tenant_id, content_hash, output_format)
 
     async def lookup() -> RenderOutcome | None:
-        found = await state.call(_stored_hit, state, tenant_id, object_key)
+        found = await _stored_hit(state, tenant_id, object_key, with_fields=fields)
         if found is None or (fields and found[2].fields is None):
             return None
         state.metrics.cache_hits.inc()
@@ -200,19 +200,33 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
 def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
     """A stored object's signed URL and what ``head`` says of it, or None."""
     info = state.objects.head(object_key)
-    if info is None:
+    if info is None or not state.objects.intact(object_key, info):
+        # A label a power cut left empty or torn before the filesystem store
+        # synced it (store.disk_flush) is no hit: it renders again, replacing it.
         return None
     return signed_url_for(state, object_key, info.created_at)[0], info
 
 
-def _stored_hit(state: AppState, tenant_id: str, object_key: str
-                ) -> tuple[str, ObjectInfo, RenderRecord] | None:
+async def _stored_hit(state: AppState, tenant_id: str, object_key: str, *, with_fields: bool
+                      ) -> tuple[str, ObjectInfo, RenderRecord] | None:
     """A cache hit: the stored object's URL and head, and what the engine said
-    when it rendered it, so a repeat answers as the render did."""
-    found = stored_object(state, object_key)
+    when it rendered it, so a repeat answers as the render did. A local store
+    is looked at on the event loop (a stat and an HMAC: a thread hop costs
+    more), and the record of a label answered before is remembered (read again
+    when field boxes are asked for and the remembered one has none: they may
+    have been recorded since)."""
+    if state.objects.local:
+        found = state.call_here(stored_object, state, object_key)
+    else:
+        found = await state.call(stored_object, state, object_key)
     if found is None:
         return None
-    return found[0], found[1], object_record(state.redis, tenant_id, object_key)
+    url, info = found
+    record = state.stored_records.get(object_key, info.created_at)
+    if record is None or (with_fields and record.fields is None):
+        record = await state.call(object_record, state.redis, tenant_id, object_key)
+        state.stored_records.put(object_key, info.created_at, record)
+    return url, info, record
 
 
 def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple[str, int]:

@@ -26,6 +26,7 @@ from botocore.exceptions import (  # type: ignore[import-untyped, unused-ignore]
     ClientError,
 )
 
+from labelrender.store.disk_flush import FLUSHER
 from labelrender.store.errors import InvalidValue, StoreError
 from labelrender.store.signing import (
     S3_MAX_URL_LIFETIME_S,
@@ -79,8 +80,14 @@ def check_key(key: str) -> str:
 class ObjectStore(Protocol):
     """The storage both embedded (filesystem) and scaled-out (S3) modes use."""
 
-    def put(self, key: str, data: bytes, content_type: str) -> None:
-        """Store `data`; idempotent for the same key and bytes."""
+    # Whether ``head`` and ``signed_url`` are local work (a stat, an HMAC) that an
+    # event loop may do itself, rather than a network call to run on a thread.
+    local: bool
+
+    def put(self, key: str, data: bytes, content_type: str, *, sync: bool = True) -> None:
+        """Store `data`; idempotent for the same key and bytes. ``sync=False``
+        allows a store to make the bytes durable up to a second later (a label,
+        which renders again if a power cut loses it)."""
 
     def get(self, key: str) -> bytes | None:
         """The object's bytes, or None when there is no such object."""
@@ -94,6 +101,10 @@ class ObjectStore(Protocol):
     def signed_url(self, key: str, expires_at: int, base_url: str) -> str:
         """A URL anyone can GET until `expires_at`; the same inputs give the same URL."""
 
+    def intact(self, key: str, info: ObjectInfo) -> bool:
+        """False for an object stored with ``sync=False`` that a power cut left
+        empty or cut short: a cache hit must not point at it (it renders again)."""
+
 
 class FilesystemStore:
     """Objects as files under `root`, written atomically; URLs served by our API.
@@ -103,20 +114,26 @@ class FilesystemStore:
     the serving route derives it from the key's extension.
     """
 
+    local = True
+
     def __init__(self, root: Path, signer: UrlSigner) -> None:
         self._root = root
         self._signer = signer
 
-    def put(self, key: str, data: bytes, content_type: str) -> None:
+    def put(self, key: str, data: bytes, content_type: str, *, sync: bool = True) -> None:
         """Create-if-absent: two writers racing to store one label leave the
         first file and its mtime (the worker bills a label's first store by
-        its creation time: store.jobs); other bytes under the key are replaced."""
+        its creation time: store.jobs); other bytes under the key are replaced.
+
+        With ``sync`` the bytes reach the disk before the file is linked into
+        place; without, they do within a second (``disk_flush``), and a PNG a
+        power cut left empty or torn meanwhile is not ``intact``."""
         path = self._path(key)
         try:
             if _holds(path, data):
                 return
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomic(path, data)
+            _write_atomic(path, data, sync=sync)
         except OSError as exc:
             raise ObjectStoreError(f"cannot store object {key!r}") from exc
 
@@ -156,6 +173,11 @@ class FilesystemStore:
         sig = self._signer.sign(key, expires_at)
         return f"{base_url.rstrip('/')}/files/{key}?exp={expires_at}&sig={sig}"
 
+    def intact(self, key: str, info: ObjectInfo) -> bool:
+        """A PNG is whole when it ends with its IEND chunk (other objects are
+        stored with ``sync``, so a power cut never tears them)."""
+        return not key.endswith(".png") or _ends_png(self._path(key), info.size)
+
     def read_signed(self, key: str, exp: str, sig: str, now: float) -> bytes | None:
         """Bytes behind a signed URL's raw query values; None once purged (404).
 
@@ -181,17 +203,35 @@ def _holds(path: Path, data: bytes) -> bool:
         return False
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+def _ends_png(path: Path, size: int) -> bool:
+    """Whether the file ends with a PNG's IEND chunk: a file a power cut cut
+    short (empty, or its first pages only) does not."""
+    if size < len(PNG_TRAILER):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return False
+    try:
+        return os.pread(fd, len(PNG_TRAILER), size - len(PNG_TRAILER)) == PNG_TRAILER
+    finally:
+        os.close(fd)
+
+
+def _write_atomic(path: Path, data: bytes, *, sync: bool) -> None:
     """Write via a temp file in the same directory, so readers never see half a
     file. The temp file is linked into place, which fails if another writer got
     there first: its file stays when it holds the same bytes (same key, same
-    label, first creation time), and is replaced only when it holds others."""
+    label, first creation time), and is replaced only when it holds others.
+    With ``sync`` the bytes reach the disk before the link; the link, and
+    without ``sync`` the bytes too, do within a second (``disk_flush``)."""
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as temp:
             temp.write(data)
-            temp.flush()
-            os.fsync(temp.fileno())
+            if sync:
+                temp.flush()
+                os.fsync(temp.fileno())
         try:
             os.link(temp_name, path)
         except FileExistsError:
@@ -200,17 +240,11 @@ def _write_atomic(path: Path, data: bytes) -> None:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_name)
-    _fsync_directory(path.parent)
+    FLUSHER.linked(path, synced=sync)
 
 
-def _fsync_directory(directory: Path) -> None:
-    """Persist the rename itself, not only the file contents."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
+# Every PNG ends with its IEND chunk: length 0, the type, the type's CRC.
+PNG_TRAILER = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 # S3 reports a missing object as NoSuchKey (GET) or a bare 404 (HEAD).
 _NOT_FOUND_CODES = frozenset({"404", "NoSuchKey", "NotFound"})
@@ -227,6 +261,8 @@ class S3Store:
     so a re-put of identical bytes is skipped and keeps the original time.
     """
 
+    local = False
+
     def __init__(
         self,
         bucket: str,
@@ -241,10 +277,11 @@ class S3Store:
         self._clock = clock
         enable_fixed_time_presign(client)
 
-    def put(self, key: str, data: bytes, content_type: str) -> None:
+    def put(self, key: str, data: bytes, content_type: str, *, sync: bool = True) -> None:
         """Create-if-absent (``If-None-Match: *``), so two writers racing to
         store one label leave the first object and its creation time: the
-        worker bills the first store of a label by that time (store.jobs)."""
+        worker bills the first store of a label by that time (store.jobs).
+        An S3 PUT is durable when it answers, ``sync`` or not."""
         digest = hashlib.sha256(data).hexdigest()
         if self._holds(key, digest):
             return
@@ -299,6 +336,10 @@ class S3Store:
             )
         except BotoCoreError as exc:
             raise ObjectStoreError(f"cannot presign {key!r}") from exc
+
+    def intact(self, key: str, info: ObjectInfo) -> bool:
+        """An S3 PUT is whole once it answers."""
+        return True
 
     def _request(self, operation: str, key: str, **params: Any) -> dict[str, Any] | None:
         """Run one S3 call on `key`; None when the object does not exist."""

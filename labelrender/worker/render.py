@@ -141,7 +141,10 @@ class JobHandler:
             reply = RenderReply(ok=False, error_kind=outcome.kind,
                                 error_message=outcome.message, limit=outcome.limit)
         else:
-            self._store.put(job.object_key, outcome.png, outcome.content_type)
+            # A PNG without sync: one a power cut tore renders again (store.disk_flush,
+            # ObjectStore.intact); other files (PDF) reach the disk before their link.
+            self._store.put(job.object_key, outcome.png, outcome.content_type,
+                            sync=outcome.content_type != "image/png")
             info = self._store.head(job.object_key)
             if info is None:
                 raise ObjectStoreError(f"{job.object_key} is not there right after its put")

@@ -184,8 +184,8 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     primitives = layout(label.elements, ctx)
     canvas = paint(primitives, width, height, budget.tick)
     budget.tick()
-    image = finish(canvas, threshold=opts.threshold, mirror=label.mirror, invert=label.invert,
-                   rotation=opts.rotation)
+    image = finish(canvas, mirror=label.mirror, invert=label.invert, rotation=opts.rotation)
     fields = tuple(turned(box, width, height, mirror=label.mirror, invert=label.invert,
                           rotation=opts.rotation) for box in ctx.ink.boxes)
-    return encode_png(image), image.width, image.height, ctx.warnings, fields
+    return (encode_png(image, threshold=opts.threshold), image.width, image.height,
+            ctx.warnings, fields)

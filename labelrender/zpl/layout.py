@@ -529,10 +529,18 @@ def _place_symbol(element: BarcodeField, g: SymbolGeometry, ctx: LayoutContext) 
 
     mode = _mode(element.reverse)
     rects = []
-    for rx, ry, rw, rh in g.rects:
-        (ax, ay), (cx, cy) = page(rx, ry), page(rx + rw, ry + rh)
-        left, top = round(min(ax, cx)), round(min(ay, cy))
-        rects.append(Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top, mode))
+    if o == "N" and all(rw >= 0 and rh >= 0 for _, _, rw, rh in g.rects):
+        # Unturned (most symbols, and a matrix has thousands of runs): page() inlined.
+        for rx, ry, rw, rh in g.rects:
+            left, top = round(bx + rx), round(by + (ry + anchor))
+            rects.append(Rect(left, top, round(bx + (rx + rw)) - left,
+                              round(by + (ry + rh + anchor)) - top, mode))
+    else:
+        for rx, ry, rw, rh in g.rects:
+            (ax, ay), (cx, cy) = page(rx, ry), page(rx + rw, ry + rh)
+            left, top = round(min(ax, cx)), round(min(ay, cy))
+            rects.append(Rect(left, top, round(max(ax, cx)) - left, round(max(ay, cy)) - top,
+                              mode))
     hexagons = tuple((*page(cx, cy), d) for cx, cy, d in g.hexagons)
     rings = tuple((*page(cx, cy), r1, r2) for cx, cy, r1, r2 in g.rings)
     # The bars are painted within the symbol's box (or through a mask over it): the

@@ -1,4 +1,4 @@
-"""Raster: paints positioned primitives with Pillow and encodes the PNG.
+"""Raster: paints positioned primitives with Pillow; ``png`` encodes the result.
 
 The canvas holds ink (255 = black) so that ZPL's three ways of drawing map to
 three compositing rules: ink (max), paper (^GB...W: subtract) and reverse
@@ -10,15 +10,15 @@ huge box costs no more memory than the label; layout has already charged the wor
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable
 
-from PIL import Image, ImageChops, ImageDraw, ImageOps
+from PIL import Image, ImageChops, ImageDraw
 
+from . import png
+from .fonts import ScaledFont
 from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
 
-_THRESHOLD = [0] * 128 + [255] * 128
 # Glyphs and primitives painted between two looks at the clock.
 _TICK_GLYPHS = 64
 _TICK_PRIMITIVES = 16
@@ -37,6 +37,7 @@ def paint(primitives: list[Primitive], width: int, height: int,
     work charge) and every few glyphs."""
     canvas = Image.new("L", (width, height), 0)
     draw = ImageDraw.Draw(canvas)
+    ready: _Ready = {}
     for count, item in enumerate(primitives):
         if count % _TICK_PRIMITIVES == 0:
             tick()
@@ -50,7 +51,7 @@ def paint(primitives: list[Primitive], width: int, height: int,
             case Polygon():
                 _polygon(canvas, item)
             case GlyphRun():
-                _glyphs(canvas, item, tick)
+                _glyphs(canvas, item, tick, ready)
             case Picture():
                 _picture(canvas, item)
             case Symbol():
@@ -60,13 +61,16 @@ def paint(primitives: list[Primitive], width: int, height: int,
 
 def _apply(canvas: Image.Image, mask: Image.Image, x: int, y: int, mode: str) -> None:
     """Composite an ink mask at (x, y) with the given rule, clipped to the canvas."""
-    left, top = max(x, 0), max(y, 0)
-    right, bottom = min(x + mask.width, canvas.width), min(y + mask.height, canvas.height)
-    if right <= left or bottom <= top:
-        return
-    if (left, top, right, bottom) != (x, y, x + mask.width, y + mask.height):
+    width, height = mask.size
+    right, bottom = x + width, y + height
+    if x < 0 or y < 0 or right > canvas.width or bottom > canvas.height:
+        left, top = max(x, 0), max(y, 0)
+        right, bottom = min(right, canvas.width), min(bottom, canvas.height)
+        if right <= left or bottom <= top:
+            return
         mask = mask.crop((left - x, top - y, right - x, bottom - y))
-    box = (left, top, right, bottom)
+        x, y = left, top
+    box = (x, y, right, bottom)
     if mode == "ink":
         canvas.paste(255, box, mask)
     elif mode == "paper":
@@ -142,8 +146,8 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
     _apply(canvas, mask, left, top, shape.mode)
 
 
-def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
-    placed = _placed(run, tick)
+def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) -> None:
+    placed = _placed(run, tick, ready)
     if run.clip is None:
         for mask, x, y in placed:
             _apply(canvas, mask, x, y, run.mode)
@@ -166,23 +170,43 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
     _apply(canvas, target, x0, y0, run.mode)
 
 
-def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
+# The glyphs one render has made ready to paste, by font and orientation, then by
+# character: the mask turned to the orientation and its top-left from the pen point
+# (None for a glyph with no ink). A label repeats its fonts and characters, and a
+# turned or solid mask is made once a render instead of once a glyph.
+_Glyph = tuple[Image.Image, int, int] | None
+_Ready = dict[tuple[ScaledFont, str], dict[str, _Glyph]]
+
+
+def _placed(run: GlyphRun, tick: Tick, ready: _Ready) -> list[tuple[Image.Image, int, int]]:
     """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
-    turn = _TURNS.get(run.orientation)
+    table = ready.setdefault((run.font, run.orientation), {})
     placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:
             tick()
-        mask, left, top = run.font.glyph(char)
-        if mask.width == 0:
-            continue
-        if turn is None:
-            placed.append((mask, round(px) + left, round(py) + top))
-            continue
-        transpose, shift = turn
-        dx, dy = shift(left, top, mask.width, mask.height)
-        placed.append((mask.transpose(transpose), round(px) + dx, round(py) + dy))
+        glyph = table.get(char, _UNSEEN)
+        if glyph is _UNSEEN:
+            glyph = table[char] = _turned(run.font, char, run.orientation)
+        if glyph is not None:
+            mask, dx, dy = glyph
+            placed.append((mask, round(px) + dx, round(py) + dy))
     return placed
+
+
+_UNSEEN: _Glyph = (Image.new("L", (0, 0)), 0, 0)
+
+
+def _turned(font: ScaledFont, char: str, orientation: str) -> _Glyph:
+    mask, left, top = font.glyph(char)
+    if mask.width == 0:
+        return None
+    turn = _TURNS.get(orientation)
+    if turn is None:
+        return mask, left, top
+    transpose, shift = turn
+    dx, dy = shift(left, top, mask.width, mask.height)
+    return mask.transpose(transpose), dx, dy
 
 
 Shift = Callable[[int, int, int, int], tuple[int, int]]
@@ -258,13 +282,10 @@ def _hexagon(cx: float, cy: float, width: float, pointy: bool) -> list[tuple[flo
              cy + radius * math.sin(math.radians(start + 60 * k))) for k in range(6)]
 
 
-def finish(canvas: Image.Image, *, threshold: bool, mirror: bool, invert: bool,
-           rotation: int) -> Image.Image:
-    """Ink canvas -> the printed picture (paper white), with whole-label transforms."""
-    if threshold:
-        image = canvas.point(_THRESHOLD).point(lambda v: 255 - v, "1")
-    else:
-        image = ImageOps.invert(canvas)
+def finish(canvas: Image.Image, *, mirror: bool, invert: bool, rotation: int) -> Image.Image:
+    """The ink canvas with the whole-label transforms (^PM mirror, ^PO invert, the
+    requested rotation); still ink, as the PNG encoder takes it."""
+    image = canvas
     if mirror:
         image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
     if invert:
@@ -276,8 +297,6 @@ def finish(canvas: Image.Image, *, threshold: bool, mirror: bool, invert: bool,
     return image
 
 
-def encode_png(image: Image.Image) -> bytes:
-    out = io.BytesIO()
-    # Level 1: a label is mostly paper, so fast deflate is nearly as small as level 9.
-    image.save(out, format="PNG", compress_level=1)
-    return out.getvalue()
+def encode_png(ink: Image.Image, *, threshold: bool) -> bytes:
+    """The printed picture (paper white) as PNG: 8-bit grey, or 1-bit when ``threshold``."""
+    return png.encode(ink, threshold=threshold)

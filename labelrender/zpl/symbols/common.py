@@ -164,16 +164,22 @@ def _mod10(digits: str) -> str:
 
 
 def _grid(bits: np.ndarray, module_x: int, row_heights: list[int], y0: int = 0) -> list[Rect]:
-    """One rect per horizontal run of dark modules, rows stacked at their own heights."""
-    rects: list[Rect] = []
-    y = y0
-    for r in range(bits.shape[0]):
-        for value, start, length in _runs(bits[r]):
-            if value:
-                rects.append((start * module_x, float(y), length * module_x,
-                              float(row_heights[r])))
-        y += row_heights[r]
-    return rects
+    """One rect per horizontal run of dark modules, rows stacked at their own heights,
+    in reading order (found for all rows at once: a big matrix has thousands of runs)."""
+    rows, width = bits.shape
+    if rows == 0 or width == 0:
+        return []
+    dark = np.zeros((rows, width + 2), np.int8)
+    dark[:, 1:-1] = bits != 0
+    edges = np.diff(dark, axis=1)  # 1 where a dark run starts, -1 one past its end
+    row, start = np.nonzero(edges == 1)
+    end = np.nonzero(edges == -1)[1]  # the same runs, in the same (row-major) order
+    heights = [float(h) for h in row_heights]
+    tops = [float(y0)]
+    for h in row_heights[:-1]:
+        tops.append(tops[-1] + h)
+    return [(s * module_x, tops[r], (e - s) * module_x, heights[r])
+            for r, s, e in zip(row.tolist(), start.tolist(), end.tolist(), strict=True)]
 
 
 def _matrix_geometry(job: _Job, symbol: zint.Symbol | np.ndarray, module_x: int,

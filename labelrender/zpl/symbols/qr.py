@@ -52,38 +52,43 @@ def _qr_format_cells(size: int) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows), np.array(cols)
 
 
-def _qr_run_penalty(lines: np.ndarray) -> int:
-    """Rule 1 as Labelary scores it: a run past 5 modules costs 3 + (length - 5), where
-    every run after a line's first is counted one module short."""
-    rows, width = lines.shape
-    starts = np.ones((rows, width), dtype=bool)  # every line starts a run
-    starts[:, 1:] = lines[:, 1:] != lines[:, :-1]
+def _qr_run_penalty(lines: np.ndarray) -> np.ndarray:
+    """Rule 1 as Labelary scores it, for each of a stack of grids (masks x lines x width):
+    a run past 5 modules costs 3 + (length - 5), where every run after a line's first
+    is counted one module short."""
+    grids, rows, width = lines.shape
+    starts = np.ones((grids, rows, width), dtype=bool)  # every line starts a run
+    starts[:, :, 1:] = lines[:, :, 1:] != lines[:, :, :-1]
     first = np.flatnonzero(starts)  # all lines at once: no run crosses a line's end
-    lengths = np.diff(np.append(first, rows * width))
+    lengths = np.diff(np.append(first, grids * rows * width))
     lengths[first % width != 0] -= 1
-    long = lengths[lengths > 5]
-    return int((long - 2).sum())
+    long = lengths > 5
+    return np.bincount(first[long] // (rows * width), weights=lengths[long] - 2,
+                       minlength=grids)
 
 
 _QR_FINDER = np.array([1, 0, 1, 1, 1, 0, 1], dtype=np.uint8)
 
 
-def _qr_finder_penalty(lines: np.ndarray) -> int:
-    """Rule 3: 40 for each 1:1:3:1:1 run with 4 light modules (or the edge) on one side.
+def _qr_finder_penalty(lines: np.ndarray) -> np.ndarray:
+    """Rule 3, for each of a stack of grids: 40 for each 1:1:3:1:1 run with 4 light
+    modules (or the edge) on one side.
 
     Patterns that start in the last 7 modules of a line are not looked at."""
-    n = lines.shape[1]
+    n = lines.shape[2]
     if n < 8:
-        return 0
-    padded = np.pad(lines, ((0, 0), (4, 4)))
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 15, axis=1)[:, : n - 7]
-    found = (windows[:, :, 4:11] == _QR_FINDER).all(axis=2)
-    clear = ~windows[:, :, :4].any(axis=2) | ~windows[:, :, 11:].any(axis=2)
-    return 40 * int((found & clear).sum())
+        return np.zeros(lines.shape[0])
+    padded = np.pad(lines, ((0, 0), (0, 0), (4, 4)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 15, axis=2)[:, :, : n - 7]
+    found = (windows[..., 4:11] == _QR_FINDER).all(axis=3)
+    clear = ~windows[..., :4].any(axis=3) | ~windows[..., 11:].any(axis=3)
+    counts: np.ndarray = (found & clear).sum(axis=(1, 2))
+    return 40 * counts
 
 
-def _qr_penalty(bits: np.ndarray, mask: int, version: int) -> int:
-    """The mask score Labelary's QR encoder minimises (lowest wins, ties to the lower mask).
+def _qr_penalties(masked: list[np.ndarray], version: int) -> list[int]:
+    """The mask score Labelary's QR encoder minimises (lowest wins, ties to the lower
+    mask), for the symbol under each mask in turn (all scored at once).
 
     It follows ISO/IEC 18004 7.8.3 rules 1-3 with an older encoder's quirks (the one
     zint once had): the format information is scored only for mask 0 - every other
@@ -93,18 +98,20 @@ def _qr_penalty(bits: np.ndarray, mask: int, version: int) -> int:
     (zplkit qr_equipment, qr_label, microqr, the shop_*, bin_* and shipping_*
     labels...); the ISO scoring zint uses picks 23.
     """
-    grid = bits.astype(np.uint8)
-    size = grid.shape[0]
-    if mask:
-        grid[_qr_format_cells(size)] = 0
+    grid = np.stack(masked).astype(np.uint8)
+    size = grid.shape[1]
+    rows, cols = _qr_format_cells(size)
+    grid[1:, rows, cols] = 0
     if version >= 7:
-        grid[size - 11 : size - 8, :6] = 0
-        grid[:6, size - 11 : size - 8] = 0
-    same = grid[:-1, :-1] == grid[1:, :-1]
-    same &= grid[:-1, :-1] == grid[:-1, 1:]
-    same &= grid[:-1, :-1] == grid[1:, 1:]
-    return (_qr_run_penalty(grid) + _qr_run_penalty(grid.T) + 3 * int(same.sum())
-            + _qr_finder_penalty(grid) + _qr_finder_penalty(grid.T))
+        grid[:, size - 11 : size - 8, :6] = 0
+        grid[:, :6, size - 11 : size - 8] = 0
+    same = grid[:, :-1, :-1] == grid[:, 1:, :-1]
+    same &= grid[:, :-1, :-1] == grid[:, :-1, 1:]
+    same &= grid[:, :-1, :-1] == grid[:, 1:, 1:]
+    turned = grid.transpose(0, 2, 1)
+    scores = (_qr_run_penalty(grid) + _qr_run_penalty(turned) + 3 * same.sum(axis=(1, 2))
+              + _qr_finder_penalty(grid) + _qr_finder_penalty(turned))
+    return [int(score) for score in scores]
 
 
 def _qr(job: _Job, data: str) -> SymbolGeometry:
@@ -115,7 +122,7 @@ def _qr(job: _Job, data: str) -> SymbolGeometry:
     (labelize-units/qr_ft_*), "MA,LOC-A-01" at H (zplkit warehouse_bin, bin_storage),
     inpost's "MM,..." at Q: every M request in the corpus whose data zint segments as
     Labelary does (royalmail's does not). ^BQ e (mask) is ignored: Labelary chooses
-    the mask itself (see _qr_penalty).
+    the mask itself (see _qr_penalties).
     """
     ecc, body = _qr_payload(job, data)
     payload = body.encode("utf-8")
@@ -129,7 +136,7 @@ def _qr(job: _Job, data: str) -> SymbolGeometry:
             break
         level = higher
     symbols = [_qr_symbol(job, payload, level, version, mask) for mask in range(8)]
-    scores = [_qr_penalty(_matrix(symbol), mask, version) for mask, symbol in enumerate(symbols)]
+    scores = _qr_penalties([_matrix(symbol) for symbol in symbols], version)
     symbol = symbols[scores.index(min(scores))]
     module = job.px(int(job.opt("magnification", "2")))
     # A Zebra printer (and Labelary) sets a QR symbol below the field origin by the

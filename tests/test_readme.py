@@ -220,7 +220,11 @@ def test_every_link_stays_in_the_repository() -> None:
             assert target[1:] in anchors, f"no heading for {target}"
         else:
             assert "://" not in target and not target.startswith(".."), target
-            assert (ROOT / target).exists(), f"{target} is not in the repository"
+            path, _, anchor = target.partition("#")
+            assert (ROOT / path).exists(), f"{target} is not in the repository"
+            if anchor:
+                headings = re.findall(r"^#+ (.*)$", (ROOT / path).read_text(), re.M)
+                assert anchor in {slug(h) for h in headings}, f"no heading for {target}"
 
 
 def test_the_example_receiver_verifies_with_the_readmes_code() -> None:

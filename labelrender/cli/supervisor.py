@@ -46,6 +46,9 @@ _PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 TICK_S = 0.5
 STOP_TIMEOUT_S = 30.0  # a render has a 4 s deadline; then storage
 LEFTOVERS_TIMEOUT_S = 5.0
+# How often the process table is read for zombies when no ended worker left
+# anything behind (each read walks all of /proc: a cost on the API's cores).
+SWEEP_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class Supervisor:
     redis_died: bool = False
     _slots: list[_Slot] = field(default_factory=list)
     _left_by: set[int] = field(default_factory=set)  # process groups of ended workers
+    _swept_at: float = 0.0
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -144,7 +148,8 @@ class Supervisor:
             self._bury(running[cast(int, sentinel)])
         if not running:
             self._stop.wait(TICK_S)
-        self._clear_leftovers(0.0)
+        if self._left_by or time.monotonic() - self._swept_at >= SWEEP_S:
+            self._clear_leftovers(0.0)
         self._check_redis()
         now = time.monotonic()
         for slot in self._slots:
@@ -182,6 +187,7 @@ class Supervisor:
         child we did not start; for up to ``timeout_s`` while any is left."""
         deadline = time.monotonic() + timeout_s
         while True:
+            self._swept_at = time.monotonic()
             table = proc_table()
             ours = {p.pid for p in table if p.ppid == os.getpid()} - self._own_children()
             for proc in table:

@@ -53,6 +53,16 @@ def preferred_type(accept: str | None, offered: Sequence[str]) -> str | None:
     return None
 
 
+def negotiate(request: web.Request, offered: Sequence[str]) -> str:
+    """The answer type for ``request``'s ``Accept`` (``preferred_type``); 406
+    ``NotAcceptable`` when it takes none of ``offered``."""
+    accept = request.headers.get("Accept")
+    answer_type = preferred_type(accept, offered)
+    if answer_type is None:
+        raise not_acceptable(accept or "", offered)
+    return answer_type
+
+
 def not_acceptable(accept: str, offered: Sequence[str]) -> errors.ApiError:
     return errors.NotAcceptable(f"cannot answer Accept: {accept[:100]}; this route answers "
                                 f"{', '.join(offered)}", param="Accept")

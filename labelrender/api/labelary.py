@@ -55,10 +55,7 @@ async def labelary_render(request: web.Request) -> web.StreamResponse:
 
 async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
-    accept = request.headers.get("Accept")
-    answer_type = answers.preferred_type(accept, OFFERED)
-    if answer_type is None:
-        raise answers.not_acceptable(accept or "", OFFERED)
+    answer_type = answers.negotiate(request, OFFERED)
     params = request_params(request, raw, answers.FORMATS.get(answer_type, "png"))
     auth = auth_of(request)
     check_plan_dpi(params, auth.plan.max_dpi, auth.plan.name)

@@ -23,7 +23,8 @@ PNG = "image/png"
 PDF = "application/pdf"
 CONTENT_TYPES = {"png": PNG, "pdf": PDF}
 FORMATS = {PNG: "png", PDF: "pdf"}
-STORED_OBJECT = "labelrender.stored_object"  # response key: {key, content_type, headers}
+# The response's note of its stored object: {key, content_type, headers}.
+STORED_OBJECT = web.ResponseKey("labelrender.stored_object", dict[str, Any])
 
 
 def preferred_type(accept: str | None, offered: Sequence[str]) -> str | None:
@@ -88,5 +89,4 @@ def stored_answer(data: bytes, object_key: str, content_type: str,
 
 def file_record(response: web.StreamResponse) -> dict[str, Any] | None:
     """What an idempotency record keeps of a file answer (None for JSON answers)."""
-    record = response.get(STORED_OBJECT)
-    return record if isinstance(record, dict) else None
+    return response.get(STORED_OBJECT)

@@ -102,7 +102,7 @@ async def test_labelary_calls(api: Api, make_caller: Callable[..., Caller],
     if content_type == "image/png":
         assert png_size(data) == shape
     elif content_type == "application/pdf":
-        assert pdf_pages(data) == pytest.approx(shape, abs=0.01)
+        assert pdf_pages(data) == [pytest.approx(size, abs=0.01) for size in shape]
     else:
         assert b'"url"' in data and b'"label_count": 1' in data
 

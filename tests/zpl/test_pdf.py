@@ -48,7 +48,7 @@ def test_pages_and_their_sizes(options: RenderOptions, every: bool, page: PdfPag
     document = render_pdf(THREE, options, every_label=every, page=page)
     assert document.pdf.startswith(b"%PDF-")
     assert document.label_count == 3
-    assert page_sizes(document.pdf) == pytest.approx(sizes, abs=0.01)
+    assert page_sizes(document.pdf) == [pytest.approx(size, abs=0.01) for size in sizes]
 
 
 def test_same_input_same_bytes() -> None:

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import io
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
 from labelrender.zpl import FieldBox, RenderOptions, RenderResult, render
+from tests.fixtures.corpus import CARRIERS
 
 from .conftest import bbox
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-CARRIERS = CORPUS / "labelary" / "carriers"
 
 
 def _inside(box: FieldBox, ink_box: tuple[int, int, int, int] | None, slack: int = 0) -> bool:

@@ -4,16 +4,13 @@ canvas is a warning naming the field, its byte offset and how far it runs over."
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
 from labelrender.zpl import RenderOptions, render
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-CARRIERS = CORPUS / "labelary" / "carriers"
+from tests.fixtures.corpus import CARRIERS
 
 # zpl, expected (command, text in the message) or None for no warning.
 CASES = [

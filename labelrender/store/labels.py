@@ -202,11 +202,6 @@ def object_record(r: redis.Redis, tenant_id: str, object_key: str) -> RenderReco
                         int(value.get("label_count", 1)), value.get("fields"))
 
 
-def object_warnings(r: redis.Redis, tenant_id: str, object_key: str) -> list[str]:
-    """The engine's warnings recorded with a stored object (none if unknown)."""
-    return object_record(r, tenant_id, object_key).warnings
-
-
 def tenants_with_objects(r: redis.Redis) -> list[str]:
     return sorted(str(text(t)) for t in r.smembers(keys.retention_tenants()))
 

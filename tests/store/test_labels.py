@@ -78,10 +78,10 @@ def test_purge_drops_old_objects_but_not_one_stored_again(redis_db: redis.Redis)
     labels.record_object(redis_db, TENANT, key, NOW + 5, ["a warning"])  # rendered again
     assert not labels.forget_object(redis_db, TENANT, key, created)
     assert labels.get_label(redis_db, TENANT, rec.content_hash) is not None
-    assert labels.object_warnings(redis_db, TENANT, key) == ["a warning"]
+    assert labels.object_record(redis_db, TENANT, key).warnings == ["a warning"]
     assert labels.forget_object(redis_db, TENANT, key, NOW + 5)
     assert labels.get_label(redis_db, TENANT, rec.content_hash) is None
-    assert labels.object_warnings(redis_db, TENANT, key) == []
+    assert labels.object_record(redis_db, TENANT, key).warnings == []
     assert labels.list_labels(redis_db, TENANT).labels == []
     assert labels.list_labels(redis_db, TENANT, template_id="tpl_a").labels == []
     assert labels.tenants_with_objects(redis_db) == [TENANT]

@@ -184,8 +184,9 @@ def _draw(label: Label, state: PrinterState, opts: RenderOptions, deadline: floa
     primitives = layout(label.elements, ctx)
     canvas = paint(primitives, width, height, budget.tick)
     budget.tick()
-    image = finish(canvas, mirror=label.mirror, invert=label.invert, rotation=opts.rotation)
+    ink = finish(canvas, mirror=label.mirror, invert=label.invert, rotation=opts.rotation)
     fields = tuple(turned(box, width, height, mirror=label.mirror, invert=label.invert,
                           rotation=opts.rotation) for box in ctx.ink.boxes)
-    return (encode_png(image, threshold=opts.threshold), image.width, image.height,
+    height_out, width_out = ink.shape
+    return (encode_png(ink, threshold=opts.threshold), width_out, height_out,
             ctx.warnings, fields)

@@ -106,13 +106,43 @@ def cell_box(font: fonts.ScaledFont, char: str, px: float, py: float,
 def add_glyphs(log: InkLog, font: fonts.ScaledFont, glyphs: tuple[tuple[str, float, float], ...],
                orientation: str, clip: Box | None = None, *, cells: bool = False) -> None:
     """The glyphs' boxes (their cells with ``cells``), each cut to ``clip``."""
+    if not glyphs:
+        return
     if font.solid:  # a solid mask has the plain one's size; no need to make it
         font = replace(font, solid=False)
+    if cells or clip is not None:
+        for char, px, py in glyphs:
+            box = (cell_box(font, char, px, py, orientation) if cells
+                   else glyph_box(font, char, px, py, orientation))
+            if box is not None:
+                log.add(box if clip is None else _cut(box, clip))
+        return
+    # Unclipped: one box around them all, each glyph's mask measured once a run.
+    offsets: dict[str, tuple[int, int, int, int] | None] = {}
+    left = top = math.inf
+    right = bottom = -math.inf
     for char, px, py in glyphs:
-        box = (cell_box(font, char, px, py, orientation) if cells
-               else glyph_box(font, char, px, py, orientation))
-        if box is not None:
-            log.add(box if clip is None else _cut(box, clip))
+        if char in offsets:
+            offset = offsets[char]
+        else:
+            offset = offsets[char] = _turned_offset(font, char, orientation)
+        if offset is None:
+            continue
+        x, y = round(px) + offset[0], round(py) + offset[1]
+        left, top = min(left, x), min(top, y)
+        right, bottom = max(right, x + offset[2]), max(bottom, y + offset[3])
+    if right > left:
+        log.add((left, top, right, bottom))
+
+
+def _turned_offset(font: fonts.ScaledFont, char: str, orientation: str
+                   ) -> tuple[int, int, int, int] | None:
+    """``glyph_box`` for a pen point at (0, 0): the mask's top-left and size."""
+    box = glyph_box(font, char, 0.0, 0.0, orientation)
+    if box is None:
+        return None
+    x, y, right, bottom = box
+    return int(x), int(y), int(right - x), int(bottom - y)
 
 
 def _cut(box: Box, clip: Box) -> Box:

@@ -36,17 +36,23 @@ _SCRATCH_BYTES = 4 * 1024 * 1024
 _scratch = threading.local()
 
 
-def encode(ink: Image.Image, *, threshold: bool) -> bytes:
-    """The PNG of the printed picture of ``ink`` (mode L, 255 = black): 8-bit grey,
-    or 1-bit when ``threshold``."""
-    if ink.mode != "L":
-        raise ValueError(f"the ink canvas is mode L, not {ink.mode}")
-    pixels = np.frombuffer(ink.tobytes(), np.uint8).reshape(ink.height, ink.width)
+def encode(ink: Image.Image | np.ndarray, *, threshold: bool) -> bytes:
+    """The PNG of the printed picture of ``ink`` (255 = black): an image of mode L, or
+    its rows of bytes; 8-bit grey, or 1-bit when ``threshold``."""
+    if isinstance(ink, Image.Image):
+        if ink.mode != "L":
+            raise ValueError(f"the ink canvas is mode L, not {ink.mode}")
+        pixels = np.frombuffer(ink.tobytes(), np.uint8).reshape(ink.height, ink.width)
+    elif ink.ndim != 2 or ink.dtype != np.uint8:
+        raise ValueError(f"the ink is rows of bytes, not {ink.ndim}-d {ink.dtype}")
+    else:
+        pixels = ink
+    height, width = pixels.shape
     if threshold:
         rows, depth = _bilevel_rows(pixels), 1
     else:
         rows, depth = _grey_rows(pixels), 8
-    header = struct.pack(">IIBBBBB", ink.width, ink.height, depth, _GREY, 0, 0, 0)
+    header = struct.pack(">IIBBBBB", width, height, depth, _GREY, 0, 0, 0)
     return b"".join((_SIGNATURE, _chunk(b"IHDR", header),
                      _chunk(b"IDAT", isal_zlib.compress(rows, _LEVEL)), _chunk(b"IEND", b"")))
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from . import fonts
+from . import fonts, glyphs
 from .errors import Warning
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -47,6 +47,7 @@ class InkLog:
     right: float = -math.inf
     bottom: float = -math.inf
     boxes: list[FieldBox] = field(default_factory=list)
+    tables: glyphs.Tables = field(default_factory=glyphs.Tables)  # this render's glyphs
 
     def add(self, box: Box) -> None:
         left, top, right, bottom = box
@@ -71,22 +72,12 @@ class InkLog:
 
 def glyph_box(font: fonts.ScaledFont, char: str, px: float, py: float,
               orientation: str) -> Box | None:
-    """Where raster pastes the glyph's mask for the pen point (px, py): the mask's
-    offset from the pen, turned as raster turns it (``raster._TURNS``)."""
-    mask, left, top = font.glyph(char)
-    w, h = mask.size
-    if w == 0:
+    """Where raster pastes the glyph's mask for the pen point (px, py)."""
+    glyph = glyphs.turned(font, char, orientation)
+    if glyph is None:
         return None
-    x, y = round(px), round(py)
-    if orientation == "R":
-        x, y, w, h = x - (top + h), y + left, h, w
-    elif orientation == "I":
-        x, y = x - (left + w), y - (top + h)
-    elif orientation == "B":
-        x, y, w, h = x + top, y - (left + w), h, w
-    else:
-        x, y = x + left, y + top
-    return x, y, x + w, y + h
+    x, y = round(px) + glyph.dx, round(py) + glyph.dy
+    return x, y, x + glyph.width, y + glyph.height
 
 
 def cell_box(font: fonts.ScaledFont, char: str, px: float, py: float,
@@ -103,46 +94,34 @@ def cell_box(font: fonts.ScaledFont, char: str, px: float, py: float,
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def add_glyphs(log: InkLog, font: fonts.ScaledFont, glyphs: tuple[tuple[str, float, float], ...],
-               orientation: str, clip: Box | None = None, *, cells: bool = False) -> None:
+def add_glyphs(log: InkLog, font: fonts.ScaledFont,
+               glyphs_at: tuple[tuple[str, float, float], ...], orientation: str,
+               clip: Box | None = None, *, cells: bool = False) -> None:
     """The glyphs' boxes (their cells with ``cells``), each cut to ``clip``."""
-    if not glyphs:
+    if not glyphs_at:
         return
     if font.solid:  # a solid mask has the plain one's size; no need to make it
         font = replace(font, solid=False)
     if cells or clip is not None:
-        for char, px, py in glyphs:
+        for char, px, py in glyphs_at:
             box = (cell_box(font, char, px, py, orientation) if cells
                    else glyph_box(font, char, px, py, orientation))
             if box is not None:
                 log.add(box if clip is None else _cut(box, clip))
         return
-    # Unclipped: one box around them all, each glyph's mask measured once a run.
-    offsets: dict[str, tuple[int, int, int, int] | None] = {}
+    # Unclipped: one box around them all.
+    table = log.tables.table(font, orientation)
     left = top = math.inf
     right = bottom = -math.inf
-    for char, px, py in glyphs:
-        if char in offsets:
-            offset = offsets[char]
-        else:
-            offset = offsets[char] = _turned_offset(font, char, orientation)
-        if offset is None:
+    for char, px, py in glyphs_at:
+        glyph = table.get(char) or glyphs.lookup(table, font, orientation, char)
+        if glyph is None:
             continue
-        x, y = round(px) + offset[0], round(py) + offset[1]
+        x, y = round(px) + glyph.dx, round(py) + glyph.dy
         left, top = min(left, x), min(top, y)
-        right, bottom = max(right, x + offset[2]), max(bottom, y + offset[3])
+        right, bottom = max(right, x + glyph.width), max(bottom, y + glyph.height)
     if right > left:
         log.add((left, top, right, bottom))
-
-
-def _turned_offset(font: fonts.ScaledFont, char: str, orientation: str
-                   ) -> tuple[int, int, int, int] | None:
-    """``glyph_box`` for a pen point at (0, 0): the mask's top-left and size."""
-    box = glyph_box(font, char, 0.0, 0.0, orientation)
-    if box is None:
-        return None
-    x, y, right, bottom = box
-    return int(x), int(y), int(right - x), int(bottom - y)
 
 
 def _cut(box: Box, clip: Box) -> Box:

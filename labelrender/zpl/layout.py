@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from . import budget as cost
 from . import fonts, marks, text
@@ -34,8 +35,9 @@ from .symbols import SymbolError, SymbolGeometry, SymbolText, build_symbol
 Point = tuple[float, float]
 
 
-@dataclass(frozen=True)
-class Rect:
+class Rect(NamedTuple):
+    """A filled box (a tuple: a bar code makes thousands, and a tuple is quick to make)."""
+
     x: int
     y: int
     w: int

@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from PIL import Image, ImageChops, ImageDraw
 
-from . import png
-from .fonts import ScaledFont
+from . import glyphs, png
 from .layout import Ellipse, Frame, GlyphRun, Picture, Polygon, Primitive, Rect, Symbol
 
 # Glyphs and primitives painted between two looks at the clock.
@@ -41,7 +38,7 @@ def paint(primitives: list[Primitive], width: int, height: int,
     ink = np.zeros((height, width), np.uint8)
     canvas = _drawable(ink)
     draw = ImageDraw.Draw(canvas)
-    ready: _Ready = {}
+    ready = glyphs.Tables()
     for count, item in enumerate(primitives):
         if count % _TICK_PRIMITIVES == 0:
             tick()
@@ -162,7 +159,7 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
     _apply(canvas, mask, left, top, shape.mode)
 
 
-def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) -> None:
+def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tables) -> None:
     if run.clip is None and run.mode != "xor":
         _paste_run(canvas, run, tick, ready)
         return
@@ -189,37 +186,11 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) -> No
     _apply(canvas, target, x0, y0, run.mode)
 
 
-# The glyphs one render has made ready to paste, by font and orientation, then by
-# character (None for a glyph with no ink). A label repeats its fonts and characters,
-# and a turned or solid mask is made once a render instead of once a glyph.
-_Ready = dict[tuple[ScaledFont, str], dict[str, "_Glyph | None"]]
-
-
-@dataclass(frozen=True, slots=True)
-class _Glyph:
-    """A glyph's mask turned to its run's orientation, the mask's Pillow core (pasted
-    straight onto the canvas's: ``Image.paste``'s checks cost more than pasting a
-    small glyph), its size, and its top-left from the pen point."""
-
-    mask: Image.Image
-    core: Any
-    width: int
-    height: int
-    dx: int
-    dy: int
-
-
-def _ready_glyph(table: dict[str, _Glyph | None], run: GlyphRun, char: str) -> _Glyph | None:
-    if char in table:
-        return table[char]
-    glyph = table[char] = _turned(run.font, char, run.orientation)
-    return glyph
-
-
-def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) -> None:
+def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tables) -> None:
     """An unclipped run in ink or paper: each glyph pasted with its mask, core to
     core when it lies wholly on the canvas (nearly always), else clipped."""
-    table = ready.setdefault((run.font, run.orientation), {})
+    font, orientation = run.font, run.orientation
+    table = ready.table(font, orientation)
     core = canvas.im
     fill = 255 if run.mode == "ink" else 0
     width, height = canvas.size
@@ -229,7 +200,7 @@ def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) ->
         if count == _TICK_GLYPHS:
             tick()
             count = 0
-        glyph = table.get(char) or _ready_glyph(table, run, char)
+        glyph = table.get(char) or glyphs.lookup(table, font, orientation, char)
         if glyph is None:
             continue
         x, y = round(px) + glyph.dx, round(py) + glyph.dy
@@ -240,40 +211,19 @@ def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: _Ready) ->
             _apply(canvas, glyph.mask, x, y, run.mode)
 
 
-def _placed(run: GlyphRun, tick: Tick, ready: _Ready) -> list[tuple[Image.Image, int, int]]:
+def _placed(run: GlyphRun, tick: Tick, ready: glyphs.Tables
+            ) -> list[tuple[Image.Image, int, int]]:
     """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
-    table = ready.setdefault((run.font, run.orientation), {})
+    font, orientation = run.font, run.orientation
+    table = ready.table(font, orientation)
     placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:
             tick()
-        glyph = table.get(char) or _ready_glyph(table, run, char)
+        glyph = table.get(char) or glyphs.lookup(table, font, orientation, char)
         if glyph is not None:
             placed.append((glyph.mask, round(px) + glyph.dx, round(py) + glyph.dy))
     return placed
-
-
-def _turned(font: ScaledFont, char: str, orientation: str) -> _Glyph | None:
-    mask, left, top = font.glyph(char)
-    if mask.width == 0:
-        return None
-    turn = _TURNS.get(orientation)
-    if turn is not None:
-        transpose, shift = turn
-        left, top = shift(left, top, mask.width, mask.height)
-        mask = mask.transpose(transpose)
-    mask.load()
-    return _Glyph(mask, mask.im, mask.width, mask.height, left, top)
-
-
-Shift = Callable[[int, int, int, int], tuple[int, int]]
-# A turned glyph: how its mask turns, and where it goes from the pen point given the
-# unturned mask's offset (left, top) and size (w, h).
-_TURNS: dict[str, tuple[Image.Transpose, Shift]] = {
-    "R": (Image.Transpose.ROTATE_270, lambda left, top, w, h: (-(top + h), left)),
-    "I": (Image.Transpose.ROTATE_180, lambda left, top, w, h: (-(left + w), -(top + h))),
-    "B": (Image.Transpose.ROTATE_90, lambda left, top, w, h: (top, -(left + w))),
-}
 
 
 def _picture(canvas: Image.Image, picture: Picture) -> None:

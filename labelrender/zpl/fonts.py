@@ -111,6 +111,21 @@ class ScaledFont:
     # Every pixel the outline touches is ink (reverse-print text, see layout._text).
     solid: bool = False
 
+    def __hash__(self) -> int:
+        # Computed once: glyph tables are keyed by the font (``glyphs``), and the
+        # generated hash would build a tuple of every field on each look-up.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.file, self.pixel_size, self.x_scale, self.height, self.ascent,
+                           self.advance_pad, self.space_advance, self.fixed_advance,
+                           self.cell_width, self.solid))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, object]:
+        # A string's hash differs from process to process: never pickle it.
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+
     def advance(self, char: str) -> float:
         if self.fixed_advance is not None:
             return self.fixed_advance
@@ -369,6 +384,10 @@ def _solid(mask: Image.Image) -> Image.Image:
     return mask.point(_SOLID)
 
 
+# A label names the same few fonts field after field: the same arguments give the
+# same ScaledFont object, so the glyph tables keyed by it (``glyphs``) find it by
+# identity instead of comparing its fields.
+@functools.lru_cache(maxsize=1024)
 def scalable(height: float, width: float, file: str,
              max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
     """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels;
@@ -386,6 +405,7 @@ def _half_up(value: float) -> int:
     return math.floor(value + 0.5)
 
 
+@functools.lru_cache(maxsize=1024)
 def bitmap(name: str, height: int, width: int, scale: float,
            max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
     """A bitmap font (A-H) scaled in whole multiples of its base cell; ``FontTooLarge``

@@ -5,17 +5,19 @@ Layout measures a field's ink with them (``ink``) and raster pastes them; both
 ask here, and what is made once serves every later render in the process: a
 carrier label has a few hundred characters in a handful of fonts, and turning
 or measuring each of them again on every render was a tenth of its time. The
-cache is bounded by the bytes of the masks it holds (``fonts.SizedCache``).
+tables are bounded by the bytes of the masks they hold.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from PIL import Image
 
-from .fonts import ScaledFont, SizedCache
+from .fonts import ScaledFont
 
 
 class Glyph(NamedTuple):
@@ -40,22 +42,87 @@ TURNS: dict[str, tuple[Image.Transpose, Shift]] = {
     "B": (Image.Transpose.ROTATE_90, lambda left, top, w, h: (top, -(left + w))),
 }
 
-_NO_INK = Glyph(Image.new("L", (0, 0)), None, 0, 0, 0, 0)
-_ready: SizedCache[tuple[ScaledFont, str, str], Glyph] = SizedCache(
-    32 * 1024 * 1024, lambda glyph: glyph.width * glyph.height + 256)
+_MAX_BYTES = 32 * 1024 * 1024  # of masks held, over every font's table
+_ROOM = 256  # bytes a glyph costs beyond its mask
+
+
+class _Tables:
+    """Every font's table, by (font, orientation), then by character; the tables
+    used longest ago go first once the masks they hold pass ``max_bytes``, and a
+    single table past it starts again empty (a huge font is made glyph by glyph)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.held = 0
+        self._tables: OrderedDict[tuple[ScaledFont, str], dict[str, Glyph | None]] = (
+            OrderedDict())
+        self._bytes: dict[tuple[ScaledFont, str], int] = {}
+        self._lock = threading.Lock()
+
+    def table(self, font: ScaledFont, orientation: str) -> dict[str, Glyph | None]:
+        key = (font, orientation)
+        found = self._tables.get(key)
+        if found is not None:
+            try:  # noqa: SIM105 - as SizedCache.get: a with costs more
+                self._tables.move_to_end(key)
+            except KeyError:  # dropped by another thread meanwhile: still good to use
+                pass
+            return found
+        with self._lock:
+            self._bytes.setdefault(key, 0)
+            return self._tables.setdefault(key, {})
+
+    def charge(self, font: ScaledFont, orientation: str, size: int) -> None:
+        """A glyph of ``size`` bytes was added to the table of (font, orientation)."""
+        key = (font, orientation)
+        with self._lock:
+            if key not in self._bytes:
+                return  # its table was dropped while the glyph was made
+            self._bytes[key] += size
+            self.held += size
+            while self.held > self.max_bytes and len(self._tables) > 1:
+                oldest, _ = self._tables.popitem(last=False)
+                self.held -= self._bytes.pop(oldest, 0)
+            if self.held > self.max_bytes:  # one table over the bound by itself
+                for table in self._tables.values():
+                    table.clear()
+                for name in self._bytes:
+                    self._bytes[name] = 0
+                self.held = 0
+
+
+_TABLES = _Tables(_MAX_BYTES)
+
+
+def table(font: ScaledFont, orientation: str) -> dict[str, Glyph | None]:
+    """The process's table of glyphs for ``font`` turned to ``orientation``, for
+    ``lookup``: a render asks for it once a field and a glyph costs a look-up in a
+    small dict (made once a process)."""
+    return _TABLES.table(font, orientation)
+
+
+def lookup(table: dict[str, Glyph | None], font: ScaledFont, orientation: str, char: str
+           ) -> Glyph | None:
+    """``char``'s glyph from ``table`` (the table of font and orientation), made on
+    first sight; None when it has no ink (a space)."""
+    if char in table:
+        return table[char]
+    glyph = table[char] = _turn(font, char, orientation)
+    if glyph is not None:
+        _TABLES.charge(font, orientation, glyph.width * glyph.height + _ROOM)
+    return glyph
 
 
 def turned(font: ScaledFont, char: str, orientation: str) -> Glyph | None:
     """The glyph of ``char`` in ``font`` turned to ``orientation``; None when it has
-    no ink (a space)."""
-    glyph = _ready.get((font, orientation, char), lambda: _turn(font, char, orientation))
-    return None if glyph is _NO_INK else glyph
+    no ink."""
+    return lookup(table(font, orientation), font, orientation, char)
 
 
-def _turn(font: ScaledFont, char: str, orientation: str) -> Glyph:
+def _turn(font: ScaledFont, char: str, orientation: str) -> Glyph | None:
     mask, left, top = font.glyph(char)
     if mask.width == 0:
-        return _NO_INK
+        return None
     turn = TURNS.get(orientation)
     if turn is not None:
         transpose, shift = turn
@@ -63,27 +130,3 @@ def _turn(font: ScaledFont, char: str, orientation: str) -> Glyph:
         mask = mask.transpose(transpose)
     mask.load()
     return Glyph(mask, mask.im, mask.width, mask.height, left, top)
-
-
-class Tables:
-    """One render's glyphs by font and orientation, then by character: the
-    process-wide cache is asked once a render for each, and a glyph painted again
-    costs a look-up in a small dict."""
-
-    def __init__(self) -> None:
-        self._tables: dict[tuple[ScaledFont, str], dict[str, Glyph | None]] = {}
-
-    def table(self, font: ScaledFont, orientation: str) -> dict[str, Glyph | None]:
-        found = self._tables.get((font, orientation))
-        if found is None:
-            found = self._tables[(font, orientation)] = {}
-        return found
-
-
-def lookup(table: dict[str, Glyph | None], font: ScaledFont, orientation: str, char: str
-           ) -> Glyph | None:
-    """``char``'s glyph from a render's ``table``, asked of the cache on first sight."""
-    if char in table:
-        return table[char]
-    glyph = table[char] = turned(font, char, orientation)
-    return glyph

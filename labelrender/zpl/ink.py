@@ -47,7 +47,6 @@ class InkLog:
     right: float = -math.inf
     bottom: float = -math.inf
     boxes: list[FieldBox] = field(default_factory=list)
-    tables: glyphs.Tables = field(default_factory=glyphs.Tables)  # this render's glyphs
 
     def add(self, box: Box) -> None:
         left, top, right, bottom = box
@@ -110,7 +109,7 @@ def add_glyphs(log: InkLog, font: fonts.ScaledFont,
                 log.add(box if clip is None else _cut(box, clip))
         return
     # Unclipped: one box around them all.
-    table = log.tables.table(font, orientation)
+    table = glyphs.table(font, orientation)
     left = top = math.inf
     right = bottom = -math.inf
     for char, px, py in glyphs_at:

@@ -38,7 +38,6 @@ def paint(primitives: list[Primitive], width: int, height: int,
     ink = np.zeros((height, width), np.uint8)
     canvas = _drawable(ink)
     draw = ImageDraw.Draw(canvas)
-    ready = glyphs.Tables()
     for count, item in enumerate(primitives):
         if count % _TICK_PRIMITIVES == 0:
             tick()
@@ -52,7 +51,7 @@ def paint(primitives: list[Primitive], width: int, height: int,
             case Polygon():
                 _polygon(canvas, item)
             case GlyphRun():
-                _glyphs(canvas, item, tick, ready)
+                _glyphs(canvas, item, tick)
             case Picture():
                 _picture(canvas, item)
             case Symbol():
@@ -159,11 +158,11 @@ def _polygon(canvas: Image.Image, shape: Polygon) -> None:
     _apply(canvas, mask, left, top, shape.mode)
 
 
-def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tables) -> None:
+def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
     if run.clip is None and run.mode != "xor":
-        _paste_run(canvas, run, tick, ready)
+        _paste_run(canvas, run, tick)
         return
-    placed = _placed(run, tick, ready)
+    placed = _placed(run, tick)
     if run.clip is None:
         for mask, x, y in placed:
             _apply(canvas, mask, x, y, run.mode)
@@ -186,11 +185,11 @@ def _glyphs(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tables
     _apply(canvas, target, x0, y0, run.mode)
 
 
-def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tables) -> None:
+def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick) -> None:
     """An unclipped run in ink or paper: each glyph pasted with its mask, core to
     core when it lies wholly on the canvas (nearly always), else clipped."""
     font, orientation = run.font, run.orientation
-    table = ready.table(font, orientation)
+    table = glyphs.table(font, orientation)
     core = canvas.im
     fill = 255 if run.mode == "ink" else 0
     width, height = canvas.size
@@ -211,11 +210,10 @@ def _paste_run(canvas: Image.Image, run: GlyphRun, tick: Tick, ready: glyphs.Tab
             _apply(canvas, glyph.mask, x, y, run.mode)
 
 
-def _placed(run: GlyphRun, tick: Tick, ready: glyphs.Tables
-            ) -> list[tuple[Image.Image, int, int]]:
+def _placed(run: GlyphRun, tick: Tick) -> list[tuple[Image.Image, int, int]]:
     """Each glyph's mask, turned to the run's orientation, and its top-left on the page."""
     font, orientation = run.font, run.orientation
-    table = ready.table(font, orientation)
+    table = glyphs.table(font, orientation)
     placed = []
     for count, (char, px, py) in enumerate(run.glyphs, 1):
         if count % _TICK_GLYPHS == 0:

@@ -48,3 +48,19 @@ def test_same_pixels_same_bytes() -> None:
 def test_only_an_ink_canvas_is_encoded(mode: str, error: type[Exception]) -> None:
     with pytest.raises(error):
         encode(Image.new(mode, (4, 4)), threshold=False)
+
+
+@pytest.mark.parametrize("threshold", [False, True])
+def test_rows_of_bytes_and_their_turned_views_encode_as_the_image(threshold: bool) -> None:
+    """The engine hands the encoder its canvas's rows, often a turned or mirrored
+    view of them (numpy strides, no copy)."""
+    pixels = np.asarray(_ink(61, 37, seed=5))
+    for view in (pixels, pixels[:, ::-1], pixels[::-1, ::-1], np.rot90(pixels, -1),
+                 np.rot90(pixels, 1)):
+        expected = encode(Image.fromarray(np.ascontiguousarray(view), "L"), threshold=threshold)
+        assert encode(view, threshold=threshold) == expected
+
+
+def test_rows_must_be_bytes() -> None:
+    with pytest.raises(ValueError, match="rows of bytes"):
+        encode(np.zeros((4, 4), np.uint16), threshold=False)

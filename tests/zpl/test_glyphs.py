@@ -1,0 +1,60 @@
+"""The glyph tables kept across renders: what they hold is what the font draws, and
+they stay within their bound however many fonts and characters come by."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from labelrender.zpl import fonts, glyphs
+from labelrender.zpl.glyphs import _Tables
+
+FONT = "IBMPlexSansCondensed-Bold.ttf"
+
+
+def test_a_turned_glyph_is_the_font_mask_turned() -> None:
+    font = fonts.scalable(40.0, 40.0, FONT)
+    mask, left, top = font.glyph("R")
+    upright = glyphs.turned(font, "R", "N")
+    assert upright is not None
+    assert (upright.dx, upright.dy) == (left, top)
+    assert upright.mask.tobytes() == mask.tobytes()
+    turned = glyphs.turned(font, "R", "R")
+    assert turned is not None
+    assert turned.mask.tobytes() == mask.transpose(Image.Transpose.ROTATE_270).tobytes()
+    assert (turned.width, turned.height) == (mask.height, mask.width)
+    assert glyphs.turned(font, " ", "N") is None  # no ink
+
+
+def test_the_same_glyph_comes_from_the_table_on_a_later_render() -> None:
+    font = fonts.scalable(33.0, 33.0, FONT)
+    assert glyphs.turned(font, "Q", "B") is glyphs.turned(font, "Q", "B")
+
+
+def test_tables_stay_within_their_bound() -> None:
+    tables = _Tables(max_bytes=60_000)
+    sizes = [30.0 + n for n in range(12)]
+    for size in sizes:
+        font = fonts.scalable(size, size, FONT)
+        table = tables.table(font, "N")
+        for char in "ABCDEFGH":
+            glyph = glyphs._turn(font, char, "N")
+            assert glyph is not None
+            table[char] = glyph
+            tables.charge(font, "N", glyph.width * glyph.height + glyphs._ROOM)
+            assert tables.held <= tables.max_bytes
+    # The fonts used last are still there; the first went first.
+    assert tables.table(fonts.scalable(sizes[-1], sizes[-1], FONT), "N")
+    assert not tables.table(fonts.scalable(sizes[0], sizes[0], FONT), "N")
+
+
+def test_one_table_past_the_bound_starts_again() -> None:
+    tables = _Tables(max_bytes=20_000)
+    font = fonts.scalable(120.0, 120.0, FONT)  # each glyph several thousand bytes
+    table = tables.table(font, "N")
+    for char in "ABCDEFGHIJKLMNOP":
+        glyph = glyphs._turn(font, char, "N")
+        assert glyph is not None
+        table[char] = glyph
+        tables.charge(font, "N", glyph.width * glyph.height + glyphs._ROOM)
+        assert tables.held <= tables.max_bytes
+        assert len(table) < 16

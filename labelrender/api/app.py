@@ -40,6 +40,7 @@ log = logging.getLogger("labelrender.api")
 # framework cap only backs them up.
 _FRAMEWORK_SLACK = 1024
 GROUPS_RETRY_S = 5.0  # Redis unreachable at start: try creating the groups again
+PENDING_WAIT_S = 5.0  # at shutdown, for the store steps left after answers
 _GROUPS_TASK = web.AppKey("labelrender_groups_task", asyncio.Task[None])
 
 
@@ -71,6 +72,7 @@ def create_app(
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)
     app.on_cleanup.append(_stop_creating_groups)
+    app.on_cleanup.append(_finish_pending)
     app.on_cleanup.append(_shutdown_executor)
     app.on_cleanup.append(_close_redis)
     return app
@@ -127,6 +129,11 @@ async def _close_redis(app: web.Application) -> None:
     state = app[STATE]
     await state.aredis.aclose()
     state.redis.connection_pool.disconnect()
+
+
+async def _finish_pending(app: web.Application) -> None:
+    """The store steps left to run after answers (``AppState.after_answer``)."""
+    await app[STATE].finish_pending(PENDING_WAIT_S)
 
 
 async def _shutdown_executor(app: web.Application) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 import redis
 from aiohttp import web
@@ -66,6 +66,8 @@ class AppState:
     aredis: AsyncRedis
     authorizer: Authorizer
     stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
+    # Store steps left to run after the answer (``after_answer``), until done.
+    pending: set[asyncio.Task[None]] = field(default_factory=set)
 
     def now(self) -> float:
         return self.config.clock()
@@ -87,6 +89,18 @@ class AppState:
             return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
         except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
             raise self._unavailable() from exc
+
+    def after_answer(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` while the answer goes out: a store step the caller does not
+        wait for. The app waits for what is left of them when it stops."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+
+    async def finish_pending(self, timeout_s: float) -> None:
+        """Wait up to ``timeout_s`` for the steps ``after_answer`` started."""
+        if self.pending:
+            await asyncio.wait(list(self.pending), timeout=timeout_s)
 
     def call_here(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a store call that does only local work (``ObjectStore.local``) on the

@@ -179,7 +179,7 @@ async def render_content(state: AppState, auth: AuthContext, content_hash: str,
 
     async def render_new(job_id: str) -> RenderOutcome:
         reply = await _render_billed(state, auth, await prepare(job_id))
-        found = await state.call(stored_object, state, object_key)
+        found = await _stored(state, object_key)
         if found is None:  # the worker said ok but nothing is stored: its fault, retriable
             raise errors.BadGateway("the rendered label was not stored; retry",
                                     retry_after=state.config.retry_after_s)
@@ -207,18 +207,21 @@ def stored_object(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     return signed_url_for(state, object_key, info.created_at)[0], info
 
 
+async def _stored(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | None:
+    """``stored_object``: on the event loop itself for a local store (a stat and an
+    HMAC cost less than the thread hop), else on the store thread."""
+    if state.objects.local:
+        return state.call_here(stored_object, state, object_key)
+    return await state.call(stored_object, state, object_key)
+
+
 async def _stored_hit(state: AppState, tenant_id: str, object_key: str, *, with_fields: bool
                       ) -> tuple[str, ObjectInfo, RenderRecord] | None:
     """A cache hit: the stored object's URL and head, and what the engine said
-    when it rendered it, so a repeat answers as the render did. A local store
-    is looked at on the event loop (a stat and an HMAC: a thread hop costs
-    more), and the record of a label answered before is remembered (read again
-    when field boxes are asked for and the remembered one has none: they may
-    have been recorded since)."""
-    if state.objects.local:
-        found = state.call_here(stored_object, state, object_key)
-    else:
-        found = await state.call(stored_object, state, object_key)
+    when it rendered it, so a repeat answers as the render did. The record of a
+    label answered before is remembered (read again when field boxes are asked
+    for and the remembered one has none: they may have been recorded since)."""
+    found = await _stored(state, object_key)
     if found is None:
         return None
     url, info = found
@@ -240,13 +243,19 @@ def signed_url_for(state: AppState, object_key: str, created_at: float) -> tuple
 
 
 async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> RenderReply:
-    """Admit the job (``_admit``), wait for the worker's reply, then give the
-    slot back. The label unit is the worker's to settle from here on."""
+    """Admit the job (``_admit``), wait for the worker's reply, then make sure
+    the slot is given back. The label unit is the worker's to settle from here
+    on."""
     job, lease = await state.call(_admit, state, auth, job)
     try:
-        return await _reply_of(state, job)
-    finally:
+        reply = await _reply_of(state, job)
+    except BaseException:
         await state.call(_release, state, lease)
+        raise
+    # The worker gave the slot back as it replied (``jobs.finish``): making sure
+    # need not hold up the answer.
+    state.after_answer(state.call(_release, state, lease))
+    return reply
 
 
 def _admit(state: AppState, auth: AuthContext, job: RenderJob) -> tuple[RenderJob, Lease]:

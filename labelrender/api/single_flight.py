@@ -67,7 +67,8 @@ async def _render_claimed(state: AppState, tenant_id: str, content_hash: str, jo
     except BaseException:
         await _finish_quietly(state, tenant_id, content_hash, job_id, None)
         raise
-    await _finish_quietly(state, tenant_id, content_hash, job_id, RENDERED)
+    # The answer need not wait for this: a waiter looks at the stored object too.
+    state.after_answer(_finish_quietly(state, tenant_id, content_hash, job_id, RENDERED))
     return result
 
 

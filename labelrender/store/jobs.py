@@ -172,7 +172,9 @@ def admit(r: redis.Redis, job: RenderJob, *, plan: Plan, overages: bool,
     at = unix(now)
     job = replace(job, job_id=job.job_id or new_job_id(), billed_at=at)
     quota = quota_of(job.tenant, "labels", plan, overages=overages, now=at)
-    lease = Lease(job.tenant, secrets.token_hex(12), at + lease_seconds)
+    # The lease is named by the job, so the worker that settles the job gives the
+    # slot back in the same step (``finish``).
+    lease = Lease(job.tenant, job.job_id, at + lease_seconds)
     script = r.register_script(_ADMIT)
     outcome, used = script(
         keys=[quota.usage_key, keys.inflight(job.tenant), keys.render_stream()],
@@ -316,10 +318,18 @@ Settlement = Literal["first_store", "stored_before", "refused", "finished_before
                      "first_store_late"]
 
 # KEYS: stream, object index, object records, retention tenants, usage (the
-# month of billed_at). ARGV: group, entry id, object key, the stored object's
-# created_at ('' = nothing stored), its record JSON ('' = nothing to say), tenant,
-# billed ('1' = the job carries a unit).
+# month of billed_at), the job's reply list, the tenant's slots in flight. ARGV:
+# group, entry id, object key, the stored object's created_at ('' = nothing stored),
+# its record JSON ('' = nothing to say), tenant, billed ('1' = the job carries a
+# unit), the reply JSON ('' = none), the reply's time to live, the job id (its
+# slot's lease).
 _FINISH = QUOTA_LUA + """
+redis.call('ZREM', KEYS[7], ARGV[10])
+if ARGV[8] ~= '' then
+  redis.call('DEL', KEYS[6])
+  redis.call('RPUSH', KEYS[6], ARGV[8])
+  redis.call('EXPIRE', KEYS[6], ARGV[9])
+end
 local acked = redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 if acked == 1 then redis.call('XDEL', KEYS[1], ARGV[2]) end
 local first = false
@@ -347,7 +357,8 @@ return ARGV[4] ~= '' and 'stored_before' or 'refused'
 
 def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | None,
            warnings: list[str] | None = None, label_count: int = 1,
-           fields: list[list[Any]] | None = None) -> Settlement:
+           fields: list[list[Any]] | None = None, reply: RenderReply | None = None
+           ) -> Settlement:
     """Acknowledge the job and settle its unit, in one step (the docstring's
     "Billing"). ``stored_at`` is the creation time of the job's object in the
     object store, None when there is none (a refusal). Records the object in
@@ -356,17 +367,24 @@ def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | 
 
     ``finished_before``: another consumer (or an abandon) settled this entry
     already. ``first_store_late``: it was settled without an object and this
-    call recorded the first one, so the unit given back then is taken again."""
+    call recorded the first one, so the unit given back then is taken again.
+
+    The job's concurrency slot is given back (its lease is named by the job,
+    ``admit``), and ``reply``, if given, is sent (``send_reply``), in the same
+    step: the API call waiting on the job learns of it without another round
+    trip, and finds the slot free."""
     billed_at = job.billed_at
     usage_month = billed_at if billed_at is not None else 0.0
     script = r.register_script(_FINISH)
     settled = script(
         keys=[keys.render_stream(), keys.label_objects(job.tenant),
               keys.label_warnings(job.tenant), keys.retention_tenants(),
-              keys.usage(job.tenant, period(usage_month))],
+              keys.usage(job.tenant, period(usage_month)), keys.render_reply(job.job_id),
+              keys.inflight(job.tenant)],
         args=[GROUP, entry_id, job.object_key, "" if stored_at is None else repr(stored_at),
               encode_record(warnings or [], label_count, fields), job.tenant,
-              "1" if billed_at is not None else "0"])
+              "1" if billed_at is not None else "0",
+              "" if reply is None else reply.to_json(), REPLY_TTL_S, job.job_id])
     return cast(Settlement, str(settled))
 
 

@@ -104,14 +104,14 @@ class JobHandler:
         dying, or storage kept failing): settle it with whatever is stored and
         answer, so it does not circle the stream forever."""
         info = self._store.head(job.object_key)
-        settled = jobs.finish(self._redis, entry_id, job,
-                              stored_at=info.created_at if info is not None else None)
-        metrics.SETTLED.labels(settlement=settled).inc()
         if info is not None:  # a worker stored it before dying: a label after all
             reply = RenderReply(ok=True, size_bytes=info.size)
         else:
             reply = RenderReply(ok=False, error_kind=jobs.GAVE_UP, error_message=reason)
-        jobs.send_reply(self._redis, job.job_id, reply)
+        settled = jobs.finish(self._redis, entry_id, job,
+                              stored_at=info.created_at if info is not None else None,
+                              reply=reply)
+        metrics.SETTLED.labels(settlement=settled).inc()
         metrics.JOBS.labels(outcome="abandoned").inc()
 
     def _render(self, job: RenderJob) -> Rendered | Rejected:
@@ -133,13 +133,14 @@ class JobHandler:
 
     def _finish(self, entry_id: str, job: RenderJob, outcome: Rendered | Rejected
                 ) -> RenderReply:
-        """Store the PNG (if any), settle the job, then reply."""
+        """Store the PNG (if any), then settle the job and reply in one step."""
         if isinstance(outcome, Rejected):
             if outcome.unexpected:
                 log.error("render job %s: the engine failed: %s", job.job_id, outcome.message)
-            settled = jobs.finish(self._redis, entry_id, job, stored_at=None)
             reply = RenderReply(ok=False, error_kind=outcome.kind,
                                 error_message=outcome.message, limit=outcome.limit)
+            self._told(job)
+            settled = jobs.finish(self._redis, entry_id, job, stored_at=None, reply=reply)
         else:
             # A PNG without sync: one a power cut tore renders again (store.disk_flush,
             # ObjectStore.intact); other files (PDF) reach the disk before their link.
@@ -148,14 +149,17 @@ class JobHandler:
             info = self._store.head(job.object_key)
             if info is None:
                 raise ObjectStoreError(f"{job.object_key} is not there right after its put")
-            settled = jobs.finish(self._redis, entry_id, job, stored_at=info.created_at,
-                                  warnings=outcome.warnings, label_count=outcome.label_count,
-                                  fields=outcome.fields)
             reply = RenderReply(ok=True, size_bytes=len(outcome.png), width=outcome.width,
                                 height=outcome.height, warnings=outcome.warnings,
                                 label_count=outcome.label_count, fields=outcome.fields)
+            self._told(job)
+            settled = jobs.finish(self._redis, entry_id, job, stored_at=info.created_at,
+                                  warnings=outcome.warnings, label_count=outcome.label_count,
+                                  fields=outcome.fields, reply=reply)
+        metrics.SETTLED.labels(settlement=settled).inc()
+        return reply
+
+    def _told(self, job: RenderJob) -> None:
+        """``on_rendered``, before the reply."""
         if self._on_rendered is not None:
             self._on_rendered(job)
-        metrics.SETTLED.labels(settlement=settled).inc()
-        jobs.send_reply(self._redis, job.job_id, reply)
-        return reply

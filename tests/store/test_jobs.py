@@ -107,6 +107,25 @@ def test_admission_counts_takes_and_queues_together(redis_db: redis.Redis) -> No
     assert queued == job  # the unit travels with the job
 
 
+@pytest.mark.parametrize("rendered", [True, False])
+def test_settling_gives_the_slot_back_and_replies_in_one_step(redis_db: redis.Redis,
+                                                             rendered: bool) -> None:
+    """The API call waiting on the job finds its slot free the moment it has the
+    reply: a tenant on one render at a time can send the next one at once."""
+    job, _ = admit(redis_db)
+    jobs.ensure_group(redis_db)
+    [(entry, _)] = jobs.read(redis_db, "w1", count=1, block_ms=100)
+    reply = (jobs.RenderReply(ok=True, size_bytes=10) if rendered
+             else jobs.RenderReply(ok=False, error_kind="InvalidZpl"))
+    settled = jobs.finish(redis_db, entry, job, stored_at=NOW if rendered else None,
+                          reply=reply)
+    assert settled == ("first_store" if rendered else "refused")
+    assert state(redis_db) == ((1, 0, 0) if rendered else (0, 0, 0))
+    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) == reply
+    job2, _ = admit(redis_db)  # the sandbox plan's one slot is free again
+    assert job2.job_id != job.job_id
+
+
 @pytest.mark.parametrize(("setup", "error"), [
     ("quota", QuotaExceeded),
     ("slot", jobs.SlotsTaken),

@@ -119,6 +119,10 @@ class FilesystemStore:
     def __init__(self, root: Path, signer: UrlSigner) -> None:
         self._root = root
         self._signer = signer
+        # PNGs found whole, by key, creation time and size: a file is replaced, never
+        # written in place, so one found whole stays whole (a power cut that could
+        # tear a newer one also ends this process). Every cache hit asks.
+        self._whole: set[tuple[str, float, int]] = set()
 
     def put(self, key: str, data: bytes, content_type: str, *, sync: bool = True) -> None:
         """Create-if-absent: two writers racing to store one label leave the
@@ -176,7 +180,17 @@ class FilesystemStore:
     def intact(self, key: str, info: ObjectInfo) -> bool:
         """A PNG is whole when it ends with its IEND chunk (other objects are
         stored with ``sync``, so a power cut never tears them)."""
-        return not key.endswith(".png") or _ends_png(self._path(key), info.size)
+        if not key.endswith(".png"):
+            return True
+        seen = (key, info.created_at, info.size)
+        if seen in self._whole:
+            return True
+        if not _ends_png(self._path(key), info.size):
+            return False
+        if len(self._whole) >= _WHOLE_KEPT:
+            self._whole.clear()
+        self._whole.add(seen)
+        return True
 
     def read_signed(self, key: str, exp: str, sig: str, now: float) -> bytes | None:
         """Bytes behind a signed URL's raw query values; None once purged (404).
@@ -201,6 +215,9 @@ def _holds(path: Path, data: bytes) -> bool:
         return path.read_bytes() == data
     except FileNotFoundError:
         return False
+
+
+_WHOLE_KEPT = 10_000  # PNGs remembered whole (about 1 MB)
 
 
 def _ends_png(path: Path, size: int) -> bool:

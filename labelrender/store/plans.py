@@ -146,10 +146,21 @@ def get_plan(r: redis.Redis, name: str) -> Plan:
     return plan_from_stored(plan_name, text(r.get(keys.plan(plan_name))))
 
 
+_PARSED_KEPT = 256
+_parsed: dict[str, Plan] = {}  # stored plan JSON -> the plan (a Plan never changes)
+
+
 def plan_from_stored(plan_name: str, stored: str | None) -> Plan:
-    """The plan from its stored override (JSON) if any, else the built-in."""
+    """The plan from its stored override (JSON) if any, else the built-in. Every
+    request's access check reads its plan: the same JSON is parsed once."""
     if stored is not None:
-        return plan_from_dict(json.loads(stored))
+        plan = _parsed.get(stored)
+        if plan is None:
+            plan = plan_from_dict(json.loads(stored))
+            if len(_parsed) >= _PARSED_KEPT:
+                _parsed.clear()
+            _parsed[stored] = plan
+        return plan
     if plan_name in BUILTIN_PLANS:
         return BUILTIN_PLANS[plan_name]
     raise NotFound("plan", plan_name)

@@ -72,3 +72,19 @@ def test_a_label_a_power_cut_tore_is_not_intact_and_a_put_replaces_it(
     assert again is not None and store.intact(key, again)
     assert store.get(key) == png
 
+
+
+def test_a_label_found_whole_is_remembered_by_its_creation_and_size(tmp_path: Path) -> None:
+    """A cache hit does not read the file's end again; a file replaced since (a new
+    creation time or size) is read again."""
+    store = FilesystemStore(tmp_path, UrlSigner(b"k" * 32))
+    png = _label()
+    store.put(KEY, png, "image/png", sync=False)
+    info = store.head(KEY)
+    assert info is not None and store.intact(KEY, info)
+    path = tmp_path.joinpath(*KEY.split("/"))
+    path.write_bytes(png[:-4])  # torn, as only a power cut (a new process) could leave it
+    assert store.intact(KEY, info)  # remembered: the same creation time and size
+    torn = store.head(KEY)
+    assert torn is not None and torn.size != info.size
+    assert not store.intact(KEY, torn)

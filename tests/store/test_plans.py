@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from decimal import Decimal
 
@@ -16,6 +17,7 @@ from labelrender.store import (
     plan_from_dict,
     put_plan,
 )
+from labelrender.store.plans import plan_from_stored
 
 # The spec's Limits and Overages tables.
 LIMITS = [
@@ -118,3 +120,16 @@ def test_partial_resource_merges_onto_its_base() -> None:
 def test_resource_without_base_needs_every_field() -> None:
     with pytest.raises(InvalidValue, match="missing plan fields"):
         plan_from_dict({"name": "tiny", "requests_per_minute": 5})
+
+
+def test_a_stored_plan_is_parsed_once_and_a_changed_one_again() -> None:
+    """The access check of every request reads the tenant's plan as stored JSON."""
+    base = BUILTIN_PLANS["pro"].to_dict()
+    stored = json.dumps({**base, "name": "parsed-once"}, sort_keys=True)
+    first = plan_from_stored("parsed-once", stored)
+    assert plan_from_stored("parsed-once", stored) is first
+    changed = json.dumps({**base, "name": "parsed-once", "requests_per_minute": 7},
+                         sort_keys=True)
+    assert plan_from_stored("parsed-once", changed).requests_per_minute == 7
+    assert plan_from_stored("parsed-once", stored).requests_per_minute == base[
+        "requests_per_minute"]

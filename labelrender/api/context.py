@@ -90,6 +90,14 @@ class AppState:
         except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
             raise self._unavailable() from exc
 
+    async def call_async(self, work: Awaitable[T]) -> T:
+        """Await a store call made on the asyncio client (``aredis``), its failures
+        answered as ``call`` answers them."""
+        try:
+            return await work
+        except (redis.RedisError, OSError, StoreUnavailable) as exc:
+            raise self._unavailable() from exc
+
     def after_answer(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` while the answer goes out: a store step the caller does not
         wait for. The app waits for what is left of them when it stops."""

@@ -38,7 +38,7 @@ from labelrender.store.jobs import (
     RenderJob,
     RenderReply,
     SlotsTaken,
-    admit,
+    admit_async,
     wait_reply_async,
 )
 from labelrender.store.labels import RenderRecord, object_record
@@ -246,7 +246,7 @@ async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> 
     """Admit the job (``_admit``), wait for the worker's reply, then make sure
     the slot is given back. The label unit is the worker's to settle from here
     on."""
-    job, lease = await state.call(_admit, state, auth, job)
+    job, lease = await _admit(state, auth, job)
     try:
         reply = await _reply_of(state, job)
     except BaseException:
@@ -258,16 +258,17 @@ async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> 
     return reply
 
 
-def _admit(state: AppState, auth: AuthContext, job: RenderJob) -> tuple[RenderJob, Lease]:
+async def _admit(state: AppState, auth: AuthContext, job: RenderJob
+                 ) -> tuple[RenderJob, Lease]:
     """Quota (402), a concurrency slot (429), the queue depth (503), then the job
     on the render stream with its unit, in one store step that takes nothing
-    when it refuses. Runs on the store thread."""
+    when it refuses."""
     config = state.config
     try:
-        return admit(state.redis, job, plan=auth.plan,
-                     overages=auth.tenant.overages_enabled(auth.plan),
-                     lease_seconds=config.render_timeout_s + _SLOT_MARGIN_S,
-                     max_depth=config.max_queue_depth, now=state.now())
+        return await state.call_async(admit_async(
+            state.aredis, job, plan=auth.plan, overages=auth.tenant.overages_enabled(auth.plan),
+            lease_seconds=config.render_timeout_s + _SLOT_MARGIN_S,
+            max_depth=config.max_queue_depth, now=state.now()))
     except QuotaExceeded as exc:
         raise quota_error(state, auth, exc) from exc
     except SlotsTaken as exc:  # a lease outlives the longest wait: a dead holder's expires

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from labelrender.api import errors
 from labelrender.api.context import AppState
 from labelrender.store.jobs import new_job_id
-from labelrender.store.render_claims import claim_render, finish_render, render_state
+from labelrender.store.render_claims import claim_render_async, finish_render, render_state
 
 log = logging.getLogger("labelrender.api")
 
@@ -47,8 +47,8 @@ async def render_once(state: AppState, tenant_id: str, content_hash: str,
         if found is not None:
             return found
         job_id = job_id or new_job_id()
-        holder = await state.call(claim_render, state.redis, tenant_id, content_hash,
-                                  job_id, hold_s)
+        holder = await state.call_async(claim_render_async(state.aredis, tenant_id,
+                                                           content_hash, job_id, hold_s))
         if holder == job_id:
             return await _render_claimed(state, tenant_id, content_hash, job_id, render)
         outcome = await _wait_for(state, tenant_id, content_hash, holder, deadline)

@@ -50,6 +50,7 @@ from labelrender.store.errors import QuotaExceeded, StoreError
 from labelrender.store.labels import encode_record
 from labelrender.store.limits import QUOTA_LUA, SLOT_LUA, Lease, period, quota_of
 from labelrender.store.plans import Plan
+from labelrender.store.redis_conn import text
 from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "workers"
@@ -169,25 +170,50 @@ def admit(r: redis.Redis, job: RenderJob, *, plan: Plan, overages: bool,
     job, all or nothing (the docstring's "Billing"). Returns the job as queued
     (its id and ``billed_at`` set) and the slot's lease. Raises QuotaExceeded,
     SlotsTaken or QueueFull, having taken nothing."""
-    at = unix(now)
-    job = replace(job, job_id=job.job_id or new_job_id(), billed_at=at)
-    quota = quota_of(job.tenant, "labels", plan, overages=overages, now=at)
-    # The lease is named by the job, so the worker that settles the job gives the
-    # slot back in the same step (``finish``).
-    lease = Lease(job.tenant, job.job_id, at + lease_seconds)
-    script = r.register_script(_ADMIT)
-    outcome, used = script(
-        keys=[quota.usage_key, keys.inflight(job.tenant), keys.render_stream()],
-        args=["labels", quota.included, "1" if quota.overages else "0", quota.ttl_s, repr(at),
-              plan.concurrent_renders, lease.lease_id, repr(lease.expires_at), max_depth,
-              STREAM_MAX_LEN, job.to_fields()["job"]])
-    if outcome == "quota":
-        raise QuotaExceeded("labels", int(used), quota.included)
-    if outcome == "slot":
-        raise SlotsTaken(f"{plan.concurrent_renders} renders already in flight")
-    if outcome == "depth":
-        raise QueueFull(f"more than {max_depth} render jobs are waiting")
-    return job, lease
+    step = _Admission(job, plan=plan, overages=overages, lease_seconds=lease_seconds,
+                      max_depth=max_depth, now=now)
+    return step.outcome(r.register_script(_ADMIT)(keys=step.keys, args=step.args))
+
+
+async def admit_async(ar: redis.asyncio.Redis, job: RenderJob, *, plan: Plan,
+                      overages: bool, lease_seconds: float, max_depth: int, now: Now
+                      ) -> tuple[RenderJob, Lease]:
+    """``admit`` on the asyncio client: the API's event loop runs it without a
+    thread hop."""
+    step = _Admission(job, plan=plan, overages=overages, lease_seconds=lease_seconds,
+                      max_depth=max_depth, now=now)
+    return step.outcome(await ar.register_script(_ADMIT)(keys=step.keys, args=step.args))
+
+
+class _Admission:
+    """``_ADMIT``'s keys and arguments for one job, and what its answer means."""
+
+    def __init__(self, job: RenderJob, *, plan: Plan, overages: bool, lease_seconds: float,
+                 max_depth: int, now: Now) -> None:
+        at = unix(now)
+        self.job = replace(job, job_id=job.job_id or new_job_id(), billed_at=at)
+        self.plan = plan
+        self.max_depth = max_depth
+        self.quota = quota_of(job.tenant, "labels", plan, overages=overages, now=at)
+        # The lease is named by the job, so the worker that settles the job gives the
+        # slot back in the same step (``finish``).
+        self.lease = Lease(job.tenant, self.job.job_id, at + lease_seconds)
+        self.keys = [self.quota.usage_key, keys.inflight(job.tenant), keys.render_stream()]
+        self.args: list[Any] = [
+            "labels", self.quota.included, "1" if self.quota.overages else "0",
+            self.quota.ttl_s, repr(at), plan.concurrent_renders, self.lease.lease_id,
+            repr(self.lease.expires_at), max_depth, STREAM_MAX_LEN,
+            self.job.to_fields()["job"]]
+
+    def outcome(self, answer: Any) -> tuple[RenderJob, Lease]:
+        outcome, used = text(answer[0]), answer[1]
+        if outcome == "quota":
+            raise QuotaExceeded("labels", int(used), self.quota.included)
+        if outcome == "slot":
+            raise SlotsTaken(f"{self.plan.concurrent_renders} renders already in flight")
+        if outcome == "depth":
+            raise QueueFull(f"more than {self.max_depth} render jobs are waiting")
+        return self.job, self.lease
 
 
 def backlog(r: redis.Redis) -> int:

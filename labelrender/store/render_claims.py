@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 import redis
+import redis.asyncio
 
 from labelrender.store import keys
 from labelrender.store.redis_conn import text
@@ -55,6 +56,15 @@ def claim_render(r: redis.Redis, tenant_id: str, content_hash: str, job_id: str,
     script = r.register_script(_CLAIM)
     holder = script(keys=[keys.render_claim(tenant_id, content_hash)],
                     args=[job_id, _millis(ttl_s)])
+    return str(text(holder))
+
+
+async def claim_render_async(ar: redis.asyncio.Redis, tenant_id: str, content_hash: str,
+                             job_id: str, ttl_s: float) -> str:
+    """``claim_render`` on the asyncio client (the API's event loop, no thread hop)."""
+    script = ar.register_script(_CLAIM)
+    holder = await script(keys=[keys.render_claim(tenant_id, content_hash)],
+                          args=[job_id, _millis(ttl_s)])
     return str(text(holder))
 
 

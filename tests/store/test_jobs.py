@@ -18,6 +18,7 @@ from labelrender.store import (
     jobs,
     read_usage,
 )
+from labelrender.store.redis_conn import async_twin
 
 JOB = jobs.RenderJob(tenant="tnt_" + "a" * 26, content_hash="f" * 64,
                      object_key="tenants/x/labels/f.png", zpl="^XA^XZ")
@@ -144,3 +145,20 @@ def test_a_refused_admission_takes_nothing(redis_db: redis.Redis, setup: str,
     with pytest.raises(error):
         admit(redis_db, max_depth=2)
     assert state(redis_db) == before
+
+
+async def test_the_async_admission_is_the_same_step(redis_db: redis.Redis) -> None:
+    """The API admits on its event loop (``admit_async``): the same counts, slot and
+    queue, and the same refusal taking nothing."""
+    client = async_twin(redis_db)
+    try:
+        job, lease = await jobs.admit_async(client, JOB, plan=SANDBOX_PLAN, overages=False,
+                                            lease_seconds=60, max_depth=10, now=NOW)
+        assert state(redis_db) == (1, 1, 1)
+        assert lease.lease_id == job.job_id and job.billed_at == NOW
+        with pytest.raises(jobs.SlotsTaken):  # the sandbox plan's one slot is taken
+            await jobs.admit_async(client, JOB, plan=SANDBOX_PLAN, overages=False,
+                                   lease_seconds=60, max_depth=10, now=NOW)
+        assert state(redis_db) == (1, 1, 1)
+    finally:
+        await client.aclose()

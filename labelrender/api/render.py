@@ -32,7 +32,7 @@ from labelrender.api.billing import quota_error
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState, AuthContext
 from labelrender.api.single_flight import render_once
-from labelrender.store import Lease, QuotaExceeded, release_slot
+from labelrender.store import Lease, QuotaExceeded
 from labelrender.store.jobs import (
     QueueFull,
     RenderJob,
@@ -42,6 +42,7 @@ from labelrender.store.jobs import (
     wait_reply_async,
 )
 from labelrender.store.labels import RenderRecord, object_record
+from labelrender.store.limits import release_slot_async
 from labelrender.store.objects import ObjectInfo
 from labelrender.store.signing import window_expiry
 
@@ -250,11 +251,11 @@ async def _render_billed(state: AppState, auth: AuthContext, job: RenderJob) -> 
     try:
         reply = await _reply_of(state, job)
     except BaseException:
-        await state.call(_release, state, lease)
+        await _release(state, lease)
         raise
     # The worker gave the slot back as it replied (``jobs.finish``): making sure
     # need not hold up the answer.
-    state.after_answer(state.call(_release, state, lease))
+    state.after_answer(_release(state, lease))
     return reply
 
 
@@ -282,12 +283,12 @@ async def _admit(state: AppState, auth: AuthContext, job: RenderJob
                                      retry_after=config.retry_after_s) from exc
 
 
-def _release(state: AppState, lease: Lease) -> None:
-    """Give the slot back. Runs on the store thread; a failure is logged and
-    never masks the answer (a slot not given back expires with its lease)."""
+async def _release(state: AppState, lease: Lease) -> None:
+    """Give the slot back; a failure is logged and never masks the answer (a slot
+    not given back expires with its lease)."""
     try:
-        release_slot(state.redis, lease)
-    except redis.RedisError:
+        await release_slot_async(state.aredis, lease)
+    except (redis.RedisError, OSError):
         log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
 
 

@@ -24,7 +24,11 @@ from typing import Any, TypeVar
 from labelrender.api import errors
 from labelrender.api.context import AppState
 from labelrender.store.jobs import new_job_id
-from labelrender.store.render_claims import claim_render_async, finish_render, render_state
+from labelrender.store.render_claims import (
+    claim_render_async,
+    finish_render_async,
+    render_state,
+)
 
 log = logging.getLogger("labelrender.api")
 
@@ -90,7 +94,8 @@ async def _finish_quietly(state: AppState, tenant_id: str, content_hash: str, jo
                           outcome: str | None) -> None:
     """Waiters that miss the outcome see the claim expire; never mask the answer."""
     try:
-        await state.call(finish_render, state.redis, tenant_id, content_hash, job_id, outcome)
+        await state.call_async(finish_render_async(state.aredis, tenant_id, content_hash,
+                                                   job_id, outcome))
     except errors.ServiceUnavailable:
         log.warning("could not publish the outcome of render %s; its claim expires", job_id)
 

@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Literal
 
 import redis
+import redis.asyncio
 
 from labelrender.store import keys
 from labelrender.store.clock import Now, unix, utc
@@ -207,6 +208,11 @@ def renew_slot(
 def release_slot(r: redis.Redis, lease: Lease) -> bool:
     """Give the slot back; False when it had expired already. Safe to repeat."""
     return bool(r.zrem(keys.inflight(lease.tenant_id), lease.lease_id))
+
+
+async def release_slot_async(ar: redis.asyncio.Redis, lease: Lease) -> bool:
+    """``release_slot`` on the asyncio client."""
+    return bool(await ar.zrem(keys.inflight(lease.tenant_id), lease.lease_id))
 
 
 def in_flight(r: redis.Redis, tenant_id: str, *, now: Now) -> int:

@@ -88,5 +88,16 @@ def finish_render(r: redis.Redis, tenant_id: str, content_hash: str, job_id: str
            args=[job_id, outcome or "", _millis(OUTCOME_KEEP_S)])
 
 
+async def finish_render_async(ar: redis.asyncio.Redis, tenant_id: str, content_hash: str,
+                              job_id: str, outcome: str | None) -> None:
+    """``finish_render`` on the asyncio client."""
+    if outcome == "":
+        raise ValueError("an outcome must not be empty")
+    script = ar.register_script(_FINISH)
+    await script(keys=[keys.render_claim(tenant_id, content_hash),
+                       keys.render_outcome(tenant_id, content_hash, job_id)],
+                 args=[job_id, outcome or "", _millis(OUTCOME_KEEP_S)])
+
+
 def _millis(seconds: float) -> int:
     return max(1, math.ceil(seconds * 1000))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import asyncio
 import math
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -25,6 +26,8 @@ from labelrender.store import (
     release_slot,
     renew_slot,
 )
+from labelrender.store.limits import release_slot_async
+from labelrender.store.redis_conn import async_twin
 from tests.store.conftest import NOW
 
 T1, T2 = "tnt_" + "a" * 26, "tnt_" + "b" * 26
@@ -127,6 +130,23 @@ def test_slots_up_to_the_cap(redis_db: redis.Redis, plan: str, cap: int) -> None
     assert first is not None and release_slot(redis_db, first) is True
     assert release_slot(redis_db, first) is False  # releasing twice is harmless
     assert acquire_slot(redis_db, T1, cap, now=NOW) is not None
+
+
+def test_a_slot_given_back_on_the_event_loop(redis_db: redis.Redis) -> None:
+    """The API gives a slot back with its asyncio client (``release_slot_async``)."""
+    lease = acquire_slot(redis_db, T1, 1, now=NOW)
+    assert lease is not None
+
+    async def release_twice() -> tuple[bool, bool]:
+        client = async_twin(redis_db)
+        try:
+            return (await release_slot_async(client, lease),
+                    await release_slot_async(client, lease))
+        finally:
+            await client.aclose()
+
+    assert asyncio.run(release_twice()) == (True, False)
+    assert in_flight(redis_db, T1, now=NOW) == 0
 
 
 @pytest.mark.parametrize(("later", "freed"), [(29.0, False), (30.0, True), (31.5, True)])

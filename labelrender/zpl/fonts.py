@@ -95,6 +95,9 @@ BITMAP_FONTS: dict[str, BitmapCell] = {
 }
 
 
+_ADVANCES_KEPT = 4096  # characters a font remembers the advance of
+
+
 @dataclass(frozen=True)
 class ScaledFont:
     """A font at one size, in target pixels: what layout measures and raster draws."""
@@ -124,14 +127,28 @@ class ScaledFont:
 
     def __getstate__(self) -> dict[str, object]:
         # A string's hash differs from process to process: never pickle it.
-        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
+        return {name: value for name, value in self.__dict__.items()
+                if name not in ("_hash", "_advances")}
 
     def advance(self, char: str) -> float:
         if self.fixed_advance is not None:
             return self.fixed_advance
-        if char == " " and self.space_advance is not None:
-            return self.space_advance + self.advance_pad
-        return _advance(self.file, self.pixel_size, char) * self.x_scale + self.advance_pad
+        # Kept per font (a font is made once for its arguments: ``scalable``): text
+        # layout asks for every character of every field.
+        known: dict[str, float] | None = self.__dict__.get("_advances")
+        if known is None:
+            known = {}
+            object.__setattr__(self, "_advances", known)
+        found = known.get(char)
+        if found is None:
+            if char == " " and self.space_advance is not None:
+                found = self.space_advance + self.advance_pad
+            else:
+                found = (_advance(self.file, self.pixel_size, char) * self.x_scale
+                         + self.advance_pad)
+            if len(known) < _ADVANCES_KEPT:
+                known[char] = found
+        return found
 
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""

@@ -72,6 +72,17 @@ class _Tables:
             self._bytes.setdefault(key, 0)
             return self._tables.setdefault(key, {})
 
+    def lookup(self, table: dict[str, Glyph | None], font: ScaledFont, orientation: str,
+               char: str) -> Glyph | None:
+        """``char``'s glyph from ``table`` (this cache's table of font and
+        orientation), made and counted on first sight."""
+        if char in table:
+            return table[char]
+        glyph = table[char] = _turn(font, char, orientation)
+        if glyph is not None:
+            self.charge(font, orientation, glyph.width * glyph.height + _ROOM)
+        return glyph
+
     def charge(self, font: ScaledFont, orientation: str, size: int) -> None:
         """A glyph of ``size`` bytes was added to the table of (font, orientation)."""
         key = (font, orientation)
@@ -105,12 +116,7 @@ def lookup(table: dict[str, Glyph | None], font: ScaledFont, orientation: str, c
            ) -> Glyph | None:
     """``char``'s glyph from ``table`` (the table of font and orientation), made on
     first sight; None when it has no ink (a space)."""
-    if char in table:
-        return table[char]
-    glyph = table[char] = _turn(font, char, orientation)
-    if glyph is not None:
-        _TABLES.charge(font, orientation, glyph.width * glyph.height + _ROOM)
-    return glyph
+    return _TABLES.lookup(table, font, orientation, char)
 
 
 def turned(font: ScaledFont, char: str, orientation: str) -> Glyph | None:

@@ -37,10 +37,7 @@ def test_tables_stay_within_their_bound() -> None:
         font = fonts.scalable(size, size, FONT)
         table = tables.table(font, "N")
         for char in "ABCDEFGH":
-            glyph = glyphs._turn(font, char, "N")
-            assert glyph is not None
-            table[char] = glyph
-            tables.charge(font, "N", glyph.width * glyph.height + glyphs._ROOM)
+            assert tables.lookup(table, font, "N", char) is not None
             assert tables.held <= tables.max_bytes
     # The fonts used last are still there; the first went first.
     assert tables.table(fonts.scalable(sizes[-1], sizes[-1], FONT), "N")
@@ -52,9 +49,6 @@ def test_one_table_past_the_bound_starts_again() -> None:
     font = fonts.scalable(120.0, 120.0, FONT)  # each glyph several thousand bytes
     table = tables.table(font, "N")
     for char in "ABCDEFGHIJKLMNOP":
-        glyph = glyphs._turn(font, char, "N")
-        assert glyph is not None
-        table[char] = glyph
-        tables.charge(font, "N", glyph.width * glyph.height + glyphs._ROOM)
+        assert tables.lookup(table, font, "N", char) is not None
         assert tables.held <= tables.max_bytes
         assert len(table) < 16

@@ -95,7 +95,7 @@ BITMAP_FONTS: dict[str, BitmapCell] = {
 }
 
 
-_ADVANCES_KEPT = 4096  # characters a font remembers the advance of
+_ADVANCES_KEPT = 256  # characters a font remembers the advance of (then: _advance)
 
 
 @dataclass(frozen=True)
@@ -404,7 +404,7 @@ def _solid(mask: Image.Image) -> Image.Image:
 # A label names the same few fonts field after field: the same arguments give the
 # same ScaledFont object, so the glyph tables keyed by it (``glyphs``) find it by
 # identity instead of comparing its fields.
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def scalable(height: float, width: float, file: str,
              max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
     """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels;
@@ -422,7 +422,7 @@ def _half_up(value: float) -> int:
     return math.floor(value + 0.5)
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=256)
 def bitmap(name: str, height: int, width: int, scale: float,
            max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
     """A bitmap font (A-H) scaled in whole multiples of its base cell; ``FontTooLarge``

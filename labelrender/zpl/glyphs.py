@@ -43,13 +43,16 @@ TURNS: dict[str, tuple[Image.Transpose, Shift]] = {
 }
 
 _MAX_BYTES = 32 * 1024 * 1024  # of masks held, over every font's table
-_ROOM = 256  # bytes a glyph costs beyond its mask
+_ROOM = 256  # bytes a glyph costs beyond its mask (a glyph without ink, this alone)
+_TABLE_ROOM = 2048  # bytes a table costs empty: the font it is kept by, the dict
 
 
 class _Tables:
     """Every font's table, by (font, orientation), then by character; the tables
-    used longest ago go first once the masks they hold pass ``max_bytes``, and a
-    single table past it starts again empty (a huge font is made glyph by glyph)."""
+    used longest ago go first once what they hold passes ``max_bytes`` (masks, and
+    a little for each table and each glyph, so many fonts or many characters
+    without ink are bounded too), and a single table past it is dropped with the
+    rest (a huge font is made glyph by glyph)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
@@ -69,8 +72,12 @@ class _Tables:
                 pass
             return found
         with self._lock:
-            self._bytes.setdefault(key, 0)
-            return self._tables.setdefault(key, {})
+            found = self._tables.get(key)
+            if found is None:
+                found = self._tables[key] = {}
+                self._bytes[key] = 0
+                self._charge(key, _TABLE_ROOM)
+            return found
 
     def lookup(self, table: dict[str, Glyph | None], font: ScaledFont, orientation: str,
                char: str) -> Glyph | None:
@@ -79,27 +86,26 @@ class _Tables:
         if char in table:
             return table[char]
         glyph = table[char] = _turn(font, char, orientation)
-        if glyph is not None:
-            self.charge(font, orientation, glyph.width * glyph.height + _ROOM)
+        size = _ROOM if glyph is None else glyph.width * glyph.height + _ROOM
+        with self._lock:
+            self._charge((font, orientation), size)
         return glyph
 
-    def charge(self, font: ScaledFont, orientation: str, size: int) -> None:
-        """A glyph of ``size`` bytes was added to the table of (font, orientation)."""
-        key = (font, orientation)
-        with self._lock:
-            if key not in self._bytes:
-                return  # its table was dropped while the glyph was made
-            self._bytes[key] += size
-            self.held += size
-            while self.held > self.max_bytes and len(self._tables) > 1:
-                oldest, _ = self._tables.popitem(last=False)
-                self.held -= self._bytes.pop(oldest, 0)
-            if self.held > self.max_bytes:  # one table over the bound by itself
-                for table in self._tables.values():
-                    table.clear()
-                for name in self._bytes:
-                    self._bytes[name] = 0
-                self.held = 0
+    def _charge(self, key: tuple[ScaledFont, str], size: int) -> None:
+        """``size`` bytes more in the table of ``key``; the lock is held."""
+        if key not in self._bytes:
+            return  # its table was dropped while the glyph was made
+        self._bytes[key] += size
+        self.held += size
+        while self.held > self.max_bytes and len(self._tables) > 1:
+            oldest, _ = self._tables.popitem(last=False)
+            self.held -= self._bytes.pop(oldest, 0)
+        if self.held > self.max_bytes:  # one table over the bound by itself: it goes
+            # too (a render still holding it fills it for itself, uncounted, and
+            # lets it go when it ends)
+            self._tables.clear()
+            self._bytes.clear()
+            self.held = 0
 
 
 _TABLES = _Tables(_MAX_BYTES)

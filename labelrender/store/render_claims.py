@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import redis
 import redis.asyncio
@@ -53,19 +54,23 @@ def claim_render(r: redis.Redis, tenant_id: str, content_hash: str, job_id: str,
 
     Returns the holder's job id: ``job_id`` itself when this call won.
     """
-    script = r.register_script(_CLAIM)
-    holder = script(keys=[keys.render_claim(tenant_id, content_hash)],
-                    args=[job_id, _millis(ttl_s)])
+    names, args = _claim_call(tenant_id, content_hash, job_id, ttl_s)
+    holder = r.register_script(_CLAIM)(keys=names, args=args)
     return str(text(holder))
 
 
 async def claim_render_async(ar: redis.asyncio.Redis, tenant_id: str, content_hash: str,
                              job_id: str, ttl_s: float) -> str:
     """``claim_render`` on the asyncio client (the API's event loop, no thread hop)."""
-    script = ar.register_script(_CLAIM)
-    holder = await script(keys=[keys.render_claim(tenant_id, content_hash)],
-                          args=[job_id, _millis(ttl_s)])
+    names, args = _claim_call(tenant_id, content_hash, job_id, ttl_s)
+    holder = await ar.register_script(_CLAIM)(keys=names, args=args)
     return str(text(holder))
+
+
+def _claim_call(tenant_id: str, content_hash: str, job_id: str, ttl_s: float
+                ) -> tuple[list[str], list[Any]]:
+    """``_CLAIM``'s keys and arguments."""
+    return [keys.render_claim(tenant_id, content_hash)], [job_id, _millis(ttl_s)]
 
 
 def render_state(r: redis.Redis, tenant_id: str, content_hash: str, job_id: str
@@ -80,23 +85,25 @@ def finish_render(r: redis.Redis, tenant_id: str, content_hash: str, job_id: str
                   outcome: str | None) -> None:
     """Publish the holder's ``outcome`` (an opaque non-empty string) and drop its
     claim; ``None`` only drops the claim, so the waiters claim it themselves."""
-    if outcome == "":
-        raise ValueError("an outcome must not be empty")
-    script = r.register_script(_FINISH)
-    script(keys=[keys.render_claim(tenant_id, content_hash),
-                 keys.render_outcome(tenant_id, content_hash, job_id)],
-           args=[job_id, outcome or "", _millis(OUTCOME_KEEP_S)])
+    names, args = _finish_call(tenant_id, content_hash, job_id, outcome)
+    r.register_script(_FINISH)(keys=names, args=args)
 
 
 async def finish_render_async(ar: redis.asyncio.Redis, tenant_id: str, content_hash: str,
                               job_id: str, outcome: str | None) -> None:
     """``finish_render`` on the asyncio client."""
+    names, args = _finish_call(tenant_id, content_hash, job_id, outcome)
+    await ar.register_script(_FINISH)(keys=names, args=args)
+
+
+def _finish_call(tenant_id: str, content_hash: str, job_id: str, outcome: str | None
+                 ) -> tuple[list[str], list[Any]]:
+    """``_FINISH``'s keys and arguments; an empty outcome is refused."""
     if outcome == "":
         raise ValueError("an outcome must not be empty")
-    script = ar.register_script(_FINISH)
-    await script(keys=[keys.render_claim(tenant_id, content_hash),
-                       keys.render_outcome(tenant_id, content_hash, job_id)],
-                 args=[job_id, outcome or "", _millis(OUTCOME_KEEP_S)])
+    return ([keys.render_claim(tenant_id, content_hash),
+             keys.render_outcome(tenant_id, content_hash, job_id)],
+            [job_id, outcome or "", _millis(OUTCOME_KEEP_S)])
 
 
 def _millis(seconds: float) -> int:

@@ -128,15 +128,22 @@ async def start(app: web.Application, *, host: str | None = None, port: int | No
     return runner
 
 
-def listen(host: str, port: int, backlog: int) -> socket.socket:
+def listen(host: str, port: int, backlog: int, *, reuse_port: bool = False) -> socket.socket:
     """A socket bound and listening on ``host``:``port``, so a port already in use
-    is found before anything else starts; ``OSError`` (EADDRINUSE) otherwise."""
+    is found before anything else starts; ``OSError`` (EADDRINUSE) otherwise.
+
+    ``reuse_port``: ``SO_REUSEPORT``, so each of ``serve``'s API processes listens
+    on the port with a socket of its own and the kernel spreads new connections
+    over them. Only sockets that all ask for it share a port: a listener
+    without it (another ``serve`` checking its port) still finds the port taken."""
     family, kind, proto, _, address = socket.getaddrinfo(
         host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)[0]
     sock = socket.socket(family, kind, proto)
     try:
         # As aiohttp's own sites: a port in TIME_WAIT binds, one with a listener does not.
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
         sock.listen(backlog)
     except BaseException:

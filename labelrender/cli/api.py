@@ -6,6 +6,7 @@ import argparse
 import errno
 import socket
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import redis
@@ -94,16 +95,20 @@ def load_app_factory() -> AppFactory:
 
 
 def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
-            object_store: ObjectStore, sock: socket.socket | None = None) -> None:
+            object_store: ObjectStore, sock: socket.socket | None = None,
+            ready: Callable[[], None] | None = None) -> None:
     """Serve the API until SIGINT or SIGTERM (``api.server``: our timeouts,
     backlog and error envelope around aiohttp's server), on ``sock`` (from
-    ``listen``) if given. The "listening" line is printed once it serves."""
+    ``listen``) if given. Once it serves, ``ready()``; by default the
+    "listening" line is printed (``announce_api``)."""
     from labelrender.api import server
 
     app = factory(settings, r, object_store)
+    server.run(app, settings.host, settings.port, sock=sock,
+               ready=ready or partial(announce_api, settings))
 
-    def ready() -> None:
-        print(f"API at {settings.public_base_url} (listening on {settings.host}:"
-              f"{settings.port})", flush=True)
 
-    server.run(app, settings.host, settings.port, sock=sock, ready=ready)
+def announce_api(settings: Settings) -> None:
+    """The line saying the API serves, and where."""
+    print(f"API at {settings.public_base_url} (listening on {settings.host}:"
+          f"{settings.port})", flush=True)

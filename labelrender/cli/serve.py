@@ -21,15 +21,24 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
+from dataclasses import replace
 from functools import partial
 from multiprocessing.process import BaseProcess
 
 import redis
 
-from labelrender.cli.api import http_options, listen, load_app_factory, run_api
+from labelrender.cli.api import announce_api, http_options, listen, load_app_factory, run_api
+from labelrender.cli.api_processes import (
+    ApiProcesses,
+    api_settings,
+    port_of,
+    reuse_port_available,
+)
 from labelrender.cli.common import configure_logging, run_service, settings_from_env
+from labelrender.cli.sizing import Sizing, machine_cpus, size, sizing_options
 from labelrender.cli.supervisor import Supervisor, become_subreaper, process_running
 from labelrender.store import StoreUnavailable, create_key, create_tenant, socket_url
 from labelrender.store.bootstrap import mark_step_done, step_done
@@ -51,12 +60,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "directory (LABELRENDER_DATA_DIR, default ./.labelrender) unless "
                     "REDIS_URL is set, render workers (LABELRENDER_WORKERS) and the API.")
     http_options(p)
+    sizing_options(p)
     p.set_defaults(run=serve_command)
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    return run_service("serve", lambda: serve(settings_from_env(host=args.host,
-                                                                 port=args.port)))
+    return run_service("serve", lambda: serve(settings_from_env(
+        host=args.host, port=args.port, api_processes=args.api_processes,
+        workers=args.workers)))
 
 
 def serve(settings: Settings) -> None:
@@ -69,6 +80,7 @@ def serve(settings: Settings) -> None:
     # The port first: a port in use is one line, before the demo tenant's key is
     # made and shown (once) or anything is started.
     sock = listen(settings)
+    sizing = announce_sizing(settings)
     factory = load_app_factory()
     r = connect_redis(settings)
     embedded = settings.redis_url is None
@@ -80,13 +92,18 @@ def serve(settings: Settings) -> None:
     # After Redis: the embedded server daemonizes, and its parent stays init.
     become_subreaper()
     redis_pid = embedded_redis_pid(r) if embedded else None
+    api = several_api_processes(settings, sizing, str(worker_url), sock)
     supervisor = Supervisor(
-        partial(start_worker, worker_settings(settings, str(worker_url))), settings.workers,
+        partial(start_worker, worker_settings(settings, str(worker_url))), sizing.workers,
         on_death=partial(hand_over, r, settings), redis_pid=redis_pid,
-        on_redis_death=stop_serving)
+        on_redis_death=stop_serving, also_own=api.pids if api else tuple)
     supervisor.start()
     try:
-        run_api(settings, factory, r, object_store, sock)
+        if api is None:
+            run_api(settings, factory, r, object_store, sock)
+        else:
+            api.also_own = supervisor.pids
+            api.run(partial(announce_api, settings))
     finally:
         supervisor.stop()
         if embedded:
@@ -97,6 +114,29 @@ def serve(settings: Settings) -> None:
         raise StoreUnavailable(
             f"the embedded Redis server (pid {redis_pid}) stopped, so serve stopped too; "
             f"its data is in {settings.data_dir} (append-only file): start serve again")
+
+
+def announce_sizing(settings: Settings) -> Sizing:
+    """What ``serve`` starts: each count set, or sized from the CPUs (one line)."""
+    sizing = size(settings.api_processes, settings.workers, settings.render_processes,
+                  machine_cpus())
+    if sizing.api_processes > 1 and not reuse_port_available():
+        log.warning("several API processes need SO_REUSEPORT (Linux); starting one")
+        sizing = replace(sizing, api_processes=1)
+    print(f"serve: {sizing.describe()}", flush=True)
+    return sizing
+
+
+def several_api_processes(settings: Settings, sizing: Sizing, redis_url: str,
+                          sock: socket.socket) -> ApiProcesses | None:
+    """With more than one API process: their supervisor, not started, on the port
+    ``sock`` holds (closed here, as each API process listens with its own)."""
+    if sizing.api_processes == 1:
+        return None
+    port = port_of(sock)
+    sock.close()
+    return ApiProcesses(api_settings(settings, redis_url, port, sizing.api_processes),
+                        sizing.api_processes)
 
 
 def stop_serving() -> None:

@@ -32,7 +32,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing import forkserver, resource_tracker
 from multiprocessing.connection import wait
@@ -92,6 +92,10 @@ class Supervisor:
     redis_pid: int | None = None
     on_redis_death: Callable[[], None] = lambda: None
     policy: RestartPolicy = field(default_factory=RestartPolicy)
+    # What the processes are called in the log ("worker", "API process"), and the
+    # other children of this process that another supervisor starts and reaps.
+    kind: str = "worker"
+    also_own: Callable[[], Iterable[int]] = tuple
     replaced: int = 0  # workers started in place of dead ones
     redis_died: bool = False
     _slots: list[_Slot] = field(default_factory=list)
@@ -126,7 +130,7 @@ class Supervisor:
         for process in processes:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
-                log.warning("worker %s did not stop in time; killing it", process.name)
+                log.warning("%s %s did not stop in time; killing it", self.kind, process.name)
                 process.kill()
                 process.join()
             self._left_by.add(_pid(process))
@@ -160,7 +164,7 @@ class Supervisor:
     def _start(self, slot: _Slot) -> None:
         slot.process = self.start_worker(slot.index)
         slot.started, slot.restart_at = time.monotonic(), None
-        log.info("worker %s started (pid %s)", slot.process.name, slot.process.pid)
+        log.info("%s %s started (pid %s)", self.kind, slot.process.name, slot.process.pid)
 
     def _bury(self, slot: _Slot) -> None:
         """Reap a worker that ended, hand over its work and plan its successor."""
@@ -174,8 +178,8 @@ class Supervisor:
         slot.deaths = slot.deaths + 1 if lived < self.policy.stable_after_s else 1
         delay = self.policy.delay(slot.deaths)
         slot.restart_at = time.monotonic() + delay
-        log.warning("worker %s (pid %d) %s after %.1f s; starting another in %g s",
-                    process.name, pid, _how(process.exitcode), lived, delay)
+        log.warning("%s %s (pid %d) %s after %.1f s; starting another in %g s",
+                    self.kind, process.name, pid, _how(process.exitcode), lived, delay)
         self._clear_leftovers(0.0)
         try:
             self.on_death(pid)
@@ -205,8 +209,9 @@ class Supervisor:
 
     def _own_children(self) -> set[int]:
         """Children this process started and reaps elsewhere: the workers and
-        multiprocessing's helpers (the API's forkserver, the resource tracker)."""
-        own = {pid for pid in self.pids()}
+        multiprocessing's helpers (the API's forkserver, the resource tracker),
+        and those of ``also_own``."""
+        own = set(self.pids()) | set(self.also_own())
         server = getattr(forkserver, "_forkserver", None)
         tracker = getattr(resource_tracker, "_resource_tracker", None)
         for helper in (getattr(server, "_forkserver_pid", None),

@@ -72,9 +72,12 @@ class Settings(BaseSettings):
     redis_max_connections: int = Field(default=100, ge=1)
     redis_pool_timeout_s: float = Field(default=5.0, gt=0)
 
+    # `serve` on one machine: how many API processes share the port and how many
+    # worker processes it starts; unset, sized from the CPUs (cli/sizing.py).
+    api_processes: int | None = Field(default=None, ge=1)
     # Rendering. `workers` is how many worker processes `serve` starts; each
     # renders in a sandbox of `render_processes` processes.
-    workers: int = Field(default=2, ge=1)
+    workers: int | None = Field(default=None, ge=1)
     render_processes: int = Field(default=2, ge=1)
     # Hard limits on every engine call (ARCHITECTURE.md "Limits around every
     # render"): a render still running after `render_deadline_s` has its process

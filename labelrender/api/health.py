@@ -6,7 +6,8 @@ import contextlib
 
 import redis
 from aiohttp import web
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 
 from labelrender.api import errors
 from labelrender.api.context import PUBLIC, app_state, route_policy
@@ -36,10 +37,20 @@ async def metrics(request: web.Request) -> web.StreamResponse:
     # Without Redis the other figures are still worth scraping.
     with contextlib.suppress(errors.ServiceUnavailable):
         await state.call(read_fleet_figures, state.redis, state.metrics)
-    body = generate_latest(state.metrics.registry)
+    body = generate_latest(shared_registry(state.config.metrics_dir) or state.metrics.registry)
     response = web.Response(body=body)
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST
     return response
+
+
+def shared_registry(metrics_dir: str | None) -> CollectorRegistry | None:
+    """The figures of every API process sharing ``metrics_dir``, added up (the
+    fleet gauges: the one set last by a live process)."""
+    if metrics_dir is None:
+        return None
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=metrics_dir)  # type: ignore[no-untyped-call]
+    return registry
 
 
 def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:

@@ -1,5 +1,9 @@
 """Prometheus metrics, one registry per app (so several apps in a process never clash).
 
+``serve``'s API processes share theirs through prometheus_client's
+multiprocess mode (``ApiConfig.metrics_dir``): counters and histograms add up
+over the processes, and each fleet gauge is the value set last by a live one.
+
 helm/metrics.yaml lists every metric with its meaning (the README's table).
 The fleet-wide gauges (queue depth and lag, dead letters) are read from Redis
 when ``/metrics`` is scraped (``api.health``), so every API replica serves the
@@ -54,11 +58,13 @@ def new_metrics() -> Metrics:
         queue_depth=Gauge(
             "labelrender_render_queue_depth",
             "Render jobs waiting or in progress (read at scrape time).", registry=registry,
+            multiprocess_mode="livemostrecent",
         ),
         queue_lag=Gauge(
             "labelrender_render_queue_lag",
             "Render jobs no worker has taken yet: the consumer group's lag, what KEDA "
             "scales on (read at scrape time).", registry=registry,
+            multiprocess_mode="livemostrecent",
         ),
         renders=Counter(
             "labelrender_renders", "Render jobs the API waited for, by outcome.",
@@ -76,7 +82,7 @@ def new_metrics() -> Metrics:
         dead_letters=Gauge(
             "labelrender_webhook_dead_letters",
             "Webhook events in the dead-letter stream (read at scrape time).",
-            registry=registry,
+            registry=registry, multiprocess_mode="livemostrecent",
         ),
         limit_refusals=Counter(
             "labelrender_limit_refusals",

@@ -61,9 +61,10 @@ def listen(settings: Settings) -> socket.socket:
                               f"{exc.strerror or exc}") from exc
 
 
-def load_app_factory() -> AppFactory:
+def load_app_factory(metrics_dir: str | None = None) -> AppFactory:
     """A factory of the aiohttp app from our settings, over the API tier's
-    ``create_app(ApiConfig, redis_client, object_store) -> web.Application``."""
+    ``create_app(ApiConfig, redis_client, object_store) -> web.Application``;
+    ``metrics_dir``: ``ApiConfig.metrics_dir``."""
     try:
         from labelrender.api.app import create_app
         from labelrender.api.config import ApiConfig
@@ -88,6 +89,7 @@ def load_app_factory() -> AppFactory:
             engine_queue=settings.api_engine_queue,
             render_deadline_s=settings.render_deadline_s,
             render_memory_mb=settings.render_memory_mb,
+            metrics_dir=metrics_dir,
         )
         return create_app(config, r, object_store)
 

@@ -23,6 +23,7 @@ import ctypes
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing.process import BaseProcess
 from multiprocessing.synchronize import Semaphore
+from pathlib import Path
 from typing import Any
 
 from labelrender.cli.common import EXIT_UNAVAILABLE, configure_logging
@@ -67,18 +69,28 @@ class ApiProcesses:
 
     settings: Settings
     count: int
+    metrics_dir: Path  # emptied here: the processes' metrics (ApiConfig.metrics_dir)
     also_own: Callable[[], Iterable[int]] = tuple
     _ready: Semaphore = field(
         default_factory=lambda: multiprocessing.get_context("spawn").Semaphore(0))
     supervisor: Supervisor = field(init=False)
 
     def __post_init__(self) -> None:
-        self.supervisor = Supervisor(partial(start_api_process, self.settings, self._ready),
-                                     self.count, kind="API process",
-                                     also_own=lambda: self.also_own())
+        shutil.rmtree(self.metrics_dir, ignore_errors=True)
+        self.metrics_dir.mkdir(parents=True)
+        self.supervisor = Supervisor(
+            partial(start_api_process, self.settings, str(self.metrics_dir), self._ready),
+            self.count, kind="API process", on_death=self._forget_gauges,
+            also_own=lambda: self.also_own())
 
     def pids(self) -> list[int]:
         return self.supervisor.pids()
+
+    def _forget_gauges(self, pid: int) -> None:
+        """A dead process's gauges no longer count (its counters still do)."""
+        from prometheus_client.multiprocess import mark_process_dead
+
+        mark_process_dead(pid, str(self.metrics_dir))  # type: ignore[no-untyped-call]
 
     def run(self, announce: Callable[[], None]) -> None:
         """Start them, ``announce()`` once they all serve, and serve until SIGINT
@@ -126,18 +138,22 @@ def stop_signals() -> Iterator[threading.Event]:
             signal.signal(signum, handler)
 
 
-def start_api_process(settings: Settings, ready: Semaphore, index: int) -> BaseProcess:
+def start_api_process(settings: Settings, metrics_dir: str, ready: Semaphore, index: int
+                      ) -> BaseProcess:
     """An API process; spawned, not forked, so it inherits no Redis connections
     or threads from ``serve``."""
     process = multiprocessing.get_context("spawn").Process(
-        target=api_main, args=(settings, os.getpid(), ready), name=f"{PROCESS_NAME}-{index}")
+        target=api_main, args=(settings, os.getpid(), metrics_dir, ready),
+        name=f"{PROCESS_NAME}-{index}")
     process.start()
     return process
 
 
-def api_main(settings: Settings, parent_pid: int, ready: Semaphore) -> None:
+def api_main(settings: Settings, parent_pid: int, metrics_dir: str, ready: Semaphore) -> None:
     """Entry point of an API process started by ``serve``: its own socket on the
     port, its own Redis pools and engine processes, then the API."""
+    # Read by prometheus_client when it is first imported, which is below.
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     from labelrender.api import server
     from labelrender.cli import serve as serve_command
     from labelrender.cli.api import load_app_factory, run_api
@@ -154,7 +170,7 @@ def api_main(settings: Settings, parent_pid: int, ready: Semaphore) -> None:
         log.error("API process cannot listen on %s:%d: %s", settings.host, settings.port,
                   exc.strerror or exc)
         sys.exit(EXIT_UNAVAILABLE)
-    run_api(settings, load_app_factory(), connect_redis(settings),
+    run_api(settings, load_app_factory(metrics_dir), connect_redis(settings),
             build_object_store(settings), sock, ready=ready.release)
 
 

@@ -50,6 +50,7 @@ DEMO_STEP = "demo-tenant"
 DEMO_TENANT_NAME = "Sandbox demo"
 DEMO_PLAN = "sandbox"
 PARENT_CHECK_S = 1.0
+API_METRICS_DIRNAME = "api-metrics"  # in the data dir: the API processes' metrics
 
 
 
@@ -136,7 +137,7 @@ def several_api_processes(settings: Settings, sizing: Sizing, redis_url: str,
     port = port_of(sock)
     sock.close()
     return ApiProcesses(api_settings(settings, redis_url, port, sizing.api_processes),
-                        sizing.api_processes)
+                        sizing.api_processes, settings.data_dir / API_METRICS_DIRNAME)
 
 
 def stop_serving() -> None:

@@ -1,8 +1,9 @@
 """``serve`` with two API processes behind one port, over real processes and
 real HTTP: a render asked of both at once is rendered once and answered by
-both; a plan changed elsewhere is in force in both on their next request; a
-killed API process is replaced and leaves nothing behind; SIGINT (Ctrl-C)
-stops everything and ``serve`` exits 0.
+both; a plan changed elsewhere is in force in both on their next request;
+/metrics adds both processes up, whichever answers it; a killed API process
+is replaced and leaves nothing behind; SIGINT (Ctrl-C) stops everything and
+``serve`` exits 0.
 
 Which API process holds a connection is read from the kernel's tables (the
 server end of the connection in ``/proc/net/tcp``, its socket among the
@@ -219,6 +220,31 @@ def test_a_plan_changed_elsewhere_is_in_force_in_every_process_at_once(serve: Se
     finally:
         put_plan(r, BUILTIN_PLANS["scale"])
         r.close()
+
+
+def test_metrics_add_up_over_the_processes(serve: Serve) -> None:
+    """Whichever process a scrape reaches, /metrics counts every process's requests."""
+    conns = [serve.connection_to(pid) for pid in sorted(serve.api_pids())]
+    before = healthz_answered(scrape(conns[0]))
+    for n, conn in enumerate(conns):
+        for _ in range(n + 2):  # 2 on the first process, 3 on the second
+            assert ask(conn, "GET", "/healthz")[0] == 200
+    scrapes = [scrape(conn) for conn in conns]
+    assert [healthz_answered(text) for text in scrapes] == [before + 5, before + 5]
+    for text in scrapes:  # a fleet gauge once, not once a process
+        assert len([line for line in text.splitlines()
+                    if line.startswith("labelrender_render_queue_depth ")]) == 1, text
+
+
+def scrape(conn: http.client.HTTPConnection) -> str:
+    conn.request("GET", "/metrics")
+    return conn.getresponse().read().decode()
+
+
+def healthz_answered(metrics: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+               if line.startswith("labelrender_http_requests_total{")
+               and 'route="/healthz"' in line and 'status="200"' in line)
 
 
 def test_a_killed_api_process_is_replaced_and_leaves_nothing(serve: Serve) -> None:

@@ -43,9 +43,9 @@ processes, Redis).
    API at once, so both sides run under the same load of the shared cores:
    what the API adds to a render (the judged figure); then ``--rounds``
    passes over ``--render-conns`` connections: renders per second, against
-   the engine's single-core rate. The first N is the one judged; the others
-   make the scaling table. Before ``serve`` stops, the peak RSS (VmHWM) of
-   each of its processes, by role.
+   the engine's single-core rate, and the CPU each process spent a render.
+   Before ``serve`` stops, the peak RSS (VmHWM) of each of its processes, by
+   role.
 3. cached hits: one label rendered, then asked again for ``--cached-seconds``
    by ``wrk`` (Debian's ``wrk``; the Python client of ``hit_many`` with
    ``--python-client`` or without wrk, in ``--client-processes`` processes

@@ -12,6 +12,10 @@ It supervises the workers (``supervisor``): a dead one is reaped, what it held
 is handed over at once (``hand_over``), what it left running is killed and
 reaped, and another starts. A dead embedded Redis stops ``serve``, with one
 line, once the API and the workers have stopped.
+
+How many API processes and workers it starts is sized from the CPUs unless
+set (``sizing``); with more than one API process they share the port and are
+supervised like the workers (``api_processes``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,11 @@ billed.
 
 Crash safety: a holder that fails without an answer drops its claim, and one
 that dies outright leaves a claim that expires; either way its waiters claim
-the hash again, and whichever wins renders.
+the hash again, and whichever wins renders. Waiters also look the stored
+answer up again every ``LOOK_AGAIN_S``: when the holder's API process died
+after queueing the job (one of ``serve``'s API processes killed), a worker
+still renders and stores the label, and the waiters in the other processes
+answer with it at once rather than when the claim expires.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ log = logging.getLogger("labelrender.api")
 T = TypeVar("T")
 RENDERED = "rendered"  # the outcome of a render whose object is stored
 POLL_S = 0.025  # how often a waiter looks for the holder's outcome
+LOOK_AGAIN_S = 0.5  # how often a waiter looks for the stored answer itself
 _CLAIM_MARGIN_S = 5.0  # quota, slot and queue checks before the holder's wait begins
 
 
@@ -78,11 +83,13 @@ async def _render_claimed(state: AppState, tenant_id: str, content_hash: str, jo
 
 async def _wait_for(state: AppState, tenant_id: str, content_hash: str, holder: str,
                     deadline: float) -> str | None:
-    """The holder's outcome, or None once it no longer holds the claim without one.
-    Raises ``GatewayTimeout`` at ``deadline``."""
+    """The holder's outcome, or None once it no longer holds the claim without one
+    or ``LOOK_AGAIN_S`` has passed (look the answer up again). Raises
+    ``GatewayTimeout`` at ``deadline``."""
+    look_again = time.monotonic() + LOOK_AGAIN_S
     while time.monotonic() < deadline:
         seen = await state.call(render_state, state.redis, tenant_id, content_hash, holder)
-        if seen.outcome is not None or not seen.held:
+        if seen.outcome is not None or not seen.held or time.monotonic() >= look_again:
             return seen.outcome
         await asyncio.sleep(POLL_S)
     state.metrics.renders.labels("timeout").inc()

@@ -1,6 +1,7 @@
 """``serve`` with two API processes behind one port, over real processes and
 real HTTP: a render asked of both at once is rendered once and answered by
-both; a plan changed elsewhere is in force in both on their next request;
+both, and answered to the one waiting even when the process that claimed it
+dies; a plan changed elsewhere is in force in both on their next request;
 /metrics adds both processes up, whichever answers it; a killed API process
 is replaced and leaves nothing behind; SIGINT (Ctrl-C) stops everything and
 ``serve`` exits 0.
@@ -31,6 +32,7 @@ from labelrender.store import (
     BUILTIN_PLANS,
     connect,
     get_plan,
+    jobs,
     plan_from_dict,
     put_plan,
     read_usage,
@@ -141,7 +143,8 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve]:
     env = {k: v for k, v in os.environ.items()
            if k not in ("REDIS_URL", "S3_BUCKET") and not k.startswith("LABELRENDER_")}
     env.update(LABELRENDER_DATA_DIR=str(data_dir), LABELRENDER_RENDER_PROCESSES="2",
-               LABELRENDER_RENDER_DEADLINE_S="30")  # a busy machine must not turn renders 422
+               LABELRENDER_RENDER_DEADLINE_S="30",  # a busy machine must not turn renders 422
+               LABELRENDER_RENDER_TIMEOUT_S="120")  # a render claim outlasts the client
     with log.open("a") as sink:
         process = subprocess.Popen(
             [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(port),
@@ -220,6 +223,51 @@ def test_a_plan_changed_elsewhere_is_in_force_in_every_process_at_once(serve: Se
     finally:
         put_plan(r, BUILTIN_PLANS["scale"])
         r.close()
+
+
+def test_a_waiter_is_answered_when_the_holders_process_dies(serve: Serve) -> None:
+    """The process that claimed a render is killed once its job is queued; the
+    worker still renders and stores the label, and the request waiting on the
+    claim in the other process is answered with it, well before the claim
+    expires (120 s of render timeout here, past the client's patience)."""
+    holder_pid, waiter_pid = sorted(serve.api_pids())
+    conns = [serve.connection_to(holder_pid), serve.connection_to(waiter_pid)]
+    [worker] = workers_of(serve.process.pid)
+    body = {"zpl": label(f"orphan-{time.time_ns()}")}
+    answers: dict[int, tuple[int, dict[str, Any]] | None] = {}
+
+    def post(index: int) -> None:
+        try:
+            answers[index] = ask(conns[index], "POST", "/v1/labels", body, serve.api_key)
+        except (OSError, http.client.HTTPException):  # the holder's connection dies with it
+            answers[index] = None
+
+    r = connect(data_dir=serve.data_dir)
+    os.kill(worker, signal.SIGSTOP)  # the job waits in the stream
+    try:
+        holder = threading.Thread(target=post, args=(0,))
+        holder.start()
+        wait_until(lambda: jobs.backlog(r) > 0, SETTLE_S, "the job was never queued")
+        waiter = threading.Thread(target=post, args=(1,))
+        waiter.start()
+        time.sleep(0.5)  # the waiter on the claim (if it is later, it finds a stored label)
+        os.kill(holder_pid, signal.SIGKILL)
+        holder.join(REQUEST_TIMEOUT_S)
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    waiter.join(REQUEST_TIMEOUT_S + 10)
+    assert answers[0] is None
+    status, answer = answers[1] or (0, {})
+    assert (status, answer.get("cached")) == (200, True), answers
+    wait_until(lambda: len(serve.api_pids()) == API_PROCESSES
+               and all(listening(pid, serve.port) for pid in serve.api_pids()),
+               SETTLE_S, "the killed API process was not replaced")
+    r.close()
+
+
+def workers_of(serve_pid: int) -> set[int]:
+    return {p.pid for p in processes() if p.ppid == serve_pid and "spawn_main" in p.cmdline
+            and p.state != "Z"} - api_processes_of(serve_pid)
 
 
 def test_metrics_add_up_over_the_processes(serve: Serve) -> None:

@@ -2,7 +2,8 @@
 real HTTP: a render asked of both at once is rendered once and answered by
 both, and answered to the one waiting even when the process that claimed it
 dies; a plan changed elsewhere is in force in both on their next request;
-/metrics adds both processes up, whichever answers it; a killed API process
+/metrics adds both processes up, whichever answers it; another serve cannot
+join the port; a killed API process
 is replaced and leaves nothing behind; SIGINT (Ctrl-C) stops everything and
 ``serve`` exits 0.
 
@@ -293,6 +294,21 @@ def healthz_answered(metrics: str) -> float:
     return sum(float(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
                if line.startswith("labelrender_http_requests_total{")
                and 'route="/healthz"' in line and 'status="200"' in line)
+
+
+def test_a_second_serve_on_the_port_is_refused(serve: Serve, tmp_path: Path) -> None:
+    """The API processes share the port with each other only: another serve
+    (its own data dir, several API processes too) finds it taken, in one line."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("REDIS_URL", "S3_BUCKET") and not k.startswith("LABELRENDER_")}
+    env.update(LABELRENDER_DATA_DIR=str(tmp_path / "other"))
+    done = subprocess.run(
+        [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(serve.port),
+         "--api-processes", "2", "--workers", "1"],
+        env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert f"port {serve.port} on 127.0.0.1 is already in use" in line
 
 
 def test_a_killed_api_process_is_replaced_and_leaves_nothing(serve: Serve) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 
+from labelrender.cli.api_processes import api_settings
 from labelrender.store import (
     BUILTIN_PLANS,
     connect,
@@ -38,6 +39,7 @@ from labelrender.store import (
     put_plan,
     read_usage,
 )
+from labelrender.store.settings import Settings
 from tests.cli.test_serve import free_port, wait_for_http
 from tests.cli.test_supervision import (
     SETTLE_S,
@@ -343,3 +345,18 @@ def listening(pid: int, port: int) -> bool:
                    for fd in Path(f"/proc/{pid}/fd").iterdir())
     except OSError:
         return False
+
+
+@pytest.mark.parametrize(("variables", "count", "engine_processes"), [
+    ({}, 1, 2),  # one API process: as `labelrender api`
+    ({}, 4, 1),  # several: one engine process each, unless set
+    ({"LABELRENDER_API_ENGINE_PROCESSES": "3"}, 4, 3),
+])
+def test_what_the_api_processes_run_with(monkeypatch: pytest.MonkeyPatch,
+                                         variables: dict[str, str], count: int,
+                                         engine_processes: int) -> None:
+    for name, value in variables.items():
+        monkeypatch.setenv(name, value)
+    child = api_settings(Settings(health_port=9100), "unix:///tmp/r.sock", 8123, count)
+    assert (child.redis_url, child.port, child.health_port) == ("unix:///tmp/r.sock", 8123, None)
+    assert child.api_engine_processes == engine_processes

@@ -184,10 +184,11 @@ def _open_image(data: bytes, limits: GraphicLimits) -> Image.Image:
             # Pillow warns past 89 Mpx and raises past twice that; our caps are lower.
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             return Image.open(io.BytesIO(data), formats=IMAGE_FORMATS)
-    except Image.DecompressionBombError as exc:
+    except Image.DecompressionBombError as exc:  # past twice Pillow's own cap
+        pillow_cap = 2 * (Image.MAX_IMAGE_PIXELS or 0)
         raise _refuse(413, "ImageTooManyPixels",
-                      f"the image declares more pixels than the limit of "
-                      f"{limits.max_pixels:,}; send it smaller") from exc
+                      f"the image declares more than {pillow_cap:,} pixels, "
+                      f"over the limit of {limits.max_pixels:,}; send it smaller") from exc
     except UnidentifiedImageError as exc:
         raise _refuse(415, "UnsupportedImageFormat",
                       "the file is not a PNG, JPEG, GIF, BMP or PDF") from exc

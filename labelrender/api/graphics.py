@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from aiohttp import BodyPartReader, MultipartReader, web
+from aiohttp.http_exceptions import HttpProcessingError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from labelrender.api import answers, errors
@@ -162,7 +163,8 @@ async def read_input(request: web.Request, max_bytes: int) -> tuple[bytes, dict[
             f"the request body did not arrive within {timeout_s:g} s") from exc
     except (ConnectionError, web.RequestPayloadError) as exc:
         raise errors.IncompleteBody(f"the request body could not be read: {exc}") from exc
-    except (ValueError, RuntimeError, AssertionError) as exc:  # aiohttp's parse errors
+    except (ValueError, RuntimeError, AssertionError, HttpProcessingError) as exc:
+        # aiohttp's errors on a malformed body or part header (found by contract fuzzing)
         raise errors.InvalidRequest(f"the multipart body cannot be read: {exc}",
                                     kind="MalformedMultipart") from exc
 

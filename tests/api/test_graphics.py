@@ -205,6 +205,19 @@ def _twice() -> aiohttp.FormData:
     return sent
 
 
+@pytest.mark.parametrize("body", [
+    b"--b0\r\nTrue--b0--\r\n",  # a part header that is not one (found by contract fuzzing)
+    b"--b0\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nabc",  # no end
+    b"no boundary at all",
+])
+async def test_a_malformed_multipart_body_is_400(api: Api, make_caller: Any,
+                                                 body: bytes) -> None:
+    status, _, answer = await post(api, make_caller(), body,
+                                   **{"Content-Type": "multipart/form-data; boundary=b0"})
+    assert status == 400, answer
+    assert json.loads(answer)["error"]["kind"] in ("MalformedMultipart", "MissingFile")
+
+
 async def test_a_file_over_the_body_limit_is_413(start_api: StartApi, make_caller: Any) -> None:
     api = await start_api(max_body_bytes=len(LOGO_PNG) - 1)
     caller = make_caller()

@@ -162,7 +162,9 @@ def convert_graphic(data: bytes, options: GraphicOptions,
 
 def _image(data: bytes, options: GraphicOptions, limits: GraphicLimits) -> Converted:
     image = _open_image(data, limits)
-    source_format, width, height = str(image.format), image.width, image.height
+    # A camera's JPEG with more pictures in it opens as Pillow's MPO: a JPEG still.
+    source_format = "JPEG" if image.format == "MPO" else str(image.format)
+    width, height = image.width, image.height
     _check_pixels(width, height, _BYTES_PER_PIXEL.get(image.mode, 4), limits)
     try:
         image.seek(0)  # an animated GIF or PNG: its first frame

@@ -227,6 +227,19 @@ async def test_a_file_over_the_body_limit_is_413(start_api: StartApi, make_calle
     assert status == 413 and b"PayloadTooLarge" in body
 
 
+async def test_the_rate_limit_is_the_tenants(api: Api, make_caller: Any) -> None:
+    """10 a minute on Sandbox: the 11th is 429; another tenant is not slowed."""
+    limited, other = make_caller("sandbox"), make_caller("sandbox")
+    for _ in range(10):
+        status, _, _ = await post(api, limited, b"", **{"Content-Type": "image/png"})
+        assert status == 400  # refused files still count: the limiter runs first
+    status, headers, body = await post(api, limited, form(LOGO_PNG))
+    assert status == 429 and json.loads(body)["error"]["kind"] == "RateLimitExceeded"
+    assert float(headers["Retry-After"]) > 0
+    status, _, _ = await post(api, other, form(LOGO_PNG))
+    assert status == 200
+
+
 async def test_accept_and_key(api: Api, make_caller: Any) -> None:
     status, _, body = await post(api, make_caller(), form(LOGO_PNG), Accept="image/png")
     assert status == 406 and b"NotAcceptable" in body

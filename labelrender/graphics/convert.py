@@ -31,9 +31,12 @@ import struct
 import warnings
 from dataclasses import dataclass
 
+import pikepdf
 import pypdfium2  # type: ignore[import-untyped]  # no type hints shipped
 from PIL import Image, ImageOps, UnidentifiedImageError
 from zebrafy.zebrafy_image import ZebrafyImage
+
+from labelrender.graphics.pdf_streams import StreamsTooLarge, check_streams
 
 MB = 1024 * 1024
 # Our names (the ZPL manual's ^GF "A" format, in its three ASCII forms) -> zebrafy's.
@@ -215,6 +218,7 @@ def _check_pixels(width: int, height: int, bytes_per_pixel: int,
 
 
 def _pdf_page(data: bytes, options: GraphicOptions, limits: GraphicLimits) -> Converted:
+    _check_pdf_streams(data, limits)
     try:
         document = pypdfium2.PdfDocument(data)
     except pypdfium2.PdfiumError as exc:
@@ -235,6 +239,19 @@ def _pdf_page(data: bytes, options: GraphicOptions, limits: GraphicLimits) -> Co
         return _encode(image, options, limits, ("PDF", image.width, image.height, pages))
     finally:
         document.close()
+
+
+def _check_pdf_streams(data: bytes, limits: GraphicLimits) -> None:
+    try:
+        check_streams(data, limits.max_pixels, limits.max_decoded_bytes)
+    except StreamsTooLarge as exc:
+        kind = "ImageTooManyPixels" if exc.what == "pixels" else "PdfDecodedTooLarge"
+        raise _refuse(413, kind, f"{exc}; send a smaller PDF") from exc
+    except pikepdf.PasswordError as exc:
+        raise _refuse(400, "InvalidPdf", "the PDF is encrypted; send it without a "
+                                         "password") from exc
+    except pikepdf.PdfError as exc:
+        raise _refuse(400, "InvalidPdf", f"the PDF cannot be read: {_short(exc)}") from exc
 
 
 def _draw_page(page: pypdfium2.PdfPage, options: GraphicOptions,

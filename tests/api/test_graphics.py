@@ -15,6 +15,7 @@ from tests.api.conftest import Api, Caller, StartApi
 from tests.fixtures.images import (
     encoded,
     logo,
+    pdf_bomb,
     pdf_of,
     png_bomb,
     png_declaring,
@@ -140,6 +141,7 @@ REFUSED: list[tuple[Any, str, str, int, str]] = [
     (encoded(Image.new("RGB", (4500, 4000)), "PNG"), "", "image/png", 413,
      "ImageDecodedTooLarge"),
     (_big_pdf(), "", "application/pdf", 413, "PdfTooManyPages"),
+    (pdf_bomb(80), "", "application/pdf", 413, "PdfDecodedTooLarge"),  # 80 MB of blanks
     (pdf_of(LOGO), "?page=2", "application/pdf", 400, "PdfPageNotFound"),
     (pdf_of(LOGO), "?dpi=600&width=0", "application/pdf", 200, ""),
     (b"%PDF-1.7 not really", "", "application/pdf", 400, "InvalidPdf"),

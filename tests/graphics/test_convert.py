@@ -3,12 +3,14 @@ decoding (in a process whose memory is capped far below what a bomb needs)."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import numpy as np
+import pikepdf
 import pytest
 from PIL import Image
 
@@ -20,7 +22,15 @@ from labelrender.graphics import (
     convert_graphic,
 )
 from labelrender.graphics.convert import graphic_size
-from tests.fixtures.images import encoded, logo, pdf_of, printed, thresholded
+from tests.fixtures.images import (
+    encoded,
+    logo,
+    pdf_bomb,
+    pdf_of,
+    pdf_with_stream,
+    printed,
+    thresholded,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGO = logo((120, 60))
@@ -124,3 +134,47 @@ def test_bombs_are_refused_in_a_process_with_little_memory() -> None:
                          cwd=ROOT, timeout=120, env={"PYTHONPATH": str(ROOT)})
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split() == ["ImageTooManyPixels", "ImageTooManyPixels"]
+
+
+MB = 1 << 20
+
+
+# (PDF, limits, kind): what a PDF's streams decode to, counted before drawing.
+PDF_STREAMS = [
+    (pdf_bomb(3), GraphicLimits(max_decoded_bytes=2 * MB), "PdfDecodedTooLarge"),
+    (pdf_bomb(1), GraphicLimits(max_decoded_bytes=2 * MB), ""),
+    (pdf_with_stream(b" " * 3 * MB, ("/ASCII85Decode", "/FlateDecode")),
+     GraphicLimits(max_decoded_bytes=2 * MB), "PdfDecodedTooLarge"),
+    (pdf_with_stream(b" " * 3 * MB, ("/ASCIIHexDecode", "/FlateDecode")),
+     GraphicLimits(max_decoded_bytes=2 * MB), "PdfDecodedTooLarge"),
+    (pdf_with_stream(b" " * MB, ("/ASCII85Decode", "/FlateDecode")),
+     GraphicLimits(max_decoded_bytes=2 * MB), ""),
+    (pdf_with_stream(b" " * 3 * MB, ()), GraphicLimits(max_decoded_bytes=2 * MB),
+     "PdfDecodedTooLarge"),
+    # An LZW stream counts at its worst expansion: 1 KB stored may be 2.7 MB.
+    (pdf_with_stream(b"x" * 1024, ("/LZWDecode",)), GraphicLimits(max_decoded_bytes=2 * MB),
+     "PdfDecodedTooLarge"),
+    (pdf_with_stream(b"", (), Subtype=pikepdf.Name.Image, Width=100_000, Height=100_000),
+     GraphicLimits(), "ImageTooManyPixels"),
+    (pdf_with_stream(b"", (), Subtype=pikepdf.Name.Image, Width=6000, Height=6000,
+                     BitsPerComponent=8), GraphicLimits(), "PdfDecodedTooLarge"),
+]
+
+
+@pytest.mark.parametrize(("data", "limits", "kind"), PDF_STREAMS)
+def test_pdf_streams_are_counted_before_drawing(data: bytes, limits: GraphicLimits,
+                                                kind: str) -> None:
+    result = convert_graphic(data, GraphicOptions(), limits)
+    if kind:
+        assert isinstance(result, Refusal) and result.kind == kind, result
+    else:
+        assert isinstance(result, Converted), result
+
+
+def test_an_encrypted_pdf_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pikepdf.open(io.BytesIO(pdf_of(LOGO))) as document:
+        document.save(tmp_path / "locked.pdf", encryption=pikepdf.Encryption(
+            user="secret", owner="secret"))
+    result = convert_graphic((tmp_path / "locked.pdf").read_bytes(), GraphicOptions())
+    assert isinstance(result, Refusal) and result.kind == "InvalidPdf"
+    assert "encrypted" in result.message

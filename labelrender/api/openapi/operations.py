@@ -184,7 +184,7 @@ GRAPHICS = (
                       "InvalidGraphicOption", "MalformedMultipart", "IncompleteBody"),
                 406: ("NotAcceptable",),
                 413: ("ImageTooManyPixels", "ImageDecodedTooLarge", "PdfTooManyPages",
-                      "GraphicTooLarge"),
+                      "PdfDecodedTooLarge", "GraphicTooLarge"),
                 415: ("UnsupportedImageFormat",), 422: ("RenderTooComplex",),
                 503: ("AgentOverloaded",)}),
 )

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from labelrender.graphics import GraphicLimits
+
 if TYPE_CHECKING:
     from labelrender.worker.sandbox import Sandbox
 
@@ -58,6 +60,8 @@ class ApiConfig:
     render_deadline_s: float = 4.0
     render_memory_mb: int = 1024
     engine_sandbox: Sandbox | None = field(default=None, compare=False, repr=False)
+    # POST /v1/graphics: caps checked before any image or PDF is decoded.
+    graphic_limits: GraphicLimits = field(default_factory=GraphicLimits)
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

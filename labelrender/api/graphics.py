@@ -32,7 +32,6 @@ from labelrender.api.engine import engine_processes
 from labelrender.graphics import (
     DEFAULT_LIMITS,
     Converted,
-    GraphicLimits,
     GraphicOptions,
     Refusal,
     convert_graphic,
@@ -48,6 +47,7 @@ MAX_PARTS = 16  # the file and each option once, with room to spare
 MAX_OPTION_BYTES = 64  # an option's value: a number or a word
 _READ_CHUNK = 64 * 1024
 _LIMIT = DEFAULT_LIMITS
+MAX_PAGE = 99_999  # the PDF's own page count is checked against the configured cap
 _ERRORS = {400: errors.InvalidRequest, 413: errors.PayloadTooLarge,
            415: errors.UnsupportedMediaType}
 
@@ -77,7 +77,7 @@ class GraphicQuery(BaseModel):
         default="label", description="`label`: a whole label (`^XA`, `^PW`/`^LL` of the "
                                      "graphic, `^FO0,0`, the field, `^XZ`); `field`: "
                                      "`^GFA,...^FS` alone, to place after your own `^FO`")
-    page: int = Field(default=1, ge=1, le=_LIMIT.max_pdf_pages,
+    page: int = Field(default=1, ge=1, le=MAX_PAGE,
                       description="PDF: the page to convert, from 1")
     dpi: int = Field(default=203, ge=MIN_PDF_DPI, le=MAX_PDF_DPI,
                      description="PDF: the resolution to draw the page at (the printer's, "
@@ -115,7 +115,8 @@ async def _convert(request: web.Request, data: bytes, options: GraphicOptions) -
     tenant_id = auth_of(request).tenant_id
     try:
         result = await engine_processes(request.app).call(
-            tenant_id, FILE_PART, convert_graphic, data, options, GraphicLimits())
+            tenant_id, FILE_PART, convert_graphic, data, options,
+            app_state(request).config.graphic_limits)
     except CallFailed as exc:  # a decoder broke on this file: it fails the same way again
         raise errors.InvalidRequest(f"the file cannot be converted: {exc}", param=FILE_PART,
                                     kind="InvalidImage") from exc

@@ -243,9 +243,10 @@ def _pdf_page(data: bytes, options: GraphicOptions, limits: GraphicLimits) -> Co
 
 def _check_pdf_streams(data: bytes, limits: GraphicLimits) -> None:
     try:
-        check_streams(data, limits.max_pixels, limits.max_decoded_bytes)
+        check_streams(data, limits.max_pdf_pages, limits.max_pixels, limits.max_decoded_bytes)
     except StreamsTooLarge as exc:
-        kind = "ImageTooManyPixels" if exc.what == "pixels" else "PdfDecodedTooLarge"
+        kind = {"pages": "PdfTooManyPages", "pixels": "ImageTooManyPixels"}.get(
+            exc.what, "PdfDecodedTooLarge")
         raise _refuse(413, kind, f"{exc}; send a smaller PDF") from exc
     except pikepdf.PasswordError as exc:
         raise _refuse(400, "InvalidPdf", "the PDF is encrypted; send it without a "

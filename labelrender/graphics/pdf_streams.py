@@ -38,20 +38,25 @@ _WORST_RATIO = {"/RunLengthDecode": 64, "/RL": 64, "/LZWDecode": 2731, "/LZW": 2
 
 
 class StreamsTooLarge(Exception):
-    """The PDF decodes to more than the cap (``what``: pixels or bytes)."""
+    """The PDF is over a cap (``what``: pages, pixels or bytes)."""
 
     def __init__(self, what: str, message: str) -> None:
         super().__init__(message)
         self.what = what
 
 
-def check_streams(data: bytes, max_pixels: int, max_decoded_bytes: int) -> None:
-    """Raise ``StreamsTooLarge`` when the PDF's streams decode to more than
-    ``max_decoded_bytes`` in all, or hold an image of more than ``max_pixels``;
-    ``pikepdf.PdfError`` (a ``PasswordError`` for an encrypted one) when it
-    cannot be read."""
+def check_streams(data: bytes, max_pages: int, max_pixels: int,
+                  max_decoded_bytes: int) -> None:
+    """Raise ``StreamsTooLarge`` when the PDF has more than ``max_pages`` pages, its
+    streams decode to more than ``max_decoded_bytes`` in all, or it holds an image
+    of more than ``max_pixels``; ``pikepdf.PdfError`` (a ``PasswordError`` for an
+    encrypted one) when it cannot be read."""
     total = 0
     with pikepdf.open(io.BytesIO(data)) as document:
+        pages = len(document.pages)
+        if pages > max_pages:
+            raise StreamsTooLarge("pages", f"the PDF has {pages} pages, over the limit of "
+                                           f"{max_pages}")
         for stream in _streams(document):
             if stream.get("/Subtype") == "/Image":
                 _check_image(stream, max_pixels, max_decoded_bytes)

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from labelrender.graphics import GraphicLimits
 from tests.api.conftest import Api, Caller, StartApi
 from tests.fixtures.images import (
     encoded,
@@ -227,6 +228,20 @@ async def test_a_file_over_the_body_limit_is_413(start_api: StartApi, make_calle
     assert status == 413 and b"PayloadTooLarge" in body
     status, _, body = await post(api, caller, LOGO_PNG, **{"Content-Type": "image/png"})
     assert status == 413 and b"PayloadTooLarge" in body
+
+
+async def test_the_operator_sets_the_limits(start_api: StartApi, make_caller: Any) -> None:
+    api = await start_api(graphic_limits=GraphicLimits(max_pdf_pages=2, max_pixels=20_000))
+    caller = make_caller()
+    status, _, body = await post(api, caller, form(pdf_of(LOGO, pages=3)))
+    assert status == 413 and json.loads(body)["error"]["kind"] == "PdfTooManyPages"
+    status, _, body = await post(api, caller, form(LOGO_PNG))  # 20,503 pixels
+    assert status == 413 and json.loads(body)["error"]["kind"] == "ImageTooManyPixels"
+    status, _, body = await post(api, caller, form(pdf_of(LOGO, pages=2)))
+    assert status == 413 and json.loads(body)["error"]["kind"] == "ImageTooManyPixels"
+    status, _, body = await post(api, caller, form(pdf_of(Image.new("1", (80, 40), 1),
+                                                          pages=2), dpi="72"))
+    assert status == 200, body  # 80 x 40 dots drawn: under 20,000
 
 
 async def test_the_rate_limit_is_the_tenants(api: Api, make_caller: Any) -> None:

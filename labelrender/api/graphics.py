@@ -18,6 +18,7 @@ neither counted against the label quota nor billed.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -38,6 +39,8 @@ from labelrender.graphics import (
 )
 from labelrender.graphics.convert import MAX_PDF_DPI, MIN_PDF_DPI
 from labelrender.worker.sandbox import CallFailed
+
+log = logging.getLogger("labelrender.api")
 
 ZPL = "application/zpl"
 TEXT = "text/plain"
@@ -118,6 +121,7 @@ async def _convert(request: web.Request, data: bytes, options: GraphicOptions) -
             tenant_id, FILE_PART, convert_graphic, data, options,
             app_state(request).config.graphic_limits)
     except CallFailed as exc:  # a decoder broke on this file: it fails the same way again
+        log.warning("graphic conversion failed for %s: %s", tenant_id, exc)
         raise errors.InvalidRequest(f"the file cannot be converted: {exc}", param=FILE_PART,
                                     kind="InvalidImage") from exc
     if isinstance(result, Refusal):

@@ -14,6 +14,7 @@ from labelrender.api import (
     account,
     files,
     from_data,
+    graphics,
     health,
     keys,
     label_listing,
@@ -67,7 +68,7 @@ def create_app(
                           Authorizer(aredis))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
-    for module in (synthesis, templates, from_data, label_listing, labelary, studio):
+    for module in (synthesis, templates, from_data, label_listing, labelary, graphics, studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)

@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from labelrender.graphics import GraphicLimits
+
 if TYPE_CHECKING:
     from labelrender.worker.sandbox import Sandbox
 
@@ -63,6 +65,8 @@ class ApiConfig:
     # have been started in), so /metrics answers the same totals whichever
     # process a scrape reaches. None: this process's own.
     metrics_dir: str | None = None
+    # POST /v1/graphics: caps checked before any image or PDF is decoded.
+    graphic_limits: GraphicLimits = field(default_factory=GraphicLimits)
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

@@ -1,9 +1,9 @@
 """The ``labelrender`` command: one module per subcommand.
 
-``render`` runs the engine alone; ``serve`` runs every tier on one machine;
-``api`` and ``worker`` run one tier each against shared Redis and object
-storage; ``operator`` runs the Kubernetes operator; ``admin`` holds the
-operators' commands.
+``render`` runs the engine alone; ``graphic`` turns an image into ZPL; ``serve``
+runs every tier on one machine; ``api`` and ``worker`` run one tier each against
+shared Redis and object storage; ``operator`` runs the Kubernetes operator;
+``admin`` holds the operators' commands.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 import labelrender
-from labelrender.cli import admin, api, operator, render, serve, worker
+from labelrender.cli import admin, api, graphic, operator, render, serve, worker
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="ZPL label rendering engine and service.")
     parser.add_argument("--version", action="version", version=f"labelrender {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for command in (render, serve, api, worker, operator, admin):
+    for command in (render, graphic, serve, api, worker, operator, admin):
         command.add_parser(sub)
     return parser
 

@@ -68,6 +68,7 @@ def load_app_factory(metrics_dir: str | None = None) -> AppFactory:
     try:
         from labelrender.api.app import create_app
         from labelrender.api.config import ApiConfig
+        from labelrender.graphics import GraphicLimits
     except ImportError as exc:
         raise TierUnavailable(
             f"the API tier is not available (labelrender.api.app.create_app): {exc}") from exc
@@ -90,6 +91,10 @@ def load_app_factory(metrics_dir: str | None = None) -> AppFactory:
             render_deadline_s=settings.render_deadline_s,
             render_memory_mb=settings.render_memory_mb,
             metrics_dir=metrics_dir,
+            graphic_limits=GraphicLimits(
+                max_pixels=settings.graphic_max_pixels,
+                max_decoded_bytes=settings.graphic_max_decoded_mb * 1024 * 1024,
+                max_pdf_pages=settings.graphic_max_pdf_pages),
         )
         return create_app(config, r, object_store)
 

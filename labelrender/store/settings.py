@@ -93,6 +93,11 @@ class Settings(BaseSettings):
     # checks, and how many such calls may wait for one before a 503.
     api_engine_processes: int = Field(default=2, ge=1)
     api_engine_queue: int = Field(default=8, ge=0)
+    # POST /v1/graphics (labelrender.graphics): caps read from a file's header
+    # or page tree before anything is decoded, each a 413 of its own.
+    graphic_max_pixels: int = Field(default=40_000_000, ge=1)
+    graphic_max_decoded_mb: int = Field(default=64, ge=1)
+    graphic_max_pdf_pages: int = Field(default=100, ge=1)
     render_timeout_s: float = Field(default=30.0, gt=0)  # how long the API waits for a reply
     max_queue_depth: int = Field(default=1000, ge=1)  # backlog above this: 503
     # A pending job idle this long belongs to a dead worker and is claimed

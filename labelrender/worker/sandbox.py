@@ -52,7 +52,8 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 MB = 1024 * 1024
-PRELOAD = ["labelrender.worker.engine_calls"]  # imported once, in the forkserver
+# Imported once, in the forkserver: the engine and the image conversion.
+PRELOAD = ["labelrender.worker.engine_calls", "labelrender.graphics"]
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _PARENT_POLL_S = 0.5
 _STOP_WAIT_S = 5.0

@@ -126,6 +126,7 @@ def test_operation_ids_are_unique() -> None:
 # passes on as they are (synthesis and template checks).
 KIND_SOURCES = [*sorted((ROOT / "labelrender" / "api").glob("*.py")),
                 ROOT / "labelrender" / "worker" / "engine_calls.py",
+                ROOT / "labelrender" / "graphics" / "convert.py",
                 ROOT / "labelrender" / "synth" / "template_checks.py"]
 KIND = re.compile(r"^(?:[A-Z][a-z0-9]+){2,}$|^[A-Z]+(?:_[A-Z]+)+$|^Unauthorized$")
 # Names in those files that look like kinds but are never an answer's kind,
@@ -136,6 +137,7 @@ NOT_ANSWERED = {
     "MethodNotAllowed": "405: a method a path does not take (the document's description)",
     "ConcurrencyLimited": "a metrics label (the answer is RateLimitExceeded)",
     "RateLimited": "a metrics label and an error class (kind RateLimitExceeded)",
+    "ASCII_COMPRESSED": "zebrafy's name of a ^GF compression",
     "InvalidOptions": "a worker reply the API answers as 502 RenderFailed",
     "InvalidRequest": "base-class default, always narrowed",
     "NotFound": "base-class default, always narrowed",

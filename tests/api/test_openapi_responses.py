@@ -21,6 +21,7 @@ import pytest
 from labelrender.api.openapi.operations import OPERATIONS
 from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, StartApi
 from tests.api.openapi_check import Contract, pointer
+from tests.fixtures.images import encoded, logo, png_declaring
 
 LEGACY_ZPL = ("^XA^PW812^LL406^FO30,20^A0N,30,30^FDSHIP TO:^FS^FO30,60^A0N,50,50"
               "^FDGRACE HOPPER^FS^FO30,130^A0N,40,40^FDARLINGTON VA 22201^FS"
@@ -109,6 +110,7 @@ async def successes(w: Walk) -> None:
                  status=200)
     await webhook_walk(w)
     await file_walk(w)
+    await graphics_walk(w)
     await w.call("DELETE", "/v1/templates/{template_id}", "/v1/templates/tpl_shipping",
                  status=200)
     for path in ("/healthz", "/readyz", "/metrics", "/v1/openapi.json", "/docs",
@@ -151,6 +153,18 @@ async def file_walk(w: Walk) -> None:
     for path, url_of, headers, status, kind in LABELARY_ERRORS:
         answer = await w.call("POST", path, url_of, raw=zpl, headers=headers, status=status)
         assert answer["error"]["kind"] == kind, (url_of, answer)
+
+
+async def graphics_walk(w: Walk) -> None:
+    """An image into ZPL (the default answer and JSON), and a bomb refused."""
+    png = encoded(logo(), "PNG")
+    await w.call("POST", "/v1/graphics", raw=png, status=200,
+                 headers={"Content-Type": "image/png"})
+    await w.call("POST", "/v1/graphics", "/v1/graphics?compression=Z64&output=field", raw=png,
+                 status=200, headers={"Content-Type": "image/png", "Accept": "application/json"})
+    answer = await w.call("POST", "/v1/graphics", raw=png_declaring(100_000, 100_000),
+                          status=413, headers={"Content-Type": "image/png"})
+    assert answer["error"]["kind"] == "ImageTooManyPixels"
 
 
 # (documented path, url, headers, status, kind) on the Labelary route

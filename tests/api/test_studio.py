@@ -3,6 +3,7 @@ Chromium. Screenshots of the main states go to docs/studio/."""
 
 from __future__ import annotations
 
+import base64
 import re
 import urllib.error
 import urllib.request
@@ -20,6 +21,7 @@ from tests.fixtures.browser import (
     serious_violations,
     service,
 )
+from tests.fixtures.images import encoded, logo, png_declaring
 
 __all__ = ["browser", "page", "pro_key", "service"]
 
@@ -321,3 +323,44 @@ def test_the_keyboard_reaches_sign_in_with_a_visible_focus(page: Any,
     page.locator("#app").wait_for(state="visible")
     page.keyboard.press("Shift+Tab")
     assert page.evaluate("() => document.activeElement.tagName") != "BODY"
+
+
+# -- images dropped on the editor ---------------------------------------------------
+
+def drop_file(page: Any, data: bytes, name: str, mime: str) -> None:
+    """What a browser does when a file is dropped on the ZPL editor."""
+    page.evaluate("""([b64, name, mime]) => {
+        const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], name, {type: mime}));
+        document.querySelector('#zpl').dispatchEvent(new DragEvent('drop',
+            {dataTransfer: transfer, bubbles: true, cancelable: true}));
+    }""", [base64.b64encode(data).decode(), name, mime])
+
+
+@pytest.mark.parametrize(("before", "origin"), [
+    ("^XA^FO50,60", ""),  # after the user's own ^FO: the field alone
+    ("^XA", "^FO0,0"),
+])
+def test_an_image_dropped_on_the_editor_is_inserted_at_the_cursor(
+        page: Any, pro_key: str, before: str, origin: str) -> None:
+    sign_in(page, pro_key)
+    editor = page.get_by_label("ZPL", exact=True)
+    editor.fill(before + "^XZ")
+    page.evaluate(f"() => document.querySelector('#zpl').setSelectionRange({len(before)}, "
+                  f"{len(before)})")
+    drop_file(page, encoded(logo(), "PNG"), "logo.png", "image/png")
+    page.locator("#editor-status").filter(has_text="Inserted logo.png: 203 x 101 dots").wait_for()
+    text = editor.input_value()
+    assert text.startswith(before + origin + "^GFA,") and ":Z64:" in text
+    assert text.endswith("^FS^XZ")
+    page.locator("#editor-status").filter(has_text="Rendered").wait_for()
+
+
+def test_a_bomb_dropped_on_the_editor_is_refused_in_one_line(page: Any, pro_key: str) -> None:
+    sign_in(page, pro_key)
+    page.get_by_label("ZPL", exact=True).fill("^XA^XZ")
+    drop_file(page, png_declaring(100_000, 100_000), "bomb.png", "image/png")
+    page.locator("#editor-status").filter(has_text="bomb.png not converted").wait_for()
+    assert "ImageTooManyPixels" in page.locator("#editor-status").inner_text()
+    assert page.get_by_label("ZPL", exact=True).input_value() == "^XA^XZ"

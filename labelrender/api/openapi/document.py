@@ -42,6 +42,8 @@ def any_case(*words: str) -> str:
 
 TAGS = (
     ("Labels", "Render raw ZPL or a template, and list rendered labels."),
+    ("Graphics", "Images and PDF pages into ZPL graphic fields (`^GF`), as Labelary's "
+                 "`POST /v1/graphics`."),
     ("Templates", "Synthesize drafts from legacy ZPL, commit, list and delete templates."),
     ("Account", "The tenant, plan and live counters behind the key."),
     ("Keys", "API keys: create, list, revoke."),

@@ -336,3 +336,14 @@ LABEL_RENDERED: Any = {
         "cached": False,
     },
 }
+
+GRAPHIC: Any = {
+    "zpl": "^XA\n^PW16\n^LL4\n^FO0,0^GFA,8,8,2,3FFC3FFC3FFC3FFC^FS\n^XZ\n",
+    "width": 16,
+    "height": 4,
+    "bytes_per_row": 2,
+    "total_bytes": 8,
+    "compression": "A",
+    "output": "label",
+    "source": {"format": "PNG", "width": 16, "height": 4, "pages": 1},
+}

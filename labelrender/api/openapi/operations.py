@@ -19,6 +19,7 @@ from labelrender.api import (
     account,
     files,
     from_data,
+    graphics,
     health,
     keys,
     label_listing,
@@ -155,6 +156,38 @@ def labelary_operations() -> tuple[Operation, ...]:
             idempotent=True))
     return tuple(found)
 
+
+_GRAPHIC_BODIES: dict[str, dict[str, Any]] = {
+    # Any other type (image/png, application/pdf ...) is read as the file too; this
+    # one clients can generate for.
+    "application/octet-stream": {"type": "string", "format": "binary",
+                                 "contentMediaType": "application/octet-stream",
+                                 "description": "The PNG, JPEG, GIF, BMP or PDF itself"}}
+
+GRAPHICS = (
+    Operation(
+        "POST", "/v1/graphics", graphics.convert, "convertGraphic", "Graphics",
+        "Turn an image or a PDF page into a ZPL graphic field",
+        description="A PNG, JPEG, GIF, BMP or PDF as the multipart part `file` (Labelary's "
+                    "call: `curl --form file=@logo.png`) or as the raw body. Options are "
+                    "query parameters, or multipart fields of the same names. The answer "
+                    "follows `Accept`: ZPL (`application/zpl`, the default, or "
+                    "`text/plain`) or `application/json` with the bitmap's size. Sizes are "
+                    "checked before anything is decoded: pixels, decoded bytes, PDF pages "
+                    "and the graphic's dots each have their own 413. Rate limited like "
+                    "every call; not counted as a label.",
+        body=schemas.GraphicForm, body_media="multipart/form-data",
+        other_bodies=_GRAPHIC_BODIES, query=graphics.GraphicQuery,
+        answers=(Answer(200, "The ZPL, or JSON by Accept", schemas.GraphicResult,
+                        example=examples.GRAPHIC, files=("application/zpl", "text/plain")),),
+        errors={400: ("MissingFile", "InvalidImage", "InvalidPdf", "PdfPageNotFound",
+                      "InvalidGraphicOption", "MalformedMultipart", "IncompleteBody"),
+                406: ("NotAcceptable",),
+                413: ("ImageTooManyPixels", "ImageDecodedTooLarge", "PdfTooManyPages",
+                      "PdfDecodedTooLarge", "GraphicTooLarge"),
+                415: ("UnsupportedImageFormat",), 422: ("RenderTooComplex",),
+                503: ("AgentOverloaded",)}),
+)
 
 _SYNTHESIS_422 = ("InvalidInputZpl", "InvalidScope", "InvalidScopeForTenantCall",
                   "InvalidTenantId", "InvalidHint")
@@ -371,5 +404,5 @@ SERVICE = (
         storage=False),
 )
 
-OPERATIONS: tuple[Operation, ...] = (LABELS + labelary_operations() + TEMPLATES + ACCOUNT
-                                     + WEBHOOKS + SERVICE)
+OPERATIONS: tuple[Operation, ...] = (LABELS + labelary_operations() + GRAPHICS + TEMPLATES
+                                     + ACCOUNT + WEBHOOKS + SERVICE)

@@ -100,6 +100,33 @@ class LabelaryPath(BaseModel):
                                                       "first)")
 
 
+class GraphicForm(BaseModel):
+    """``POST /v1/graphics`` as a multipart form (``api.graphics``): the file, and
+    the options as fields of the same names as the query parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    file: bytes = Field(description="The PNG, JPEG, GIF, BMP or PDF")
+
+
+class GraphicSource(Answer):
+    format: Literal["PNG", "JPEG", "GIF", "BMP", "PDF"]
+    width: int = Field(description="The source's width in pixels (a PDF page: as drawn)")
+    height: int = Field(description="The source's height in pixels")
+    pages: int = Field(description="Pages of the PDF (1 for an image)")
+
+
+class GraphicResult(Answer):
+    zpl: str = Field(description="The label, or the `^GFA` field alone (`output`)")
+    width: int = Field(description="The graphic's width in dots")
+    height: int = Field(description="The graphic's height in dots")
+    bytes_per_row: int = Field(description="`^GF`'s bytes per row: width / 8, rounded up")
+    total_bytes: int = Field(description="`^GF`'s graphic field count: bytes_per_row x height")
+    compression: Literal["A", "ACS", "B64", "Z64"]
+    output: Literal["label", "field"]
+    source: GraphicSource
+
+
 class LabelEntry(Answer):
     content_hash: str = Field(pattern=HASH)
     url: str = Field(description="A fresh signed URL")

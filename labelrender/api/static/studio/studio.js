@@ -20,12 +20,19 @@ class ApiError extends Error {
   }
 }
 
+// `body` is sent as JSON; a File or Blob as itself, under its own type.
 async function api(method, path, body) {
   const headers = { Authorization: `Bearer ${sessionStorage.getItem(KEY_STORE) || ""}` };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let payload;
+  if (body instanceof Blob) {
+    headers["Content-Type"] = body.type || "application/octet-stream";
+    headers.Accept = "application/json";
+    payload = body;
+  } else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  const response = await fetch(path, { method, headers, body: payload });
   noteRate(response);
   const answer = await response.json().catch(() => null);
   if (response.status === 429) {
@@ -236,6 +243,37 @@ async function renderEditor() {
       editor.again = false;
       scheduleRender();
     }
+  }
+}
+
+// An image or PDF dropped on the editor: POST /v1/graphics, and its ^GF field at
+// the cursor, after an ^FO0,0 unless the text there already ends with an ^FO.
+const FIELD_ORIGIN_BEFORE = /\^FO\d*,?\d*(,\d)?\s*$/i;
+
+function dragsFiles(event) {
+  return event.dataTransfer && [...event.dataTransfer.types].includes("Files");
+}
+
+async function dropGraphic(event) {
+  if (!dragsFiles(event)) return;
+  event.preventDefault();
+  const file = event.dataTransfer.files[0];
+  const area = $("zpl");
+  const status = $("editor-status");
+  const at = area.selectionStart;
+  status.classList.remove("bad");
+  status.textContent = `Converting ${file.name}…`;
+  try {
+    const answer = await api("POST", "/v1/graphics?output=field&compression=Z64", file);
+    const before = area.value.slice(0, at);
+    const origin = FIELD_ORIGIN_BEFORE.test(before) ? "" : "^FO0,0";
+    area.setRangeText(origin + answer.zpl, at, area.selectionEnd, "end");
+    area.focus();
+    status.textContent = `Inserted ${file.name}: ${answer.width} x ${answer.height} dots`;
+    scheduleRender();
+  } catch (error) {
+    status.classList.add("bad");
+    status.textContent = failure(`${file.name} not converted`, error);
   }
 }
 
@@ -629,6 +667,10 @@ function start() {
     });
   }
   $("zpl").addEventListener("input", scheduleRender);
+  $("zpl").addEventListener("dragover", (event) => {
+    if (dragsFiles(event)) event.preventDefault();
+  });
+  $("zpl").addEventListener("drop", dropGraphic);
   for (const id of ["opt-dpi", "opt-width", "opt-height", "opt-rotation", "opt-font",
     "opt-threshold", "opt-boxes"]) {
     $(id).addEventListener("change", scheduleRender);

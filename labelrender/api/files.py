@@ -35,7 +35,7 @@ async def get_file(request: web.Request) -> web.StreamResponse:
         raise errors.NotFound("no such file", kind="FileNotFound")
     signed = FileQuery.model_validate(dict(request.query))  # other parameters are ignored
     try:
-        data = await state.call(store.read_signed, key, signed.exp, signed.sig, state.now())
+        data = await state.call_objects(store.read_signed, key, signed.exp, signed.sig, state.now())
     except (SignedUrlRejected, InvalidKeyError) as exc:
         raise errors.PermissionDenied("the URL's signature is invalid or has expired",
                                       kind="SignedUrlRejected") from exc

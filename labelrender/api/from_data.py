@@ -204,7 +204,7 @@ async def render_template(state: AppState, auth: AuthContext, params: TemplateRe
 async def filled_template(state: AppState, version: TemplateVersion, fields: dict[str, str]
                           ) -> tuple[str, str]:
     """The template's body, and that body filled with ``fields``."""
-    body = await state.call(templates.load_body, state.objects, version)
+    body = await state.call_objects(templates.load_body, state.objects, version)
     if body is None:  # deleted after this request resolved it
         raise errors.TemplateNotFound(f"no template {version.template_id!r}",
                                       param="template_id")

@@ -213,7 +213,7 @@ async def _stored(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     HMAC cost less than the thread hop), else on the store thread."""
     if state.objects.local:
         return state.call_here(stored_object, state, object_key)
-    return await state.call(stored_object, state, object_key)
+    return await state.call_objects(stored_object, state, object_key)
 
 
 async def _stored_hit(state: AppState, tenant_id: str, object_key: str, *, with_fields: bool

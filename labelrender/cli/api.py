@@ -83,6 +83,8 @@ def load_app_factory() -> AppFactory:
             listen_backlog=settings.http_listen_backlog,
             redis_max_connections=settings.redis_max_connections,
             redis_pool_timeout_s=settings.redis_pool_timeout_s,
+            objects_circuit_failures=settings.objects_circuit_failures,
+            objects_circuit_open_s=settings.objects_circuit_open_s,
             engine_processes=settings.api_engine_processes,
             engine_queue=settings.api_engine_queue,
             render_deadline_s=settings.render_deadline_s,

@@ -74,6 +74,7 @@ def create_app(
     for module in (synthesis, templates, from_data, label_listing, labelary, studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
+    app.on_response_prepare.append(_no_sniffing)
     app.on_startup.append(_start_creating_groups)
     app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_finish_pending)
@@ -126,6 +127,12 @@ async def _stop_creating_groups(app: web.Application) -> None:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+async def _no_sniffing(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, files, errors and pages included, is taken as the type it
+    declares: a browser never guesses HTML or script out of a label or JSON."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
 
 
 async def _close_redis(app: web.Application) -> None:

@@ -268,6 +268,11 @@ def route_policy(policy: RoutePolicy) -> Callable[[Handler], Handler]:
     return register
 
 
+# Paths under /v1 that need no key (the signature is the credential): a wrong
+# method there is answered 405, not 401.
+PUBLIC_PREFIXES = ("/v1/files/",)
+
+
 def policy_of(request: web.Request) -> RoutePolicy:
     """The matched handler's policy; unmatched paths under /v1 still need a key."""
     return policy_for(request.match_info.handler, request.path)
@@ -278,4 +283,6 @@ def policy_for(handler: Handler, path: str) -> RoutePolicy:
     policy = _POLICIES.get(handler)
     if policy is not None:
         return policy
-    return RoutePolicy() if path.startswith("/v1/") else PUBLIC
+    if path.startswith("/v1/") and not path.startswith(PUBLIC_PREFIXES):
+        return RoutePolicy()
+    return PUBLIC

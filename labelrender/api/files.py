@@ -48,4 +48,6 @@ async def get_file(request: web.Request) -> web.StreamResponse:
 
 def add_routes(app: web.Application) -> None:
     # [\s\S], not ".": a key with a line break still reaches the handler (404).
+    # GET (and HEAD) only: any other method is 405 here, not the 401 the /v1
+    # catch-all would answer for a URL that needs no key.
     app.router.add_get(r"/v1/files/{key:[\s\S]+}", get_file)

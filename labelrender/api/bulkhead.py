@@ -14,6 +14,10 @@ import time
 from collections.abc import Callable
 
 
+class CircuitOpen(Exception):
+    """The circuit opened while the call waited for a thread: it never started."""
+
+
 class Circuit:
     """Closed (calls go through), open (refused) or trying (one call through)."""
 
@@ -41,6 +45,12 @@ class Circuit:
             return False
         self._trying = True  # this call finds out whether the dependency is back
         return True
+
+    def refusing(self) -> bool:
+        """Whether the circuit is open now, without taking the trial: for a call
+        that waited for a thread to look again before it starts (read from that
+        thread: a stale answer only lets one more call try or wait)."""
+        return self.is_open and self._clock() < self._open_until
 
     def retry_after(self) -> float:
         """Seconds until the next call will be let through to try."""

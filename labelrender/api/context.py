@@ -22,7 +22,7 @@ import redis
 from aiohttp import web
 from redis.asyncio import Redis as AsyncRedis
 
-from labelrender.api.bulkhead import Circuit
+from labelrender.api.bulkhead import Circuit, CircuitOpen
 from labelrender.api.config import ApiConfig
 from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
@@ -111,9 +111,22 @@ class AppState:
                 retry_after=max(self.config.retry_after_s, circuit.retry_after())
             ) from circuit.last_failure
         loop = asyncio.get_running_loop()
+
+        def unless_refusing() -> T:
+            # Calls queued behind a stalled store's threads look again before
+            # they start, so they do not each wait out its timeout in turn.
+            if circuit.refusing():
+                raise CircuitOpen
+            return fn(*args, **kwargs)
+
         try:
-            result = await loop.run_in_executor(self.objects_executor,
-                                                functools.partial(fn, *args, **kwargs))
+            result = await loop.run_in_executor(self.objects_executor, unless_refusing)
+        except CircuitOpen as exc:
+            circuit.settled()
+            raise ServiceUnavailable(
+                "object storage is unavailable; retry shortly", kind="ObjectStoreUnavailable",
+                retry_after=max(self.config.retry_after_s, circuit.retry_after())
+            ) from circuit.last_failure or exc
         except ObjectStoreError as exc:
             circuit.failed(exc)
             raise ServiceUnavailable(

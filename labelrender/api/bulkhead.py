@@ -31,6 +31,7 @@ class Circuit:
         self._failures = 0
         self._open_until = 0.0
         self._trying = False
+        self._failed_at = float("-inf")
         self.last_failure: BaseException | None = None
 
     @property
@@ -46,11 +47,20 @@ class Circuit:
         self._trying = True  # this call finds out whether the dependency is back
         return True
 
-    def refusing(self) -> bool:
-        """Whether the circuit is open now, without taking the trial: for a call
-        that waited for a thread to look again before it starts (read from that
-        thread: a stale answer only lets one more call try or wait)."""
-        return self.is_open and self._clock() < self._open_until
+    def now(self) -> float:
+        return self._clock()
+
+    def refusing(self, since: float) -> bool:
+        """For a call that waited for a thread, asked from that thread as it
+        starts: whether the circuit is open now, or a call failed while this one
+        waited (a thread freed by a failure must not start the next call before
+        the loop has counted it). Plain reads: a stale answer only lets one
+        more call try."""
+        return (self.is_open and self._clock() < self._open_until) or self._failed_at > since
+
+    def noted_failure(self) -> None:
+        """A call failed (said from its thread, before ``failed`` on the loop)."""
+        self._failed_at = self._clock()
 
     def retry_after(self) -> float:
         """Seconds until the next call will be let through to try."""

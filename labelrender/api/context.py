@@ -111,13 +111,18 @@ class AppState:
                 retry_after=max(self.config.retry_after_s, circuit.retry_after())
             ) from circuit.last_failure
         loop = asyncio.get_running_loop()
+        queued_at = circuit.now()
 
         def unless_refusing() -> T:
             # Calls queued behind a stalled store's threads look again before
             # they start, so they do not each wait out its timeout in turn.
-            if circuit.refusing():
+            if circuit.refusing(since=queued_at):
                 raise CircuitOpen
-            return fn(*args, **kwargs)
+            try:
+                return fn(*args, **kwargs)
+            except ObjectStoreError:
+                circuit.noted_failure()
+                raise
 
         try:
             result = await loop.run_in_executor(self.objects_executor, unless_refusing)

@@ -22,9 +22,10 @@ def test_a_run_of_failures_opens_it_and_one_success_closes_it() -> None:
     for _ in range(2):
         assert circuit.admit()
         circuit.failed(OSError("timeout"))
-    assert circuit.admit() and not circuit.refusing()  # two failures: still closed
+    assert circuit.admit() and not circuit.refusing(since=clock.now)  # two: still closed
     circuit.failed(OSError("timeout"))
-    assert (circuit.admit(), circuit.refusing(), circuit.retry_after()) == (False, True, 5.0)
+    assert (circuit.admit(), circuit.refusing(since=clock.now), circuit.retry_after()) == (
+        False, True, 5.0)
     clock.now += 5.0
     assert circuit.admit()  # the one call that tries
     assert not circuit.admit()  # the others wait for it
@@ -58,3 +59,16 @@ def test_a_trial_that_ends_without_an_answer_lets_another_try() -> None:
 def test_nonsense_settings_are_refused(threshold: int, open_s: float) -> None:
     with pytest.raises(ValueError):
         Circuit(threshold, open_s)
+
+
+def test_a_call_that_waited_while_another_failed_does_not_start() -> None:
+    """The thread a failure frees must not start the next queued call before the
+    failure is counted."""
+    clock = Clock()
+    circuit = Circuit(threshold=3, open_s=5.0, clock=clock)
+    queued_at = clock.now
+    clock.now += 1.0
+    assert not circuit.refusing(since=queued_at)
+    circuit.noted_failure()
+    assert circuit.refusing(since=queued_at)
+    assert not circuit.refusing(since=clock.now + 0.5)  # queued after it: may try

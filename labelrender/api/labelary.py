@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import web
 
 from labelrender.api import answers, errors
-from labelrender.api.body import parse_object
+from labelrender.api.body import PARSE_ON_LOOP_BYTES, parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
 from labelrender.api.form_body import form_field, multipart_field
 from labelrender.api.idempotency import read_then_once
@@ -36,7 +36,6 @@ from labelrender.api.render import RawRender, RenderOutcome, render_raw
 PRINTERS = {6: (152, 152), 8: (203, 203), 12: (304, 300), 24: (609, 600)}
 MAX_INCHES = Decimal(15)
 MAX_LABELARY_WARNINGS = 20
-PARSE_ON_LOOP_BYTES = 64 * 1024  # larger bodies are read on the parse threads
 OFFERED = (answers.PNG, answers.PDF, answers.JSON)  # PNG when Accept says nothing
 SHEETS = {"letter": (8.5, 11.0), "legal": (8.5, 14.0), "a4": (8.27, 11.69),
           "a5": (5.83, 8.27), "a6": (4.13, 5.83)}

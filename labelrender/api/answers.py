@@ -72,7 +72,7 @@ def not_acceptable(accept: str, offered: Sequence[str]) -> errors.ApiError:
 async def file_answer(state: AppState, outcome: RenderOutcome, content_type: str,
                       headers: dict[str, str]) -> web.Response:
     """The stored object's bytes as the answer."""
-    data = await state.call(state.objects.get, outcome.object_key)
+    data = await state.call_objects(state.objects.get, outcome.object_key)
     if data is None:  # purged between the render and now: a retry renders it again
         raise errors.BadGateway("the rendered label is no longer stored; retry",
                                 retry_after=state.config.retry_after_s)

@@ -26,6 +26,7 @@ from labelrender.api import (
     templates,
     webhooks,
 )
+from labelrender.api.bulkhead import Circuit
 from labelrender.api.config import ApiConfig
 from labelrender.api.context import STATE, AppState
 from labelrender.api.metrics import new_metrics
@@ -64,13 +65,17 @@ def create_app(
     size, wait = config.redis_max_connections, config.redis_pool_timeout_s
     aredis = async_twin(redis_client, max_connections=size, pool_timeout_s=wait)
     sync_redis = pooled_twin(redis_client, max_connections=size, pool_timeout_s=wait)
-    app[STATE] = AppState(config, sync_redis, object_store, executor, new_metrics(), aredis,
-                          Authorizer(aredis))
+    app[STATE] = AppState(
+        config, sync_redis, object_store, executor, new_metrics(), aredis, Authorizer(aredis),
+        ThreadPoolExecutor(config.objects_threads, thread_name_prefix="labelrender-objects"),
+        Circuit(config.objects_circuit_failures, config.objects_circuit_open_s),
+        ThreadPoolExecutor(config.parse_threads, thread_name_prefix="labelrender-parse"))
     for module in (labels, keys, account, files, health, webhooks):
         module.add_routes(app)
     for module in (synthesis, templates, from_data, label_listing, labelary, graphics, studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
+    app.on_response_prepare.append(_no_sniffing)
     app.on_startup.append(_start_creating_groups)
     app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_finish_pending)
@@ -125,6 +130,12 @@ async def _stop_creating_groups(app: web.Application) -> None:
             await task
 
 
+async def _no_sniffing(request: web.Request, response: web.StreamResponse) -> None:
+    """Every answer, files, errors and pages included, is taken as the type it
+    declares: a browser never guesses HTML or script out of a label or JSON."""
+    response.headers["X-Content-Type-Options"] = "nosniff"
+
+
 async def _close_redis(app: web.Application) -> None:
     # An embedded server stops at exit only when no other connection is left.
     state = app[STATE]
@@ -139,4 +150,6 @@ async def _finish_pending(app: web.Application) -> None:
 
 async def _shutdown_executor(app: web.Application) -> None:
     # Threads blocked waiting for a reply finish on their own timeout.
-    app[STATE].executor.shutdown(wait=False, cancel_futures=True)
+    state = app[STATE]
+    for executor in (state.executor, state.objects_executor, state.parse_executor):
+        executor.shutdown(wait=False, cancel_futures=True)

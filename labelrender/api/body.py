@@ -32,6 +32,7 @@ from labelrender.api.errors import (
 )
 
 SMALL_BODY_BYTES = 64 * 1024  # bodies of the management endpoints
+PARSE_ON_LOOP_BYTES = 64 * 1024  # larger render bodies are parsed on the parse threads
 MAX_JSON_DEPTH = 32  # nesting of objects and arrays; our bodies need 4
 MAX_NUMBER_CHARS = 100  # a JSON number literal; ours need at most 10
 

@@ -31,7 +31,14 @@ class ApiConfig:
     url_min_valid_s: int = 3600  # ... and valid for at least 1 hour
     retry_after_s: float = 2.0  # advised wait on 503/504 answers
     upgrade_url: str | None = None  # sent with 402; default: <origin>/pricing
-    executor_threads: int = 64  # store calls off the event loop (renders wait on asyncio)
+    executor_threads: int = 64  # Redis calls off the event loop (renders wait on asyncio)
+    # The object store's own threads (a bulkhead: a stalled store holds only
+    # these) and its circuit: open after that many failures in a row, then
+    # every call needing the store is answered 503 at once for objects_circuit_open_s.
+    objects_threads: int = 16
+    objects_circuit_failures: int = 3
+    objects_circuit_open_s: float = 5.0
+    parse_threads: int = 2  # large request bodies are parsed on these
     clock: Callable[[], float] = field(default=time.time, compare=False, repr=False)
     # Webhook targets (DECISIONS.md "Target checks"): networks the operator
     # allows, and the resolver subscribe-time checks use (None: the system's).
@@ -75,6 +82,10 @@ class ApiConfig:
             raise ValueError("render_timeout_s must be > 0 and max_queue_depth >= 0")
         if self.max_body_bytes < 1 or self.executor_threads < 1:
             raise ValueError("max_body_bytes and executor_threads must be >= 1")
+        if min(self.objects_threads, self.objects_circuit_failures, self.parse_threads) < 1 \
+                or self.objects_circuit_open_s <= 0:
+            raise ValueError("objects_threads, objects_circuit_failures and parse_threads "
+                             "must be >= 1, objects_circuit_open_s > 0")
         if min(self.body_timeout_s, self.idle_timeout_s, self.redis_pool_timeout_s) <= 0:
             raise ValueError("body, idle and Redis pool timeouts must be > 0")
         if self.listen_backlog < 1 or self.redis_max_connections < 1:

@@ -1,7 +1,11 @@
 """What handlers share: the app state, the caller's identity, route policies.
 
-``AppState.call`` is the one door to the synchronous store: it runs a call on
-the app's thread pool and translates storage failures into a retriable 503.
+``AppState.call`` is the door to the synchronous Redis store: it runs a call on
+the app's Redis thread pool and translates storage failures into a retriable
+503. ``AppState.call_objects`` is the door to the object store, on a pool of its
+own behind a circuit (``api.bulkhead``): a stalled object store fills only its
+own threads, and while it is down its callers are answered 503 at once, so
+keys, usage, templates and webhooks never wait behind it.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import redis
 from aiohttp import web
 from redis.asyncio import Redis as AsyncRedis
 
+from labelrender.api.bulkhead import Circuit, CircuitOpen
 from labelrender.api.config import ApiConfig
 from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
@@ -65,6 +70,11 @@ class AppState:
     # same server as ``redis``; everything else goes through ``call``.
     aredis: AsyncRedis
     authorizer: Authorizer
+    # The object store's own threads, and the circuit in front of them.
+    objects_executor: ThreadPoolExecutor
+    objects_circuit: Circuit
+    # Large request bodies are parsed here, off the event loop (``parse``).
+    parse_executor: ThreadPoolExecutor
     stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
     # Store steps left to run after the answer (``after_answer``), until done.
     pending: set[asyncio.Task[None]] = field(default_factory=set)
@@ -89,6 +99,59 @@ class AppState:
             return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
         except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
             raise self._unavailable() from exc
+
+    async def call_objects(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run a blocking call that needs the object store on its own threads:
+        503 at once while the circuit is open, and each object-store failure
+        counted towards opening it."""
+        circuit = self.objects_circuit
+        if not circuit.admit():
+            raise ServiceUnavailable(
+                "object storage is unavailable; retry shortly", kind="ObjectStoreUnavailable",
+                retry_after=max(self.config.retry_after_s, circuit.retry_after())
+            ) from circuit.last_failure
+        loop = asyncio.get_running_loop()
+        queued_at = circuit.now()
+
+        def unless_refusing() -> T:
+            # Calls queued behind a stalled store's threads look again before
+            # they start, so they do not each wait out its timeout in turn.
+            if circuit.refusing(since=queued_at):
+                raise CircuitOpen
+            try:
+                return fn(*args, **kwargs)
+            except ObjectStoreError:
+                circuit.noted_failure()
+                raise
+
+        try:
+            result = await loop.run_in_executor(self.objects_executor, unless_refusing)
+        except CircuitOpen as exc:
+            circuit.settled()
+            raise ServiceUnavailable(
+                "object storage is unavailable; retry shortly", kind="ObjectStoreUnavailable",
+                retry_after=max(self.config.retry_after_s, circuit.retry_after())
+            ) from circuit.last_failure or exc
+        except ObjectStoreError as exc:
+            circuit.failed(exc)
+            raise ServiceUnavailable(
+                "object storage is unavailable; retry shortly", kind="ObjectStoreUnavailable",
+                retry_after=self.config.retry_after_s) from exc
+        except (redis.RedisError, StoreUnavailable) as exc:
+            circuit.settled()
+            raise self._unavailable() from exc
+        except BaseException:
+            circuit.settled()
+            raise
+        circuit.succeeded()
+        return result
+
+    async def parse(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run CPU work on a request body (``fn`` raises ``ApiError``s) off the
+        event loop, on threads no store call uses."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.parse_executor,
+                                          functools.partial(fn, *args, **kwargs))
 
     async def call_async(self, work: Awaitable[T]) -> T:
         """Await a store call made on the asyncio client (``aredis``), its failures
@@ -223,6 +286,11 @@ def route_policy(policy: RoutePolicy) -> Callable[[Handler], Handler]:
     return register
 
 
+# Paths under /v1 that need no key (the signature is the credential): a wrong
+# method there is answered 405, not 401.
+PUBLIC_PREFIXES = ("/v1/files/",)
+
+
 def policy_of(request: web.Request) -> RoutePolicy:
     """The matched handler's policy; unmatched paths under /v1 still need a key."""
     return policy_for(request.match_info.handler, request.path)
@@ -233,4 +301,6 @@ def policy_for(handler: Handler, path: str) -> RoutePolicy:
     policy = _POLICIES.get(handler)
     if policy is not None:
         return policy
-    return RoutePolicy() if path.startswith("/v1/") else PUBLIC
+    if path.startswith("/v1/") and not path.startswith(PUBLIC_PREFIXES):
+        return RoutePolicy()
+    return PUBLIC

@@ -35,7 +35,7 @@ async def get_file(request: web.Request) -> web.StreamResponse:
         raise errors.NotFound("no such file", kind="FileNotFound")
     signed = FileQuery.model_validate(dict(request.query))  # other parameters are ignored
     try:
-        data = await state.call(store.read_signed, key, signed.exp, signed.sig, state.now())
+        data = await state.call_objects(store.read_signed, key, signed.exp, signed.sig, state.now())
     except (SignedUrlRejected, InvalidKeyError) as exc:
         raise errors.PermissionDenied("the URL's signature is invalid or has expired",
                                       kind="SignedUrlRejected") from exc
@@ -48,4 +48,6 @@ async def get_file(request: web.Request) -> web.StreamResponse:
 
 def add_routes(app: web.Application) -> None:
     # [\s\S], not ".": a key with a line break still reaches the handler (404).
+    # GET (and HEAD) only: any other method is 405 here, not the 401 the /v1
+    # catch-all would answer for a URL that needs no key.
     app.router.add_get(r"/v1/files/{key:[\s\S]+}", get_file)

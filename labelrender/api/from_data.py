@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
 from labelrender.api import errors
-from labelrender.api.body import canonical_json, parse_object
+from labelrender.api.body import PARSE_ON_LOOP_BYTES, canonical_json, parse_object
 from labelrender.api.context import (
     AppState,
     AuthContext,
@@ -204,7 +204,7 @@ async def render_template(state: AppState, auth: AuthContext, params: TemplateRe
 async def filled_template(state: AppState, version: TemplateVersion, fields: dict[str, str]
                           ) -> tuple[str, str]:
     """The template's body, and that body filled with ``fields``."""
-    body = await state.call(templates.load_body, state.objects, version)
+    body = await state.call_objects(templates.load_body, state.objects, version)
     if body is None:  # deleted after this request resolved it
         raise errors.TemplateNotFound(f"no template {version.template_id!r}",
                                       param="template_id")
@@ -256,8 +256,11 @@ async def create_from_data(request: web.Request) -> web.StreamResponse:
 
 async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
-    params = validate_body(parse_object(raw))
-    version, outcome = await render_template(app_state(request), auth_of(request), params)
+    state = app_state(request)
+    payload = (await state.parse(parse_object, raw) if len(raw) > PARSE_ON_LOOP_BYTES
+               else parse_object(raw))
+    params = validate_body(payload)
+    version, outcome = await render_template(state, auth_of(request), params)
     body: dict[str, Any] = {
         "status": "ok", "content_hash": outcome.content_hash, "url": outcome.url,
         "cached": outcome.cached, "template_id": version.template_id,

@@ -1,8 +1,11 @@
-"""GET /healthz (the process answers), /readyz (Redis answers), /metrics."""
+"""GET /healthz (the process answers), /readyz (the stores work), /metrics."""
 
 from __future__ import annotations
 
 import contextlib
+import logging
+import os
+import socket
 
 import redis
 from aiohttp import web
@@ -10,10 +13,14 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from labelrender.api import errors
-from labelrender.api.context import PUBLIC, app_state, route_policy
+from labelrender.api.context import PUBLIC, AppState, app_state, request_id_of, route_policy
 from labelrender.api.metrics import Metrics
+from labelrender.api.middleware import cause_chain
 from labelrender.store import jobs
 from labelrender.store.deliveries import dead_letter_count
+from labelrender.store.readiness import probe_objects, probe_redis
+
+log = logging.getLogger("labelrender.api")
 
 
 @route_policy(PUBLIC)
@@ -23,12 +30,34 @@ async def healthz(request: web.Request) -> web.StreamResponse:
 
 @route_policy(PUBLIC)
 async def readyz(request: web.Request) -> web.StreamResponse:
-    state = app_state(request)
+    checks = await dependency_checks(app_state(request))
+    failed = {name: cause for name, cause in checks.items() if cause is not None}
+    body: dict[str, str] = {name: "ok" if cause is None else "unreachable"
+                            for name, cause in checks.items()}
+    if failed:
+        log.warning("readyz 503 (request %s): %s", request_id_of(request),
+                    "; ".join(f"{name}: {cause}" for name, cause in failed.items()))
+        return web.json_response({"status": "unavailable", **body}, status=503)
+    return web.json_response({"status": "ok", **body})
+
+
+async def dependency_checks(state: AppState) -> dict[str, str | None]:
+    """Each dependency and why it does not work (None: it works). Redis takes a
+    write and reads it back; the object store answers a lookup, unless its
+    circuit is open (``api.bulkhead``), which already says it does not."""
+    checks: dict[str, str | None] = {"redis": None, "objects": None}
     try:
-        await state.call(state.redis.ping)
-    except errors.ServiceUnavailable:
-        return web.json_response({"status": "unavailable", "redis": "unreachable"}, status=503)
-    return web.json_response({"status": "ok", "redis": "ok"})
+        await state.call(probe_redis, state.redis, _WRITER)
+    except errors.ServiceUnavailable as exc:
+        checks["redis"] = cause_chain(exc) or exc.message
+    try:
+        await state.call_objects(probe_objects, state.objects)
+    except errors.ServiceUnavailable as exc:
+        checks["objects"] = cause_chain(exc) or exc.message
+    return checks
+
+
+_WRITER = f"{socket.gethostname()}:{os.getpid()}"
 
 
 @route_policy(PUBLIC)

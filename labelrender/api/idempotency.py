@@ -1,9 +1,17 @@
-"""``Idempotency-Key`` for POST /v1/labels (spec; checked before the rate limiter).
+"""``Idempotency-Key`` on the render routes (spec; checked before the rate limiter):
+``POST /v1/labels``, ``/v1/labels/from-data`` and the Labelary route.
 
-The first request with a key runs and its answer is stored; a replay with the
-same body gets that answer back with ``Idempotency-Replay: true``; a different
-body is 409. A request arriving while the first still runs waits for its
-answer, so concurrent retries render once.
+The first request with a key runs and its answer is stored; a replay of the
+same request gets that answer back with ``Idempotency-Replay: true``; another
+request under the key is 409 ``IdempotencyKeyConflict``. A request arriving
+while the first still runs waits for its answer, so concurrent retries render
+once.
+
+"The same request" is everything that shapes the answer (``request_fingerprint``):
+the method, the route, its path parameters, the query, the body, and the
+headers that change the answer (``SHAPING_HEADERS``, every ``X-Page-*``). A key
+used for a 4x6 PNG at 8 dpmm is not replayed for a 1x1 PDF at 12 dpmm, nor a
+``POST /v1/labels`` JSON answer on the Labelary route.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from labelrender.store import abandon, claim, complete
 HEADER = IDEMPOTENCY_HEADER
 MAX_KEY_LENGTH = 255
 _POLL_S = 0.05
+_HASH_ON_LOOP_BYTES = 256 * 1024  # larger bodies are hashed on the parse threads
 # Answers a retry with the same key should see again. 402/429/5xx are not kept:
 # they change with time, and a retry must run again.
 _NOT_KEPT = frozenset({402, 429})
@@ -40,14 +49,45 @@ def idempotency_key(request: web.Request) -> str | None:
     return value
 
 
-def body_fingerprint(raw: bytes) -> str:
+# Request headers that change an answer: its type, the Labelary route's options.
+SHAPING_HEADERS = ("Accept", "Content-Type", "X-Rotation", "X-Quality", "X-Label-Border",
+                   "X-Linter")
+_SHAPING_PREFIX = "x-page-"
+_FINGERPRINT_VERSION = "request-v2"
+
+
+def body_fingerprint(raw: bytes, *, json_body: bool = True) -> str:
     """Same JSON value, same fingerprint: key order and spacing do not matter.
-    A body our parser refuses is fingerprinted as sent (its 400 is replayed)."""
-    try:
-        normal = canonical_json(parse_json(raw))
-    except ApiError:
-        normal = raw
+    A body our parser refuses, or one that is not JSON, is fingerprinted as sent
+    (its 400 is replayed)."""
+    normal = raw
+    if json_body:
+        try:
+            normal = canonical_json(parse_json(raw))
+        except ApiError:
+            normal = raw
     return hashlib.sha256(normal).hexdigest()
+
+
+def request_fingerprint(request: web.Request, raw: bytes) -> str:
+    """The whole request that shapes the answer, hashed (module docstring).
+    Header values are compared trimmed, names case-blind; the optional trailing
+    slash of a path does not count."""
+    resource = request.match_info.route.resource
+    headers = {name.lower(): value.strip() for name, value in request.headers.items()
+               if name.lower().startswith(_SHAPING_PREFIX)}
+    headers.update({name.lower(): request.headers.get(name, "").strip()
+                    for name in SHAPING_HEADERS})
+    shape = {
+        "version": _FINGERPRINT_VERSION,
+        "method": request.method,
+        "route": resource.canonical if resource is not None else request.path,
+        "path": {k: v for k, v in request.match_info.items() if k != "slash"},
+        "query": sorted(request.query.items()),
+        "headers": headers,
+        "body": body_fingerprint(raw, json_body=request.content_type == "application/json"),
+    }
+    return hashlib.sha256(canonical_json(shape)).hexdigest()
 
 
 Respond = Callable[[web.Request, bytes], Awaitable[web.Response]]
@@ -73,14 +113,18 @@ async def run_once(
     """Answer with ``produce()`` once per key; replays get the stored answer."""
     state = app_state(request)
     tenant_id = auth_of(request).tenant_id
-    fingerprint = body_fingerprint(raw_body)
+    if len(raw_body) > _HASH_ON_LOOP_BYTES:
+        fingerprint = await state.parse(request_fingerprint, request, raw_body)
+    else:
+        fingerprint = request_fingerprint(request, raw_body)
     deadline = state.now() + state.config.render_timeout_s + 10
     while True:
         outcome = await state.call(claim, state.redis, tenant_id, key, fingerprint,
                                    now=state.now(), lock_seconds=state.config.render_timeout_s + 60)
         if outcome.outcome == "conflict":
             raise IdempotencyKeyConflict(
-                f"{HEADER} was already used with a different request body", param=HEADER)
+                f"{HEADER} was already used with a different request (method, path, query, "
+                "body or answer-shaping headers)", param=HEADER)
         if outcome.outcome == "replay":
             return await _replay(request, str(outcome.response))
         if outcome.outcome == "new":
@@ -130,7 +174,7 @@ async def _replay(request: web.Request, stored: str) -> web.Response:
     if "file" in record:
         found = record["file"]
         state = app_state(request)
-        data = await state.call(state.objects.get, str(found["key"]))
+        data = await state.call_objects(state.objects.get, str(found["key"]))
         if data is None:  # purged since: the answer cannot be given again as it was
             raise Conflict(f"the label this {HEADER} answered with is no longer stored",
                            param=HEADER, kind="IdempotencyReplayGone")

@@ -54,8 +54,10 @@ async def create(request: web.Request) -> web.StreamResponse:
         raise errors.KeyCapReached(
             f"the {auth.plan.name} plan allows {exc.cap} active keys; revoke one first"
         ) from exc
+    # The one answer that carries the key: no cache, shared or private, keeps it.
     return web.json_response(
-        {"apiKey": created.secret, **key_view(created.key)}, status=201)
+        {"apiKey": created.secret, **key_view(created.key)}, status=201,
+        headers={"Cache-Control": "no-store"})
 
 
 async def list_all(request: web.Request) -> web.StreamResponse:

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import math
 import re
-import urllib.parse
 from decimal import Decimal, InvalidOperation
-from email.parser import BytesParser
-from email.policy import HTTP
 from typing import Any
 
 from aiohttp import web
 
 from labelrender.api import answers, errors
-from labelrender.api.body import parse_object
+from labelrender.api.body import PARSE_ON_LOOP_BYTES, parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
+from labelrender.api.form_body import form_field, multipart_field
 from labelrender.api.idempotency import read_then_once
 from labelrender.api.labels import check_plan_dpi, outcome_json
 from labelrender.api.middleware import charge_rate
@@ -56,10 +54,15 @@ async def labelary_render(request: web.Request) -> web.StreamResponse:
 async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
     answer_type = answers.negotiate(request, OFFERED)
-    params = request_params(request, raw, answers.FORMATS.get(answer_type, "png"))
+    state = app_state(request)
+    content_type = request.headers.get("Content-Type", "")
+    if len(raw) > PARSE_ON_LOOP_BYTES:
+        zpl = await state.parse(zpl_of, request.content_type, content_type, raw)
+    else:
+        zpl = zpl_of(request.content_type, content_type, raw)
+    params = request_params(request, zpl, answers.FORMATS.get(answer_type, "png"))
     auth = auth_of(request)
     check_plan_dpi(params, auth.plan.max_dpi, auth.plan.name)
-    state = app_state(request)
     try:
         outcome = await render_raw(state, auth, params)
     except errors.ValidationFailed as exc:
@@ -79,7 +82,7 @@ def labelary_error(exc: errors.ValidationFailed) -> errors.ApiError:
     return errors.InvalidRequest(exc.message, param=exc.param, kind=exc.kind, extra=exc.extra)
 
 
-def request_params(request: web.Request, raw: bytes, output_format: str) -> RawRender:
+def request_params(request: web.Request, zpl: str, output_format: str) -> RawRender:
     """The render Labelary's path, headers and body ask for; 400 for anything malformed."""
     dpmm = _dpmm(request.match_info["printer"])
     dpi = PRINTERS[dpmm][1]
@@ -98,7 +101,7 @@ def request_params(request: web.Request, raw: bytes, output_format: str) -> RawR
     if output_format == "pdf":
         label_in = (float(width_in), float(height_in))
         page = pdf_page(request, label_in[::-1] if rotation in (90, 270) else label_in)
-    return RawRender(zpl_of(request, raw), dpi, dpi, quality == "bitonal", None, width_dots,
+    return RawRender(zpl, dpi, dpi, quality == "bitonal", None, width_dots,
                      height_dots, index, rotation, output_format, page)
 
 
@@ -173,11 +176,11 @@ def pdf_page(request: web.Request, label_in: tuple[float, float]) -> dict[str, A
             "rows": int(match.group(2)) if match else 1, "border": border}
 
 
-def zpl_of(request: web.Request, raw: bytes) -> str:
+def zpl_of(content_type: str, content_type_header: str, raw: bytes) -> str:
     """The ZPL, as Labelary takes it: the raw body (what ``curl --data`` sends, as
     form-urlencoded), a ``file=`` form field, a multipart ``file`` part, or our
-    JSON ``{"zpl": ...}``."""
-    content_type = request.content_type
+    JSON ``{"zpl": ...}``. ``content_type`` is the media type alone; the header's
+    parameters carry the multipart boundary. Linear in the body (api.form_body)."""
     if content_type == "application/json":
         payload = parse_object(raw)
         unknown = sorted(set(payload) - {"zpl"})
@@ -186,26 +189,16 @@ def zpl_of(request: web.Request, raw: bytes) -> str:
         zpl = payload.get("zpl")
         return _checked(zpl if isinstance(zpl, str) else "")
     if content_type == "application/x-www-form-urlencoded" and raw.startswith(b"file="):
-        form = urllib.parse.parse_qs(raw.decode("latin-1"), keep_blank_values=True)
-        raw = form["file"][0].encode("latin-1")
+        raw = form_field(raw, "file") or b""
     elif content_type == "multipart/form-data":
-        raw = _multipart_file(request, raw)
+        raw = multipart_field(raw, content_type_header, "file") or b""
     try:
         return _checked(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise errors.InvalidRequest(
             f"the ZPL must be UTF-8 text (byte {exc.start} is not); send graphics as ^GF "
-            "hexadecimal, Z64 or B64", param="zpl", kind="InvalidText") from exc
-
-
-def _multipart_file(request: web.Request, raw: bytes) -> bytes:
-    header = f"Content-Type: {request.headers.get('Content-Type', '')}\r\n\r\n".encode()
-    message = BytesParser(policy=HTTP).parsebytes(header + raw)
-    for part in message.iter_parts():
-        if part.get_param("name", header="content-disposition") == "file":
-            payload = part.get_payload(decode=True)
-            return payload if isinstance(payload, bytes) else b""
-    return b""
+            "hexadecimal, Z64 or B64, and other text as UTF-8 (in a form field, each "
+            "%XX escape is one UTF-8 byte)", param="zpl", kind="InvalidText") from exc
 
 
 def _checked(zpl: str) -> str:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pydantic_core import ErrorDetails
 
 from labelrender.api import answers, errors
-from labelrender.api.body import parse_object
+from labelrender.api.body import PARSE_ON_LOOP_BYTES, parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
 from labelrender.api.idempotency import read_then_once
 from labelrender.api.middleware import charge_rate
@@ -147,10 +147,13 @@ OFFERED = (answers.JSON, answers.PNG, answers.PDF)
 async def _render(request: web.Request, raw: bytes) -> web.Response:
     await charge_rate(request)
     answer_type = answers.negotiate(request, OFFERED)
-    params = validate_body(parse_object(raw), answers.FORMATS.get(answer_type))
+    state = app_state(request)
+    # A body of megabytes is parsed off the event loop (api.body: linear in C).
+    payload = (await state.parse(parse_object, raw) if len(raw) > PARSE_ON_LOOP_BYTES
+               else parse_object(raw))
+    params = validate_body(payload, answers.FORMATS.get(answer_type))
     auth = auth_of(request)
     check_plan_dpi(params, auth.plan.max_dpi, auth.plan.name)
-    state = app_state(request)
     outcome = await render_raw(state, auth, params)
     if answer_type != answers.JSON:
         return await answers.file_answer(state, outcome, answer_type, {

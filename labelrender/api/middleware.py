@@ -86,7 +86,12 @@ async def envelope(request: web.Request, handler: Handler) -> web.StreamResponse
 
 
 def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
-    """The envelope for ``err``; routes with kinds also get ``status``/``errors``."""
+    """The envelope for ``err``; routes with kinds also get ``status``/``errors``.
+    A 503 is logged with its cause and the request id: the answer names neither
+    the dependency's address nor its error, the log must."""
+    if err.status == 503:
+        log.warning("503 %s on %s %s (request %s): %s", err.kind, request.method,
+                    request.path, request_id_of(request), cause_chain(err) or err.message)
     detail: dict[str, Any] = {"type": err.type, "message": err.message, "param": err.param,
                               "kind": err.kind, "request_id": request_id_of(request),
                               **err.extra}
@@ -100,6 +105,16 @@ def error_response(request: web.Request, err: errors.ApiError) -> web.Response:
         # RFC 9110 15.5.9: the rest of the body may still come; the connection is done.
         response.force_close()
     return response
+
+
+def cause_chain(err: BaseException) -> str:
+    """The chain of causes under ``err``, innermost last ("" when none)."""
+    causes: list[str] = []
+    cause = err.__cause__ or err.__context__
+    while cause is not None and len(causes) < 4:
+        causes.append(f"{type(cause).__name__}: {cause}")
+        cause = cause.__cause__ or cause.__context__
+    return " <- ".join(causes)
 
 
 def _from_http_exception(exc: web.HTTPException) -> errors.ApiError:

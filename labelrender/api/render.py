@@ -103,6 +103,8 @@ class RenderOutcome:
     object_key: str = ""
 
 
+HASH_ON_LOOP_CHARS = 64 * 1024  # longer ZPL is hashed on the parse threads
+
 # Builds the job for a cache miss, given its job id (template renders load and
 # fill their body only then: a cache hit needs neither).
 PrepareJob = Callable[[str], Awaitable[RenderJob]]
@@ -136,7 +138,10 @@ def dpi_advisories(params: RawRender) -> list[str]:
 async def render_raw(state: AppState, auth: AuthContext, params: RawRender) -> RenderOutcome:
     """Render raw ZPL through ``render_content``."""
     tenant_id = auth.tenant_id
-    content_hash = raw_content_hash(tenant_id, params)
+    if len(params.zpl) > HASH_ON_LOOP_CHARS:  # megabytes of JSON: off the event loop
+        content_hash = await state.parse(raw_content_hash, tenant_id, params)
+    else:
+        content_hash = raw_content_hash(tenant_id, params)
 
     async def prepare(job_id: str) -> RenderJob:
         return RenderJob(
@@ -213,7 +218,7 @@ async def _stored(state: AppState, object_key: str) -> tuple[str, ObjectInfo] | 
     HMAC cost less than the thread hop), else on the store thread."""
     if state.objects.local:
         return state.call_here(stored_object, state, object_key)
-    return await state.call(stored_object, state, object_key)
+    return await state.call_objects(stored_object, state, object_key)
 
 
 async def _stored_hit(state: AppState, tenant_id: str, object_key: str, *, with_fields: bool

@@ -81,7 +81,8 @@ class EnvelopeHandler(RequestHandler):
         body = {"error": {"type": "invalid_request_error" if status < 500 else "api_error",
                           "message": text, "param": None, "kind": kind,
                           "request_id": request_id}}
-        response = web.json_response(body, status=status, headers={"X-Request-Id": request_id})
+        response = web.json_response(body, status=status, headers={
+            "X-Request-Id": request_id, "X-Content-Type-Options": "nosniff"})
         response.force_close()
         return response
 

@@ -147,8 +147,8 @@ async def commit_template(state: AppState, engine: EngineProcesses, tenant_id: s
         if checked.kind == TOO_COMPLEX:
             raise errors.RenderTooComplex(checked.message, param=checked.param)
         raise errors.InvalidTemplate(checked.message, param=checked.param, kind=checked.kind)
-    return await state.call(templates.commit, state.redis, state.objects, tenant_id,
-                            template_id, draft, checked, now=state.now())
+    return await state.call_objects(templates.commit, state.redis, state.objects, tenant_id,
+                                    template_id, draft, checked, now=state.now())
 
 
 @route_policy(_TEMPLATE_POLICY)
@@ -195,8 +195,8 @@ async def delete_template(request: web.Request) -> web.Response:
     state = app_state(request)
     template_id = request.match_info["template_id"]
     tenant_id = auth_of(request).tenant_id
-    deleted = await state.call(templates.delete, state.redis, state.objects, tenant_id,
-                               template_id)
+    deleted = await state.call_objects(templates.delete, state.redis, state.objects, tenant_id,
+                                       template_id)
     if deleted:
         return web.json_response({"status": "deleted", "template_id": template_id})
     if await state.call(templates.is_global, state.redis, template_id):

@@ -152,9 +152,10 @@ async def upsert(request: web.Request) -> web.StreamResponse:
             f"a tenant may have at most {MAX_WEBHOOKS} webhooks; delete one first",
             param="id") from exc
     view = {"status": "created" if done.created else "updated", **webhook_view(done.webhook)}
-    if done.created:
+    if done.created:  # the one answer that carries the secret: never cached
         view["signing_secret"] = done.webhook.signing_secret
-    return web.json_response(view, status=201 if done.created else 200)
+    return web.json_response(view, status=201 if done.created else 200,
+                             headers={"Cache-Control": "no-store"})
 
 
 async def list_all(request: web.Request) -> web.StreamResponse:

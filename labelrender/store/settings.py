@@ -48,6 +48,15 @@ class Settings(BaseSettings):
     s3_endpoint_url: str | None = Field(default=None, validation_alias=_env("S3_ENDPOINT_URL"))
     s3_region: str | None = Field(default=None, validation_alias=_env("S3_REGION"))
     s3_addressing_style: Literal["auto", "path", "virtual"] = "auto"
+    # An S3 call gives up after s3_max_attempts x (connect + read) seconds, not
+    # botocore's 60 s each. In the API, after objects_circuit_failures failures
+    # in a row, every request needing the store is answered 503 at once for
+    # objects_circuit_open_s; keys, usage, templates and webhooks never wait on it.
+    s3_connect_timeout_s: float = Field(default=2.0, gt=0)
+    s3_read_timeout_s: float = Field(default=3.0, gt=0)
+    s3_max_attempts: int = Field(default=2, ge=1)
+    objects_circuit_failures: int = Field(default=3, ge=1)
+    objects_circuit_open_s: float = Field(default=5.0, gt=0)
 
     # HTTP (api tier and the embedded serve).
     host: str = "127.0.0.1"
@@ -203,7 +212,10 @@ def _s3_client(settings: Settings) -> object:
     from botocore.config import Config  # type: ignore[import-untyped, unused-ignore]
 
     config = Config(signature_version="s3v4",
-                    s3={"addressing_style": settings.s3_addressing_style})
+                    s3={"addressing_style": settings.s3_addressing_style},
+                    connect_timeout=settings.s3_connect_timeout_s,
+                    read_timeout=settings.s3_read_timeout_s,
+                    retries={"mode": "standard", "total_max_attempts": settings.s3_max_attempts})
     client: object = boto3.client("s3", endpoint_url=settings.s3_endpoint_url,
                                   region_name=settings.s3_region, config=config)
     return client

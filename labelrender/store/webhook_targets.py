@@ -14,7 +14,9 @@ rules, but the literal name ``localhost`` and the metadata names stay refused.
 from __future__ import annotations
 
 import ipaddress
+import re
 import socket
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -30,6 +32,7 @@ REFUSED_NAMES = frozenset({
     "instance-data.ec2.internal", "metadata.azure.internal",
 })
 REFUSED_SUFFIXES = (".localhost", ".internal", ".local")
+_HOST_NAME = re.compile(r"[a-z0-9_-]+(?:\.[a-z0-9_-]+)*")
 METADATA_ADDRESSES = frozenset(ipaddress.ip_address(a) for a in (
     "169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200",
     "192.0.0.192",
@@ -167,10 +170,26 @@ def check_address(address: str | Address, policy: TargetPolicy) -> Address:
     return parsed
 
 
+def normal_host(host: str) -> str:
+    """The name every check and the resolver see: NFKC, lower case, no trailing
+    dot, and IDNA (punycode) for what is not ASCII, so ``ⓛⓞⓒⓐⓛⓗⓞⓢⓣ``,
+    ``LOCALHOST.`` and ``ｌｏｃａｌｈｏｓｔ`` are all ``localhost``; fullwidth
+    digits become a literal address. TargetRejected for what cannot be a name."""
+    name = unicodedata.normalize("NFKC", host).lower().rstrip(".")
+    if not name.isascii():
+        try:
+            name = name.encode("idna").decode("ascii")
+        except UnicodeError as exc:
+            raise TargetRejected("url host is not a valid host name") from exc
+    if not _HOST_NAME.fullmatch(name):
+        raise TargetRejected("url host is not a valid host name")
+    return name
+
+
 def check_host_name(host: str) -> None:
     """Names refused whatever they resolve to (DECISIONS.md: ``localhost``,
-    the metadata names)."""
-    name = host.lower().rstrip(".")
+    the metadata names), checked on the normal form (``normal_host``)."""
+    name = normal_host(host)
     if name in REFUSED_NAMES or name.endswith(REFUSED_SUFFIXES):
         raise TargetRejected(f"{host!r} is a local or metadata name")
 
@@ -206,7 +225,7 @@ def split_target(url: str) -> tuple[str, int]:
     host = parts.hostname
     if not host:
         raise TargetRejected("url has no host")
-    return (f"[{host}]" if ":" in host else host), port
+    return (f"[{host}]" if ":" in host else normal_host(host)), port
 
 
 def resolve_checked(host: str, port: int, resolver: Resolver,
@@ -227,7 +246,9 @@ def _checked_answer(host: str, answer: str, policy: TargetPolicy) -> Address:
         address = ipaddress.ip_address(answer)
     except ValueError as exc:
         raise TargetRejected(f"{host!r} resolves to a malformed address") from exc
-    reason = address_refusal(address, policy)
-    if reason is not None:
-        raise TargetRejected(f"{host!r} resolves to {address}, refused: {reason}")
+    if address_refusal(address, policy) is not None:
+        # Neither the address nor its kind: the message must not map the
+        # internal network for whoever subscribes names to probe it.
+        raise TargetRejected(f"{host!r} resolves to an address that may not be called "
+                             "(local, private, reserved or metadata)")
     return address

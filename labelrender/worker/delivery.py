@@ -34,6 +34,7 @@ from labelrender.store.webhook_targets import (
     check_address,
     check_host_name,
     literal_address,
+    normal_host,
     resolve_checked,
     split_target,
 )
@@ -111,8 +112,9 @@ class CheckedResolver(AbstractResolver):
         literal = literal_address(host)
         if literal is not None:
             return [check_address(literal, self._policy)]
-        check_host_name(host)
-        return resolve_checked(host, port, self._resolver, self._policy)
+        name = normal_host(host)
+        check_host_name(name)
+        return resolve_checked(name, port, self._resolver, self._policy)
 
     async def close(self) -> None:
         return None

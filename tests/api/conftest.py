@@ -25,7 +25,7 @@ from aiohttp import web
 from labelrender.api import ApiConfig, create_app
 from labelrender.store import create_key, create_tenant
 from labelrender.store.jobs import RenderJob
-from labelrender.store.objects import FilesystemStore
+from labelrender.store.objects import FilesystemStore, ObjectStore
 from labelrender.store.signing import UrlSigner
 from labelrender.worker import Consumer, JobHandler, Sandbox
 
@@ -91,17 +91,19 @@ async def start_api(
     redis_db: redis.Redis, object_store: FilesystemStore, engine_sandbox: Sandbox,
 ) -> AsyncIterator[StartApi]:
     """Start the app on 127.0.0.1: ``await start_api(render_timeout_s=1)``; config
-    overrides as keywords, and ``redis_client`` to use another server."""
+    overrides as keywords, ``redis_client`` to use another server and ``objects``
+    another object store."""
     runners: list[web.AppRunner] = []
     session = aiohttp.ClientSession()
 
-    async def start(redis_client: redis.Redis | None = None, **overrides: Any) -> Api:
+    async def start(redis_client: redis.Redis | None = None,
+                    objects: ObjectStore | None = None, **overrides: Any) -> Api:
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         base = f"http://127.0.0.1:{sock.getsockname()[1]}"
         config = replace(ApiConfig(public_base_url=base + "/v1", render_timeout_s=10,
                                    engine_sandbox=engine_sandbox), **overrides)
-        app = create_app(config, redis_client or redis_db, object_store)
+        app = create_app(config, redis_client or redis_db, objects or object_store)
         runner = web.AppRunner(app)
         await runner.setup()
         await web.SockSite(runner, sock).start()

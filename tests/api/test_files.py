@@ -95,3 +95,15 @@ async def test_any_key_reaches_the_file_handler(api: Api, path: str, status: int
     async with api.session.get(api.url(path)) as resp:
         assert resp.status == status
         assert (await resp.json())["error"]["kind"] == kind
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+async def test_other_methods_on_a_file_url_are_405(
+        api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+        method: str) -> None:
+    """The URL needs no key, so a wrong method is 405 (with Allow), not 401."""
+    url = await rendered_url(api, make_caller())
+    async with api.session.request(method, url) as resp:
+        assert resp.status == 405
+        assert (await resp.json())["error"]["kind"] == "MethodNotAllowed"
+        assert "GET" in resp.headers.get("Allow", "")

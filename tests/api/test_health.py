@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from pathlib import Path
 
+import pytest
 import redis
 
+from labelrender.store import connect, shutdown_server
 from labelrender.store import jobs as render_jobs
+from labelrender.store.objects import S3Store
 from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, StartApi
+from tests.fixtures.s3 import make_s3_client
 
 
 async def test_healthz_and_readyz(api: Api) -> None:
@@ -66,3 +72,45 @@ async def test_metrics(
     assert 'labelrender_renders_total{outcome="rendered"} 1.0' in text
     assert "labelrender_render_cache_hits_total 1.0" in text
     assert "labelrender_render_queue_depth" in text
+
+
+async def test_readyz_is_503_when_redis_answers_ping_but_refuses_writes(
+        start_api: StartApi, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A PING is not proof: a Redis out of memory answers it and refuses every write.
+    The 503 is logged with its cause and the request id."""
+    full = connect(data_dir=tmp_path / "full-redis")
+    try:
+        api = await start_api(redis_client=full)
+        async with api.session.get(api.url("/readyz")) as resp:
+            assert (resp.status, (await resp.json())["redis"]) == (200, "ok")
+        full.config_set("maxmemory", 1)
+        assert full.ping()
+        with caplog.at_level(logging.WARNING, logger="labelrender.api"):
+            async with api.session.get(api.url("/readyz"),
+                                       headers={"X-Request-Id": "probe-1"}) as resp:
+                answer = await resp.json()
+                assert resp.status == 503
+        assert answer == {"status": "unavailable", "redis": "unreachable", "objects": "ok"}
+        [logged] = [r.getMessage() for r in caplog.records if "probe-1" in r.getMessage()]
+        assert "OOM" in logged or "maxmemory" in logged
+    finally:
+        shutdown_server(full, save=False)
+
+
+async def test_readyz_is_503_when_the_object_store_fails(start_api: StartApi) -> None:
+    """An S3 endpoint nothing listens on: the lookup fails, Redis still works."""
+    broken = S3Store("bucket", make_s3_client("http://127.0.0.1:9", max_attempts=1))
+    api = await start_api(objects=broken)
+    async with api.session.get(api.url("/readyz")) as resp:
+        assert resp.status == 503
+        assert (await resp.json())["objects"] == "unreachable"
+
+
+async def test_every_answer_says_nosniff(api: Api, make_caller: Callable[..., Caller]) -> None:
+    caller = make_caller()
+    for method, path, headers in (("GET", "/healthz", {}), ("GET", "/v1/openapi.json", {}),
+                                  ("GET", "/docs", {}), ("GET", "/v1/keys", caller.headers),
+                                  ("GET", "/v1/keys", {}), ("GET", "/v1/nowhere", {}),
+                                  ("GET", "/v1/files/x.png?exp=1&sig=x", {})):
+        async with api.session.request(method, api.url(path), headers=headers) as resp:
+            assert resp.headers.get("X-Content-Type-Options") == "nosniff", (path, resp.status)

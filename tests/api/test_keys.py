@@ -118,3 +118,12 @@ async def test_last_active_key_cannot_be_revoked(
     assert payload["error"]["kind"] == "LastActiveKey"
     status, _ = await call(api, "GET", "/v1/whoami", caller)
     assert status == 200
+
+
+async def test_the_answer_carrying_a_new_key_is_never_cached(
+        api: Api, make_caller: Callable[..., Caller]) -> None:
+    caller = make_caller()
+    async with api.session.post(api.url("/v1/keys"), json={}, headers=caller.headers) as resp:
+        assert resp.status == 201
+        assert resp.headers.get("Cache-Control") == "no-store"
+        assert resp.headers.get("X-Content-Type-Options") == "nosniff"

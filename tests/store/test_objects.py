@@ -354,3 +354,43 @@ def test_s3_unreachable_endpoint_is_a_store_error(operation: str) -> None:
     with pytest.raises(ObjectStoreError) as caught:
         OPERATIONS[operation](store, KEY)
     assert caught.value.__cause__ is not None
+
+
+class _Body:
+    """A canned HTTP body, as botocore reads one (``stream``)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    def stream(self, **_: Any) -> Iterator[bytes]:
+        yield self._data
+
+
+CONFLICT = (b'<?xml version="1.0" encoding="UTF-8"?><Error><Code>ConditionalRequestConflict'
+            b"</Code><Message>A conflicting conditional operation is currently in progress"
+            b"</Message></Error>")
+
+
+def test_s3_conditional_conflict_is_looked_at_again(s3_client: Any, s3_bucket: str,
+                                                    moto_endpoint: str) -> None:
+    """AWS answers 409 ConditionalRequestConflict when two conditional writes race:
+    the store looks again, finds the rival's identical object, and keeps it."""
+    from botocore.awsrequest import AWSResponse
+
+    store = S3Store(s3_bucket, s3_client)
+    rival = S3Store(s3_bucket, make_s3_client(moto_endpoint))
+    refused: list[str] = []
+
+    def conflict(request: Any, **_: Any) -> AWSResponse | None:
+        if request.headers.get("If-None-Match") != b"*" or refused:
+            return None
+        rival.put(KEY, PNG, "image/png")  # the other writer gets there first
+        refused.append(request.url)
+        return AWSResponse(request.url, 409, {"Content-Type": "application/xml"},
+                           _Body(CONFLICT))
+
+    s3_client.meta.events.register("before-send.s3.PutObject", conflict)
+    store.put(KEY, PNG, "image/png")
+    assert refused
+    assert store.get(KEY) == PNG
+    assert store.head(KEY) == rival.head(KEY)  # the rival's object, its creation time kept

@@ -103,3 +103,25 @@ async def test_a_caller_finding_the_async_pool_busy_past_its_timeout_fails(
 def test_twins_reach_the_same_database(redis_db: redis.Redis) -> None:
     pooled_twin(redis_db).set("lr:test:twin", "seen")
     assert redis_db.get("lr:test:twin") == "seen"
+
+
+def test_the_embedded_servers_files_are_private(tmp_path: Path) -> None:
+    """The data directory is 0700 and the AOF and snapshot 0600: they hold webhook
+    signing secrets in clear. Files an older version left 0644 are fixed too."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir(mode=0o755)
+    (data_dir / "appendonly.aof").touch(mode=0o644)
+    (data_dir / "appendonly.aof").chmod(0o644)
+    r = connect(data_dir=data_dir)
+    try:
+        r.set("secret", "whsec_x")
+        r.save()
+        r.bgrewriteaof()
+        deadline = time.monotonic() + 30
+        while r.info("persistence")["aof_rewrite_in_progress"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert data_dir.stat().st_mode & 0o777 == 0o700
+        for name in ("redis.db", "appendonly.aof"):
+            assert (data_dir / name).stat().st_mode & 0o777 == 0o600, name
+    finally:
+        shutdown_server(r, save=False)

@@ -156,3 +156,12 @@ async def test_loopback_is_refused_without_the_operator_allowlist(
 async def test_requires_a_key(hooks_api: Api) -> None:
     async with hooks_api.session.get(hooks_api.url("/v1/webhooks")) as response:
         assert response.status == 401
+
+
+async def test_the_answer_carrying_the_secret_is_never_cached(
+        hooks_api: Api, make_caller: Any) -> None:
+    caller = make_caller()
+    async with hooks_api.session.post(hooks_api.url("/v1/webhooks/wh-cache"),
+                                      headers=caller.headers, json={"url": GOOD_URL}) as resp:
+        assert resp.status == 201 and "signing_secret" in await resp.json()
+        assert resp.headers.get("Cache-Control") == "no-store"

@@ -66,10 +66,10 @@ HOSTILE = [
     ("https://[ff02::1]/hook", "multicast"),
     ("https://240.0.0.1/hook", "reserved"),
     ("https://255.255.255.255/hook", "reserved"),
-    ("https://internal.example.test/hook", "private"),
-    ("https://mixed.example.test/hook", "loopback"),
-    ("https://meta.example.test/hook", "metadata"),
-    ("https://mapped.example.test/hook", "private"),
+    ("https://internal.example.test/hook", "may not be called"),
+    ("https://mixed.example.test/hook", "may not be called"),
+    ("https://meta.example.test/hook", "may not be called"),
+    ("https://mapped.example.test/hook", "may not be called"),
     ("https://nowhere.example.test/hook", "does not resolve"),
 ]
 ALLOWED = [
@@ -95,6 +95,44 @@ def test_the_table_is_long_enough() -> None:
 def test_hostile_url_is_refused_at_subscribe_time(url: str, why: str) -> None:
     with pytest.raises(TargetRejected, match=re.escape(why)):
         check_url(url, table_resolver, TargetPolicy())
+
+
+# Names that only normalisation shows to be local: NFKC (circled and fullwidth
+# letters and digits), case and trailing dots, IDNA; each refused for what it is.
+DISGUISED = [
+    ("https://\u24db\u24de\u24d2\u24d0\u24db\u24d7\u24de\u24e2\u24e3/hook", "local"),
+    ("https://\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54./hook", "local"),
+    ("https://LocalHost../hook", "local"),
+    ("https://printer.\u24db\u24de\u24d2\u24d0\u24db/hook", "local"),
+    ("https://metadata.google.\uff49\uff4e\uff54\uff45\uff52\uff4e\uff41\uff4c/", "metadata"),
+    ("https://\uff11\uff12\uff17.\uff10.\uff10.\uff11/hook", "loopback"),
+    ("https://\u2170\u2170.example/hook", "does not resolve"),  # NFKC "ii.example"
+]
+
+
+@pytest.mark.parametrize(("url", "why"), DISGUISED)
+def test_names_are_normalised_before_every_check(url: str, why: str) -> None:
+    """With the operator's allowlist set (the probe's case), a disguised
+    ``localhost`` still meets the name check, as the plain name does."""
+    for policy in (TargetPolicy(), TargetPolicy.from_text(["127.0.0.0/8"])):
+        if why == "loopback" and policy.allow_networks:
+            continue  # the operator allowed loopback addresses on purpose
+        with pytest.raises(TargetRejected, match=re.escape(why)):
+            check_url(url, table_resolver, policy)
+
+
+def test_refusals_do_not_say_what_a_name_resolves_to() -> None:
+    """A subscribe error is no DNS oracle for the internal network: names that
+    resolve to a private, a loopback, a metadata or a mapped address are all
+    refused in the same words, none of them the address."""
+    messages = set()
+    for host in ("internal", "mixed", "meta", "mapped"):
+        name = f"{host}.example.test"
+        with pytest.raises(TargetRejected) as caught:
+            check_url(f"https://{name}/hook", table_resolver, TargetPolicy())
+        assert not any(answer in str(caught.value) for answer in DNS[name])
+        messages.add(str(caught.value).replace(name, "NAME"))
+    assert len(messages) == 1
 
 
 @pytest.mark.parametrize("url", ALLOWED)
@@ -126,7 +164,7 @@ async def test_rebinding_name_passes_subscribe_but_not_connect() -> None:
     rebinding = Rebinding()
     url = "https://rebind.example.test/hook"
     assert check_url(url, rebinding, TargetPolicy()) == url  # subscribe time
-    with pytest.raises(RefusedAddress, match="loopback"):  # connect time
+    with pytest.raises(RefusedAddress, match="may not be called"):  # connect time
         await CheckedResolver(rebinding, TargetPolicy()).resolve("rebind.example.test", 443)
 
 

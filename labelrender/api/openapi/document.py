@@ -70,7 +70,8 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Idempotency-Replay": {"description": "`true` on an answer replayed for an "
                                           "`Idempotency-Key` seen before",
                            "schema": {"type": "string", "enum": ["true"]}},
-    "Cache-Control": {"description": "How long the answer may be kept",
+    "Cache-Control": {"description": "How long the answer may be kept (`no-store` on "
+                                     "answers carrying a secret)",
                       "schema": {"type": "string"}},
     "Content-Security-Policy": {"description": "The page loads from this origin only",
                                 "schema": {"type": "string"}},
@@ -135,9 +136,13 @@ Authenticated answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and
 `QuotaExceeded` with `upgrade_url` when overages are off.
 
 ## Idempotency
-`POST /v1/labels` and `POST /v1/labels/from-data` take `Idempotency-Key`: a
-replay with the same body answers as the first time, with
-`Idempotency-Replay: true`; another body is 409 `IdempotencyKeyConflict`.
+`POST /v1/labels`, `POST /v1/labels/from-data` and the Labelary route take
+`Idempotency-Key`: a replay of the same request answers as the first time,
+with `Idempotency-Replay: true`; any other request under the key is 409
+`IdempotencyKeyConflict`. The same request is the same method, route, path
+parameters, query, body (JSON compared as values) and answer-shaping headers
+(`Accept`, `Content-Type`, `X-Rotation`, `X-Quality`, `X-Page-*`,
+`X-Label-Border`, `X-Linter`).
 
 ## Versioning
 Within v1, changes are backward compatible: new endpoints, new optional

@@ -36,7 +36,8 @@ from labelrender.api.openapi.spec import Answer, Operation
 # Kinds several operations share.
 _RENDER_400 = ("InvalidDpi", "InvalidIdempotencyKey")
 _RENDER_409 = ("IdempotencyKeyConflict", "IdempotencyKeyInProgress")
-_RENDER_FAILURES = {502: ("RenderFailed",), 503: ("AgentOverloaded",), 504: ("RenderTimeout",)}
+_RENDER_FAILURES = {502: ("RenderFailed",), 503: ("AgentOverloaded", "ObjectStoreUnavailable"),
+                    504: ("RenderTimeout",)}
 _WEBHOOK_ID_404 = {404: ("WebhookNotFound",), 422: ("InvalidWebhookId",)}
 _THIS_WEBHOOK = {"webhook_id": "$request.path.webhook_id"}
 _WEBHOOK_LINKS = {"GetTheWebhook": ("getWebhook", _THIS_WEBHOOK),
@@ -149,7 +150,9 @@ def labelary_operations() -> tuple[Operation, ...]:
             errors={400: ("InvalidDpmm", "InvalidLabelSize", "InvalidLabelIndex",
                           "InvalidRotation", "InvalidQuality", "InvalidPageSize",
                           "InvalidPageLayout", "InvalidLabelBorder", "MissingZpl",
-                          "InvalidZpl", "RenderTooComplex", "InvalidIdempotencyKey"),
+                          "InvalidZpl", "RenderTooComplex", "InvalidIdempotencyKey",
+                          "InvalidText", "MalformedMultipart", "TooManyParts",
+                          "TooManyParameters", "PartHeadersTooLarge", "MultipartTooDeep"),
                     402: ("QuotaExceeded",), 403: ("DpiNotPermitted",),
                     406: ("NotAcceptable",), 409: _RENDER_409 + ("IdempotencyReplayGone",),
                     413: ("TooManyLabels",), **_RENDER_FAILURES},
@@ -241,7 +244,7 @@ TEMPLATES = (
         errors={403: ("TemplateReadOnly",),
                 422: ("InvalidTemplateId", "InvalidDraft", "MissingField", "MissingBody",
                       "FieldMapMismatch", "InvalidZpl", "RenderTooComplex"),
-                503: ("AgentOverloaded",)}),
+                503: ("AgentOverloaded", "ObjectStoreUnavailable")}),
     Operation(
         "DELETE", "/v1/templates/{template_id}", templates.delete_template,
         "deleteTemplate", "Templates", "Delete every version of a template",
@@ -249,7 +252,8 @@ TEMPLATES = (
                     "read-only (403).",
         answers=(Answer(200, "Deleted", schemas.TemplateDeleted,
                         example=examples.TEMPLATE_DELETED),),
-        errors={403: ("TemplateReadOnly",), 404: ("TemplateNotFound",)}),
+        errors={403: ("TemplateReadOnly",), 404: ("TemplateNotFound",),
+                503: ("ObjectStoreUnavailable",)}),
 )
 
 ACCOUNT = (
@@ -268,6 +272,7 @@ ACCOUNT = (
                     "the old key.",
         body=keys.CreateKeyBody, body_required=False, body_example={"label": "ci"},
         answers=(Answer(201, "Created", schemas.KeyCreated, example=examples.KEY_CREATED,
+                        headers=("Cache-Control",),
                         links={"RevokeTheKey": ("revokeKey", {
                             "prefix": "$response.body#/key_prefix"})}),),
         errors={409: ("KeyCapReached",), 422: ("InvalidLabel",)}),
@@ -296,9 +301,9 @@ WEBHOOKS = (
                     "`version` goes up by 1 on every update. At most 10 per tenant.",
         body=webhooks.UpsertBody, body_example=examples.WEBHOOK_REQUEST,
         path_params=webhooks.WebhookPath,
-        answers=(Answer(201, "Created", schemas.WebhookUpserted,
+        answers=(Answer(201, "Created", schemas.WebhookUpserted, headers=("Cache-Control",),
                         example=examples.WEBHOOK_CREATED, links=_WEBHOOK_LINKS),
-                 Answer(200, "Updated", schemas.WebhookUpserted,
+                 Answer(200, "Updated", schemas.WebhookUpserted, headers=("Cache-Control",),
                         example=examples.WEBHOOK_UPDATED)),
         errors={409: ("WebhookCapReached",),
                 422: ("InvalidWebhookId", "MissingField", "UnsupportedTopic",
@@ -345,7 +350,8 @@ SERVICE = (
         query=files.FileQuery,
         answers=(Answer(200, "The PNG", content_type="image/png",
                         headers=("Cache-Control",)),),
-        errors={403: ("SignedUrlRejected",), 404: ("FileNotFound",)}),
+        errors={403: ("SignedUrlRejected",), 404: ("FileNotFound",),
+                503: ("ObjectStoreUnavailable",)}),
     Operation(
         "GET", "/healthz", health.healthz, "getHealthz", "Operations",
         "Liveness: the process answers",
@@ -353,11 +359,12 @@ SERVICE = (
         storage=False),
     Operation(
         "GET", "/readyz", health.readyz, "getReadyz", "Operations",
-        "Readiness: Redis answers",
+        "Readiness: Redis takes a write and reads it back, the object store answers",
         answers=(Answer(200, "Ready", schemas.Readiness,
-                        example={"status": "ok", "redis": "ok"}),
-                 Answer(503, "Redis does not answer", schemas.Readiness,
-                        example={"status": "unavailable", "redis": "unreachable"})),
+                        example={"status": "ok", "redis": "ok", "objects": "ok"}),
+                 Answer(503, "A dependency does not work", schemas.Readiness,
+                        example={"status": "unavailable", "redis": "unreachable",
+                                 "objects": "ok"})),
         storage=False),
     Operation(
         "GET", "/metrics", health.metrics, "getMetrics", "Operations",

@@ -355,6 +355,7 @@ class Health(Answer):
 class Readiness(Answer):
     status: Literal["ok", "unavailable"]
     redis: Literal["ok", "unreachable"]
+    objects: Literal["ok", "unreachable"]
 
 
 # --- errors ---------------------------------------------------------------------

@@ -158,7 +158,7 @@ def test_no_secret_value_is_in_the_chart(case: str) -> None:
     ("external-redis-and-s3", {
         "api": {"managed-redis", "labels-s3", "labels-url-secret"},
         "worker": {"managed-redis", "labels-s3", "labels-url-secret"},
-        "operator": {"managed-redis"}}),
+        "operator": {"managed-redis", "labels-s3", "labels-url-secret"}}),
 ])
 def test_each_tier_reads_only_the_secrets_it_needs(case: str,
                                                    secrets: dict[str, set[str]]) -> None:

@@ -95,7 +95,12 @@ store/synthesis_jobs.py and store/deliveries.py; tests/helm check they agree.
       key: {{ .Values.redis.urlKey }}
 {{- end -}}
 
-{{/* What the tiers that touch objects read from Secrets: S3 keys, the URL secret. */}}
+{{/*
+The object store's secrets, the one place every tier that touches the store
+(API, workers and the operator, which writes template bodies) takes them
+from: S3 keys and the filesystem store's URL secret. The bucket, region and
+endpoint are in the ConfigMap every tier reads.
+*/}}
 {{- define "labelrender.storeEnv" -}}
 {{- $creds := .Values.objectStore.s3.credentials }}
 {{- if and (eq .Values.objectStore.type "s3") $creds.existingSecret }}

@@ -75,7 +75,7 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
         await _reconcile(store, tuning, kind, body, patch, int(kwargs.get("retry", 0)))
 
     async def deleted(body: kopf.Body, retry: int, patch: kopf.Patch, **_: Any) -> None:
-        outcome = await asyncio.to_thread(kind.remove, store, _ref(kind, body))
+        outcome = await asyncio.to_thread(kind.remove, store, _ref(store, kind, body))
         RECONCILES.labels(kind.name, outcome.reason).inc()
         if outcome.retry:  # the object stays (finalizer) until Redis is back
             _report(body, patch, outcome, tuning, retry)
@@ -94,7 +94,7 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
 async def _reconcile(store: Store, tuning: Tuning, kind: Kind, body: kopf.Body,
                      patch: kopf.Patch, retry: int) -> None:
     spec = dict(body.spec)
-    outcome = await asyncio.to_thread(kind.reconcile, store, _ref(kind, body), spec)
+    outcome = await asyncio.to_thread(kind.reconcile, store, _ref(store, kind, body), spec)
     RECONCILES.labels(kind.name, outcome.reason).inc()
     _report(body, patch, outcome, tuning, retry)
 
@@ -114,7 +114,8 @@ def _report(body: kopf.Body, patch: kopf.Patch, outcome: Outcome, tuning: Tuning
         raise kopf.TemporaryError(outcome.message, delay=tuning.backoff(retry))
 
 
-def _ref(kind: Kind, body: kopf.Body) -> ObjectRef:
+def _ref(store: Store, kind: Kind, body: kopf.Body) -> ObjectRef:
     meta = body.meta
-    return ObjectRef(kind.name, meta.namespace, str(meta.name), str(meta.uid or ""))
+    return ObjectRef(kind.name, meta.namespace, str(meta.name), str(meta.uid or ""),
+                     store.cluster)
 

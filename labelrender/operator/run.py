@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
+import os
 import random
+import secrets
+import socket
 import threading
-from typing import Any
+from typing import Any, cast
 
 import kopf
 import redis
@@ -26,6 +30,7 @@ from labelrender.operator.checks import SandboxedCheck
 from labelrender.operator.cluster import (
     Cluster,
     ClusterError,
+    active_peer,
     connection_info,
     kube_configuration,
 )
@@ -52,10 +57,14 @@ async def operate(settings: Settings, *, stop_flag: threading.Event | None = Non
                   ready_flag: threading.Event | None = None) -> None:
     """The operator in the running event loop, until ``stop_flag`` (or a signal)."""
     cluster = Cluster(kube_configuration(settings))  # first: no cluster, nothing started
+    cluster_id = settings.operator_cluster_id
+    if cluster_id is None:
+        cluster_id = await asyncio.to_thread(cluster.cluster_uid)
+    log.info("operating for cluster %s", cluster_id)
     check = SandboxedCheck(SandboxLimits(settings.render_deadline_s, settings.render_memory_mb))
     try:
         await _operate(settings, cluster, Store(open_redis(settings),
-                                                build_object_store(settings), check),
+                                                build_object_store(settings), check, cluster_id),
                        stop_flag, ready_flag)
     finally:
         check.close()
@@ -73,15 +82,26 @@ async def _operate(settings: Settings, cluster: Cluster, store: Store,
         return connection_info(kube_configuration(settings))  # afresh: tokens expire
 
     kopf.on.login(registry=registry)(login)
-    await _prepare_peering(settings, cluster)
+    peering = await _prepare_peering(settings, cluster)
     started = ready_flag if ready_flag is not None else threading.Event()
     probes = await _serve_probes(settings, store, started)
     if settings.operator_metrics_port is not None:
         start_http_server(settings.operator_metrics_port, addr=settings.host)
+    identity = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
+    config = kopf_settings(settings)
+
+    async def leading() -> bool:
+        if not peering:
+            return True
+        peers = await asyncio.to_thread(cluster.peers, config.peering.name)
+        return active_peer(peers, identity, datetime.datetime.now(datetime.UTC))
+
     sweeper = asyncio.create_task(
-        sweep_forever(store, cluster, settings.operator_resync_interval_s))
+        sweep_forever(store, cluster, settings.operator_resync_interval_s, leading))
     try:
-        await kopf.operator(registry=registry, settings=kopf_settings(settings),
+        # Our identity, so that the sweep finds this replica in the peering object
+        # (Kopf's Identity is a NewType of str it does not export).
+        await kopf.operator(registry=registry, settings=config, identity=cast(Any, identity),
                             clusterwide=True, stop_flag=stop_flag, ready_flag=started)
     finally:
         sweeper.cancel()
@@ -124,16 +144,18 @@ def open_redis(settings: Settings) -> redis.Redis:
                                 socket_timeout=REDIS_TIMEOUT_S, retry=Retry(NoBackoff(), 1))
 
 
-async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
+async def _prepare_peering(settings: Settings, cluster: Cluster) -> bool:
+    """Whether replicas peer (else this one works alone)."""
     if settings.operator_peering == "standalone":
-        return
+        return False
     if await asyncio.to_thread(cluster.ensure_peering, settings.operator_peering_name):
-        return
+        return True
     if settings.operator_peering == "mandatory":
         raise ClusterError("peering is mandatory but the ClusterKopfPeering CRD is not "
                            "installed (crds/kopf-peering.yaml)")
     log.warning("the ClusterKopfPeering CRD is not installed: running without peering, "
                 "so run one replica only")
+    return False
 
 
 async def _serve_probes(settings: Settings, store: Store, started: threading.Event

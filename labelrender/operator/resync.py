@@ -66,7 +66,7 @@ async def sweep_forever(store: Store, cluster: Cluster, interval_s: float,
     while True:
         try:
             if not await leading():  # look again soon: the active one may be gone
-                log.debug("resync of cluster %s: standing by (another replica is active)",
+                log.debug("resync of cluster %s: standing by (not the active replica)",
                           store.cluster)
                 await asyncio.sleep(min(interval_s / 4, STANDBY_RECHECK_MAX_S))
                 continue

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime
+import hashlib
+import json
 import logging
 import os
 import random
@@ -111,6 +113,24 @@ async def _operate(settings: Settings, cluster: Cluster, store: Store,
             await probes.cleanup()
 
 
+class DigestDiffBase(kopf.AnnotationsDiffBaseStorage):
+    """Kopf's last handled state as the SHA-256 of the spec, not the spec.
+
+    Kopf keeps the spec it last handled to tell a change from a repeat; as an
+    annotation, a whole template body does not fit: the API server caps all of
+    an object's annotations at 256 KiB, so every status patch of a LabelTemplate
+    over about 128 KiB was refused. The handlers read the whole spec and only
+    ask whether it changed, which a digest answers (and a spec of up to the
+    CRD's 1 MiB keeps a 64-byte annotation)."""
+
+    def build(self, *, body: kopf.Body, extra_fields: Any = None) -> Any:
+        essence = dict(super().build(body=body, extra_fields=extra_fields))
+        if "spec" in essence:
+            canonical = json.dumps(essence["spec"], sort_keys=True, separators=(",", ":"))
+            essence["spec"] = {"sha256": hashlib.sha256(canonical.encode()).hexdigest()}
+        return essence
+
+
 def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     """Kopf's settings: its state in our annotations (never in status, which is
     ours and schema-checked), our finalizer, and peering."""
@@ -118,7 +138,7 @@ def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     kopf_config.persistence.finalizer = FINALIZER
     kopf_config.persistence.progress_storage = kopf.AnnotationsProgressStorage(
         prefix=ANNOTATIONS)
-    kopf_config.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
+    kopf_config.persistence.diffbase_storage = DigestDiffBase(
         prefix=ANNOTATIONS, key="last-handled-configuration")
     # Our Events are posted explicitly, one per outcome; Kopf's own progress
     # notes stay in the log unless they are warnings.

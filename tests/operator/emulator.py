@@ -34,6 +34,7 @@ from tests.operator.crds import Crd
 
 _WRITES = (enums.action.CREATE, enums.action.UPDATE, enums.action.DELETE)
 _VERBS = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
+ANNOTATIONS_CAP = 256 * 1024  # bytes of all annotations of one object
 _NAMESPACES = kmock.resource("", "v1", "namespaces")
 _NAMESPACE_PATH = re.compile(r"/api/v1/namespaces/([a-z0-9-]+)")
 _JSONPATH = re.compile(r'\.([A-Za-z0-9_-]+)|\[\?\(@\.([A-Za-z0-9_]+)=="([^"]*)"\)\]')
@@ -128,6 +129,7 @@ class ApiServer(kmock.KubernetesEmulator):
         if request.namespace:
             meta["namespace"] = request.namespace
         meta.update(self._new_meta(meta["name"]))
+        _check_annotations(meta)
         if "status" in self._subresources(request.resource):
             body.pop("status", None)  # a create never sets the status subresource
         key = (request.resource, meta.get("namespace"), meta["name"])
@@ -154,6 +156,7 @@ class ApiServer(kmock.KubernetesEmulator):
         if patched == current:
             return None
         meta = patched["metadata"] = dict(patched["metadata"])
+        _check_annotations(meta)
         meta["resourceVersion"] = self._next_revision()
         if {k: v for k, v in patched.items() if k not in ("metadata", "status")} != {
                 k: v for k, v in current.items() if k not in ("metadata", "status")}:
@@ -289,6 +292,16 @@ class ApiServer(kmock.KubernetesEmulator):
         if isinstance(exc, jsonpatch.JsonPatchException):
             exc = k8s.KubernetesError(422, "Invalid", str(exc))
         return await super()._render_error(exc)
+
+
+def _check_annotations(meta: Mapping[str, Any]) -> None:
+    """The API server's cap on all of an object's annotations together (keys and
+    values), with its message (apimachinery ValidateAnnotationsSize)."""
+    size = sum(len(key) + len(str(value)) for key, value in (meta.get("annotations") or {}
+                                                             ).items())
+    if size > ANNOTATIONS_CAP:
+        raise k8s.KubernetesError(422, "Invalid", f"metadata.annotations: Too long: must have "
+                                                  f"at most {ANNOTATIONS_CAP} bytes")
 
 
 def _selects(request: rendering.Request, key: tuple[Any, ...]) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 import kopf
 
 from labelrender.operator.context import ObjectRef, Store
-from labelrender.operator.metrics import RECONCILES
+from labelrender.operator.metrics import READINESS, RECONCILES
 from labelrender.operator.plans import reconcile_plan, remove_plan
 from labelrender.operator.resources import GROUP, LABEL_TEMPLATES, PLANS, VERSION
 from labelrender.operator.status import Outcome, judged, status_patch
@@ -75,8 +75,11 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
         await _reconcile(store, tuning, kind, body, patch, int(kwargs.get("retry", 0)))
 
     async def deleted(body: kopf.Body, retry: int, patch: kopf.Patch, **_: Any) -> None:
-        outcome = await asyncio.to_thread(kind.remove, store, _ref(store, kind, body))
+        ref = _ref(store, kind, body)
+        outcome = await asyncio.to_thread(kind.remove, store, ref)
         RECONCILES.labels(kind.name, outcome.reason).inc()
+        if not outcome.retry:
+            READINESS.forget(kind.name, ref.owner.name)
         if outcome.retry:  # the object stays (finalizer) until Redis is back
             _report(body, patch, outcome, tuning, retry)
         kopf.event(body, type=outcome.event_type, reason=outcome.reason,
@@ -94,8 +97,10 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
 async def _reconcile(store: Store, tuning: Tuning, kind: Kind, body: kopf.Body,
                      patch: kopf.Patch, retry: int) -> None:
     spec = dict(body.spec)
-    outcome = await asyncio.to_thread(kind.reconcile, store, _ref(store, kind, body), spec)
+    ref = _ref(store, kind, body)
+    outcome = await asyncio.to_thread(kind.reconcile, store, ref, spec)
     RECONCILES.labels(kind.name, outcome.reason).inc()
+    READINESS.report(kind.name, ref.owner.name, outcome.ready, outcome.reason)
     _report(body, patch, outcome, tuning, retry)
 
 

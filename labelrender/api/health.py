@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 import redis
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -34,8 +32,12 @@ async def readyz(request: web.Request) -> web.StreamResponse:
 async def metrics(request: web.Request) -> web.StreamResponse:
     state = app_state(request)
     # Without Redis the other figures are still worth scraping.
-    with contextlib.suppress(errors.ServiceUnavailable):
+    try:
         await state.call(read_fleet_figures, state.redis, state.metrics)
+    except errors.ServiceUnavailable:
+        state.metrics.redis_up.set(0)
+    else:
+        state.metrics.redis_up.set(1)
     body = generate_latest(state.metrics.registry)
     response = web.Response(body=body)
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST

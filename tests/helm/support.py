@@ -81,8 +81,12 @@ CASES: dict[str, dict[str, Any]] = {
                          "urlSecret": {"existingSecret": "labels-url-secret"},
                          "publicBaseUrl": "https://labels.example.com/v1"},
     "two-replicas-each": {"api": {"replicas": 2}, "worker": {"replicas": 2},
-                          "operator": {"replicas": 2}, **MONITORED},
+                          "operator": {"replicas": 2, "clusterId": "eu-west-1-prod"},
+                          "config": {"logFormat": "json"}, **MONITORED},
     "without-operator": {"operator": {"enabled": False}, **MONITORED},
+    "alerts": {"metrics": {**MONITORED["metrics"], "prometheusRule": {
+        "enabled": True, "labels": {"release": "kube-prometheus-stack"},
+        "runbookBaseUrl": "https://docs.example.com/labelrender/alerts"}}},
 }
 
 

@@ -84,6 +84,13 @@ CASES: dict[str, dict[str, Any]] = {
                           "operator": {"replicas": 2, "clusterId": "eu-west-1-prod"},
                           "config": {"logFormat": "json"}, **MONITORED},
     "without-operator": {"operator": {"enabled": False}, **MONITORED},
+    "network-policy": {"networkPolicy": {
+        "enabled": True,
+        "apiFrom": [{"namespaceSelector": {"matchLabels": {
+            "kubernetes.io/metadata.name": "ingress-nginx"}}}],
+        "metricsFrom": [{"namespaceSelector": {"matchLabels": {
+            "kubernetes.io/metadata.name": "monitoring"}}}],
+        "redis": {"to": [{"ipBlock": {"cidr": "10.20.30.40/32"}}], "ports": [6380]}}},
     "alerts": {"metrics": {**MONITORED["metrics"], "prometheusRule": {
         "enabled": True, "labels": {"release": "kube-prometheus-stack"},
         "runbookBaseUrl": "https://docs.example.com/labelrender/alerts"}}},

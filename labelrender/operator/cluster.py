@@ -101,6 +101,16 @@ class Cluster:
             raise ClusterError(f"cannot read ClusterKopfPeering {name}: {exc}") from exc
         return dict(found.get("status") or {})
 
+    def post_event(self, namespace: str, event: dict[str, Any]) -> None:
+        """Create an Event; a refusal is logged (an Event is never worth a retry)."""
+        try:
+            self._core.create_namespaced_event(namespace, event,
+                                               _request_timeout=REQUEST_TIMEOUT_S)
+        except (kubernetes.client.ApiException, OSError, urllib3.exceptions.HTTPError) as exc:
+            log.warning("cannot post an Event about %s %s: %s",
+                        event["involvedObject"].get("kind"), event["involvedObject"].get("name"),
+                        getattr(exc, "reason", None) or exc)
+
     def ensure_peering(self, name: str) -> bool:
         """Create the ClusterKopfPeering object replicas meet in, if missing;
         False when its CRD is not installed (no peering possible)."""

@@ -37,6 +37,7 @@ from labelrender.operator.cluster import (
     kube_configuration,
 )
 from labelrender.operator.context import Store
+from labelrender.operator.events import COMPONENT, Events
 from labelrender.operator.handlers import Tuning, register
 from labelrender.operator.resync import sweep_forever
 from labelrender.store.settings import Settings, build_object_store, connect_redis
@@ -78,7 +79,7 @@ async def _operate(settings: Settings, cluster: Cluster, store: Store,
     registry = kopf.OperatorRegistry()
     register(registry, store, Tuning(settings.operator_resync_interval_s,
                                      settings.operator_backoff_s,
-                                     settings.operator_backoff_max_s))
+                                     settings.operator_backoff_max_s), Events(cluster))
 
     def login(**_: Any) -> kopf.ConnectionInfo:
         return connection_info(kube_configuration(settings))  # afresh: tokens expire
@@ -143,7 +144,7 @@ def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     # Our Events are posted explicitly, one per outcome; Kopf's own progress
     # notes stay in the log unless they are warnings.
     kopf_config.posting.level = logging.WARNING
-    kopf_config.posting.reporting_component = "labelrender-operator"  # Events' "From"
+    kopf_config.posting.reporting_component = COMPONENT  # Events' "From"
     kopf_config.peering.name = settings.operator_peering_name
     kopf_config.peering.priority = (settings.operator_priority
                                     if settings.operator_priority is not None

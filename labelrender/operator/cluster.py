@@ -158,6 +158,9 @@ def active_peer(peers: Mapping[str, Any], identity: str, now: datetime.datetime)
 
 
 def _alive(info: Mapping[str, Any], now: datetime.datetime) -> bool:
+    """As Kopf reads a peer: without ``lastseen`` it counts as just seen."""
+    if info.get("lastseen") is None:
+        return True
     try:
         seen = datetime.datetime.fromisoformat(str(info.get("lastseen")))
     except ValueError:

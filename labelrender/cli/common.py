@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -79,10 +80,13 @@ class TextLines(logging.Formatter):
 
 
 class JsonLines(logging.Formatter):
-    """One JSON object a line (``LABELRENDER_LOG_FORMAT=json``), for log shippers."""
+    """One JSON object a line (``LABELRENDER_LOG_FORMAT=json``), for log shippers;
+    times in UTC with milliseconds."""
 
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S"),
+        utc = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        stamp = f"{utc}.{int(record.msecs):03d}Z"
+        entry = {"time": stamp,
                  "level": record.levelname, "logger": record.name,
                  "process": record.processName, "message": record.getMessage()}
         if (about := logged_object(record)) is not None:

@@ -7,13 +7,19 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import redis
 
 from labelrender.cli.common import JsonLines, TextLines
+from tests.fixtures.polling import wait_for
+from tests.fixtures.tiers import Tiers, clean_env
+from tests.operator.conftest import redis_url
+from tests.operator.harness import Cluster
 
 
 def bare_env(tmp_path: Path, **values: str) -> dict[str, str]:
@@ -71,3 +77,24 @@ def test_log_lines_name_the_object(ref: dict[str, str] | None, about: str | None
     assert entry.get("object") == about
     expected = f"[{about}] Handler" if about else "INFO Handler"
     assert expected in text
+
+
+@pytest.mark.parametrize("command", ["worker", "operator"])
+def test_a_tier_logs_json_lines_when_asked(redis_db: redis.Redis, tmp_path: Path,
+                                           command: str) -> None:
+    cluster = Cluster(tmp_path) if command == "operator" else None
+    tiers = Tiers(clean_env(REDIS_URL=redis_url(redis_db), LABELRENDER_LOG_FORMAT="json",
+                            LABELRENDER_DATA_DIR=str(tmp_path / "data"),
+                            LABELRENDER_OPERATOR_PEERING="standalone"), tmp_path)
+    try:
+        tier = (tiers.start_operator(cluster.kubeconfig) if cluster is not None
+                else tiers.start_worker())
+        wait_for(lambda: tier.log.read_text().strip(), what=f"the {command}'s first log line")
+    finally:
+        tiers.close()
+        if cluster is not None:
+            cluster.close()
+    lines = [json.loads(line) for line in tier.log.read_text().splitlines() if line.strip()]
+    assert lines and all({"time", "level", "logger", "message"} <= set(e) for e in lines)
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", e["time"])
+               for e in lines)

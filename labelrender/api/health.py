@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import socket
@@ -64,8 +63,12 @@ _WRITER = f"{socket.gethostname()}:{os.getpid()}"
 async def metrics(request: web.Request) -> web.StreamResponse:
     state = app_state(request)
     # Without Redis the other figures are still worth scraping.
-    with contextlib.suppress(errors.ServiceUnavailable):
+    try:
         await state.call(read_fleet_figures, state.redis, state.metrics)
+    except errors.ServiceUnavailable:
+        state.metrics.redis_up.set(0)
+    else:
+        state.metrics.redis_up.set(1)
     body = generate_latest(shared_registry(state.config.metrics_dir) or state.metrics.registry)
     response = web.Response(body=body)
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST

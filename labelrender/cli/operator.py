@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from labelrender.cli.common import TierUnavailable, run_service, settings_from_env
+from labelrender.cli.common import TierUnavailable, run_service, shared_redis_settings
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +25,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def operator_command(args: argparse.Namespace) -> int:
     def operator() -> None:
-        settings = settings_from_env(kubeconfig=args.kubeconfig, operator_context=args.context)
+        settings = shared_redis_settings("operator", kubeconfig=args.kubeconfig,
+                                         operator_context=args.context)
         try:
             from labelrender.operator.cluster import ClusterError
             from labelrender.operator.run import run_operator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from labelrender.cli.common import run_service, settings_from_env
+from labelrender.cli.common import run_service, shared_redis_settings
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,4 +15,4 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def worker_command(_args: argparse.Namespace) -> int:
     from labelrender.worker.run import run_worker
 
-    return run_service("worker", lambda: run_worker(settings_from_env()))
+    return run_service("worker", lambda: run_worker(shared_redis_settings("worker")))

@@ -6,7 +6,9 @@ reconciled by Kopf into the Redis the API and workers read.
 - ``checks``: the template check (the one every door shares).
 - ``status``: outcomes as cert-manager style status conditions.
 - ``handlers``: Kopf registration; ``resync``: removing what deleted objects
-  left; ``cluster``: the Kubernetes API; ``run``: the process.
+  left (only this cluster's, only on the active replica); ``cluster``: the
+  Kubernetes API; ``events``: Events where kubectl finds them; ``metrics``:
+  the Prometheus metrics; ``run``: the process.
 """
 
 from labelrender.operator.run import operate, run_operator

@@ -8,7 +8,9 @@ context). Unset: the pod's service account when running in a cluster, else
 
 from __future__ import annotations
 
+import datetime
 import logging
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +69,9 @@ class Cluster:
     in a thread)."""
 
     def __init__(self, config: Any) -> None:
-        self._objects = kubernetes.client.CustomObjectsApi(kubernetes.client.ApiClient(config))
+        client = kubernetes.client.ApiClient(config)
+        self._objects = kubernetes.client.CustomObjectsApi(client)
+        self._core = kubernetes.client.CoreV1Api(client)
 
     def label_templates(self) -> list[dict[str, Any]]:
         """Every LabelTemplate in every namespace."""
@@ -75,6 +79,37 @@ class Cluster:
 
     def plans(self) -> list[dict[str, Any]]:
         return self._list(GROUP, VERSION, PLANS)
+
+    def cluster_uid(self) -> str:
+        """The uid of the kube-system namespace: one per cluster, kept for its life."""
+        try:
+            namespace = self._core.read_namespace("kube-system", _request_timeout=REQUEST_TIMEOUT_S)
+        except (kubernetes.client.ApiException, OSError, urllib3.exceptions.HTTPError) as exc:
+            reason = getattr(exc, "reason", None) or exc
+            raise ClusterError(f"cannot read the kube-system namespace to name this cluster "
+                               f"({reason}): allow get on namespaces/kube-system, or set "
+                               "LABELRENDER_OPERATOR_CLUSTER_ID") from exc
+        return str(namespace.metadata.uid)
+
+    def peers(self, name: str) -> dict[str, Any]:
+        """The status of the ClusterKopfPeering ``name``: each replica's identity,
+        priority, lastseen and lifetime."""
+        try:
+            found = self._objects.get_cluster_custom_object(
+                PEERING_GROUP, PEERING_VERSION, PEERINGS, name, _request_timeout=REQUEST_TIMEOUT_S)
+        except (kubernetes.client.ApiException, OSError, urllib3.exceptions.HTTPError) as exc:
+            raise ClusterError(f"cannot read ClusterKopfPeering {name}: {exc}") from exc
+        return dict(found.get("status") or {})
+
+    def post_event(self, namespace: str, event: dict[str, Any]) -> None:
+        """Create an Event; a refusal is logged (an Event is never worth a retry)."""
+        try:
+            self._core.create_namespaced_event(namespace, event,
+                                               _request_timeout=REQUEST_TIMEOUT_S)
+        except (kubernetes.client.ApiException, OSError, urllib3.exceptions.HTTPError) as exc:
+            log.warning("cannot post an Event about %s %s: %s",
+                        event["involvedObject"].get("kind"), event["involvedObject"].get("name"),
+                        getattr(exc, "reason", None) or exc)
 
     def ensure_peering(self, name: str) -> bool:
         """Create the ClusterKopfPeering object replicas meet in, if missing;
@@ -105,3 +140,31 @@ class Cluster:
         except (kubernetes.client.ApiException, OSError, urllib3.exceptions.HTTPError) as exc:
             raise ClusterError(f"cannot list {plural}: {exc}") from exc
         return list(answer.get("items", []))
+
+
+def active_peer(peers: Mapping[str, Any], identity: str, now: datetime.datetime) -> bool:
+    """Whether ``identity`` is the replica Kopf peering lets work: it is listed,
+    and no other live replica has a priority as high (Kopf pauses a replica
+    for a higher one, and every replica of an equal one)."""
+    mine = peers.get(identity)
+    if not isinstance(mine, Mapping):
+        return False
+    priority = int(mine.get("priority", 0))
+    for peer, info in peers.items():
+        if peer != identity and isinstance(info, Mapping) and _alive(info, now) and int(
+                info.get("priority", 0)) >= priority:
+            return False
+    return True
+
+
+def _alive(info: Mapping[str, Any], now: datetime.datetime) -> bool:
+    """As Kopf reads a peer: without ``lastseen`` it counts as just seen."""
+    if info.get("lastseen") is None:
+        return True
+    try:
+        seen = datetime.datetime.fromisoformat(str(info.get("lastseen")))
+    except ValueError:
+        return False
+    if seen.tzinfo is None:
+        seen = seen.replace(tzinfo=datetime.UTC)
+    return seen + datetime.timedelta(seconds=int(info.get("lifetime", 60))) > now

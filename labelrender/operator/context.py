@@ -21,31 +21,34 @@ UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, StoreUnavailable, Obje
 
 @dataclass(frozen=True)
 class Store:
-    """Redis and the object store, as the API and workers see them, and the
+    """Redis and the object store, as the API and workers see them, the
     template check (``checks.SandboxedCheck``: a draft's body SHA-256, or
-    ``InvalidTemplate``)."""
+    ``InvalidTemplate``), and the cluster this operator stores for (its name
+    in owner records)."""
 
     redis: redis.Redis
     objects: ObjectStore
     check_template: Callable[[Draft], str]
+    cluster: str = ""
     clock: Callable[[], float] = field(default=time.time, compare=False)
 
 
 @dataclass(frozen=True)
 class ObjectRef:
     """The custom resource a reconcile is for: ``namespace`` is None for a
-    cluster-scoped one (a Plan)."""
+    cluster-scoped one (a Plan); ``cluster`` is the operator's cluster id."""
 
     kind: str
     namespace: str | None
     name: str
     uid: str
+    cluster: str = ""
 
     @property
     def owner(self) -> Owner:
         """What the store records as the owner of what it writes for this object."""
         path = f"{self.namespace}/{self.name}" if self.namespace else self.name
-        return Owner(path, self.uid or "-")
+        return Owner(path, self.uid or "-", self.cluster)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.owner.name}"

@@ -17,7 +17,8 @@ from typing import Any
 import kopf
 
 from labelrender.operator.context import ObjectRef, Store
-from labelrender.operator.metrics import RECONCILES
+from labelrender.operator.events import Events
+from labelrender.operator.metrics import READINESS, RECONCILES
 from labelrender.operator.plans import reconcile_plan, remove_plan
 from labelrender.operator.resources import GROUP, LABEL_TEMPLATES, PLANS, VERSION
 from labelrender.operator.status import Outcome, judged, status_patch
@@ -57,30 +58,33 @@ KINDS = (Kind("LabelTemplate", LABEL_TEMPLATES, reconcile_template, remove_templ
          Kind("Plan", PLANS, reconcile_plan, remove_plan))
 
 
-def register(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning) -> None:
+def register(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning,
+             events: Events) -> None:
     """Handlers for both kinds: create, update (of the spec), resume at start,
     a resync timer, and delete (behind a finalizer)."""
     for kind in KINDS:
-        _register_kind(registry, store, tuning, kind)
+        _register_kind(registry, store, tuning, kind, events)
 
 
 def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning,
-                   kind: Kind) -> None:
+                   kind: Kind, events: Events) -> None:
     async def changed(body: kopf.Body, retry: int, patch: kopf.Patch, **_: Any) -> None:
-        await _reconcile(store, tuning, kind, body, patch, retry)
+        await _reconcile(store, tuning, kind, events, body, patch, retry)
 
     async def tick(body: kopf.Body, patch: kopf.Patch, **kwargs: Any) -> None:
         if judged(body.status, body.meta.get("generation"), _SETTLED_REFUSALS):
             return  # this spec was judged and refused; it is checked again when it changes
-        await _reconcile(store, tuning, kind, body, patch, int(kwargs.get("retry", 0)))
+        await _reconcile(store, tuning, kind, events, body, patch, int(kwargs.get("retry", 0)))
 
     async def deleted(body: kopf.Body, retry: int, patch: kopf.Patch, **_: Any) -> None:
-        outcome = await asyncio.to_thread(kind.remove, store, _ref(kind, body))
+        ref = _ref(store, kind, body)
+        outcome = await asyncio.to_thread(kind.remove, store, ref)
         RECONCILES.labels(kind.name, outcome.reason).inc()
+        if not outcome.retry:
+            READINESS.forget(kind.name, ref.owner.name)
         if outcome.retry:  # the object stays (finalizer) until Redis is back
-            _report(body, patch, outcome, tuning, retry)
-        kopf.event(body, type=outcome.event_type, reason=outcome.reason,
-                   message=outcome.message)
+            await _report(events, body, patch, outcome, tuning, retry)
+        await events.post(body, outcome)
 
     resource = (GROUP, VERSION, kind.plural)
     kopf.on.create(*resource, id="reconcile", registry=registry)(changed)
@@ -91,16 +95,18 @@ def _register_kind(registry: kopf.OperatorRegistry, store: Store, tuning: Tuning
     kopf.on.delete(*resource, id="remove", registry=registry)(deleted)
 
 
-async def _reconcile(store: Store, tuning: Tuning, kind: Kind, body: kopf.Body,
-                     patch: kopf.Patch, retry: int) -> None:
+async def _reconcile(store: Store, tuning: Tuning, kind: Kind, events: Events,
+                     body: kopf.Body, patch: kopf.Patch, retry: int) -> None:
     spec = dict(body.spec)
-    outcome = await asyncio.to_thread(kind.reconcile, store, _ref(kind, body), spec)
+    ref = _ref(store, kind, body)
+    outcome = await asyncio.to_thread(kind.reconcile, store, ref, spec)
     RECONCILES.labels(kind.name, outcome.reason).inc()
-    _report(body, patch, outcome, tuning, retry)
+    READINESS.report(kind.name, ref.owner.name, outcome.ready, outcome.reason)
+    await _report(events, body, patch, outcome, tuning, retry)
 
 
-def _report(body: kopf.Body, patch: kopf.Patch, outcome: Outcome, tuning: Tuning,
-            retry: int) -> None:
+async def _report(events: Events, body: kopf.Body, patch: kopf.Patch, outcome: Outcome,
+                  tuning: Tuning, retry: int) -> None:
     """The outcome as the status and an Event (when either is new); a transient
     failure is raised for Kopf to retry after the backoff."""
     changes = status_patch(body.status, outcome, body.meta.get("generation"), iso(time.time()))
@@ -108,13 +114,13 @@ def _report(body: kopf.Body, patch: kopf.Patch, outcome: Outcome, tuning: Tuning
         for key, value in changes.items():
             patch.status[key] = value
     if changes is not None or outcome.changed:
-        kopf.event(body, type=outcome.event_type, reason=outcome.reason,
-                   message=outcome.message)
+        await events.post(body, outcome)
     if outcome.retry:
         raise kopf.TemporaryError(outcome.message, delay=tuning.backoff(retry))
 
 
-def _ref(kind: Kind, body: kopf.Body) -> ObjectRef:
+def _ref(store: Store, kind: Kind, body: kopf.Body) -> ObjectRef:
     meta = body.meta
-    return ObjectRef(kind.name, meta.namespace, str(meta.name), str(meta.uid or ""))
+    return ObjectRef(kind.name, meta.namespace, str(meta.name), str(meta.uid or ""),
+                     store.cluster)
 

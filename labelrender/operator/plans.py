@@ -24,6 +24,11 @@ def reconcile_plan(store: Store, ref: ObjectRef, spec: Mapping[str, Any]) -> Out
         return Outcome(False, "InvalidSpec", f"{exc}; the plan in force is unchanged")
     try:
         stored, owner = plans.stored_override(store.redis, plan.name)
+        if owner is not None and not owner.is_for(ref.owner):
+            return Outcome(False, "NameConflict",
+                           f"plan {plan.name} is stored for Plan {owner.describe(ref.cluster)}; "
+                           "plan names are shared by every cluster on this Redis, so only one "
+                           "cluster may define a name")
         changed = (stored, owner) != (plan, ref.owner)
         if changed:
             plans.put_plan(store.redis, plan, ref.owner)

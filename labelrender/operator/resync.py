@@ -9,21 +9,29 @@ object is not listed. It removes an entry only if it still names the same
 object instance (uid), so an object made again meanwhile keeps what it wrote.
 Only what the operator stored is touched; a template stored by hand
 (``labelrender admin template``) has no owner record and stays.
+
+Several clusters may share one Redis (or an operator may be started against
+the wrong context): a sweep looks only at records of its own cluster, so it
+never removes what another cluster's objects stored, and only the active
+replica of a cluster sweeps (``leading``: the one Kopf peering lets work).
+Records of before clusters were named are left to their objects to claim.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from labelrender.operator.cluster import Cluster, ClusterError
 from labelrender.operator.context import UNAVAILABLE, Store
 from labelrender.store import plans, templates
+from labelrender.store.owners import Owner
 
 log = logging.getLogger(__name__)
+STANDBY_RECHECK_MAX_S = 15.0  # how often a standby replica asks whether it is active
 
 
 @dataclass
@@ -36,8 +44,8 @@ class Sweep:
 
 def sweep(store: Store, cluster: Cluster) -> Sweep:
     """Remove the global templates and plan overrides whose object is gone."""
-    held_templates = templates.global_owners(store.redis)  # before listing: see above
-    held_plans = plans.plan_owners(store.redis)
+    held_templates = _own(store, templates.global_owners(store.redis))  # before listing
+    held_plans = _own(store, plans.plan_owners(store.redis))
     live_templates = _owner_names(cluster.label_templates(), namespaced=True)
     live_plans = _owner_names(cluster.plans(), namespaced=False)
     removed = Sweep()
@@ -51,11 +59,17 @@ def sweep(store: Store, cluster: Cluster) -> Sweep:
     return removed
 
 
-async def sweep_forever(store: Store, cluster: Cluster, interval_s: float) -> None:
-    """Sweep at start and then every ``interval_s``; a failed sweep is logged and
-    tried again at the next one."""
+async def sweep_forever(store: Store, cluster: Cluster, interval_s: float,
+                        leading: Callable[[], Awaitable[bool]]) -> None:
+    """Sweep at start and then every ``interval_s`` while ``leading``; a failed
+    sweep is logged and tried again at the next one."""
     while True:
         try:
+            if not await leading():  # look again soon: the active one may be gone
+                log.debug("resync of cluster %s: standing by (not the active replica)",
+                          store.cluster)
+                await asyncio.sleep(min(interval_s / 4, STANDBY_RECHECK_MAX_S))
+                continue
             removed = await asyncio.to_thread(sweep, store, cluster)
         except (ClusterError, *UNAVAILABLE) as exc:
             log.warning("resync skipped: %s", exc)
@@ -65,7 +79,15 @@ async def sweep_forever(store: Store, cluster: Cluster, interval_s: float) -> No
                          template_id)
             for name in removed.plans:
                 log.info("resync: removed plan override %s (its Plan is gone)", name)
+            log.debug("resync of cluster %s: swept (%d removed)", store.cluster,
+                      len(removed.templates) + len(removed.plans))
         await asyncio.sleep(interval_s)
+
+
+def _own(store: Store, held: dict[str, Owner]) -> dict[str, Owner]:
+    """The records this cluster wrote."""
+    return {key: owner for key, owner in held.items()
+            if owner.cluster and owner.cluster == store.cluster}
 
 
 def _owner_names(items: Iterable[dict[str, Any]], *, namespaced: bool) -> set[str]:

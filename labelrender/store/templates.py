@@ -57,7 +57,7 @@ if latest ~= ARGV[5] then return -1 end
 """ + _COMMIT
 _COMMIT_ATTEMPTS = 5
 
-# KEYS: owners, versions, record, index. ARGV: id, owner, instance (see
+# KEYS: owners, versions, record, index. ARGV: id, owner, instance, old key (see
 # store/owners.py). Takes the global template's index entries out (every
 # version) when that owner holds it, and returns 1 then 0 and the version docs
 # (so their bodies can go), or just 0 when another owner holds it.
@@ -70,11 +70,14 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 return {1, unpack(docs)}
 """
 
-# KEYS[1]: owners. ARGV: id, owner, instance. Records the owner unless another
-# owner holds the id; returns that other owner's entry, or false.
+# KEYS[1]: owners. ARGV: id, owner, instance, the owner's key in a record of
+# before clusters. Records the owner unless another owner holds the id (a
+# record of before clusters of the same name is taken over); returns that
+# other owner's entry, or false.
 _CLAIM = """
 local held = redis.call('HGET', KEYS[1], ARGV[1])
-if held and string.match(held, '^(.-) ') ~= ARGV[2] then return held end
+local holder = held and string.match(held, '^(.-) ')
+if held and holder ~= ARGV[2] and holder ~= ARGV[4] then return held end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. ' ' .. ARGV[3])
 return false
 """
@@ -301,7 +304,7 @@ def claim_global(r: redis.Redis, template_id: str, owner: Owner) -> Owner | None
     over), else the other owner that holds it and nothing changes."""
     script = r.register_script(_CLAIM)
     held = script(keys=[keys.global_template_owners()],
-                  args=[check_template_id(template_id), owner.name, owner.instance])
+                  args=[check_template_id(template_id), owner.key, owner.instance, owner.name])
     return owners.parse(held) if held else None
 
 
@@ -319,14 +322,16 @@ def global_owners(r: redis.Redis) -> dict[str, Owner]:
 def release_global(r: redis.Redis, objects: ObjectStore, template_id: str, owner: Owner,
                    *, any_instance: bool = False) -> bool:
     """Delete the global template, every version, and its owner entry, only when
-    ``owner`` holds it (any instance of that owner with ``any_instance``);
+    ``owner`` holds it (any instance of that owner with ``any_instance``, a
+    record of before clusters of that name included);
     returns whether it did. Another object's template of the same id stays."""
     if not TEMPLATE_ID.match(template_id):
         return False
     script = r.register_script(_RELEASE)
     answer = script(keys=[keys.global_template_owners(), keys.template_versions(None, template_id),
                           keys.template(None, template_id), keys.templates(None)],
-                    args=[template_id, owner.name, "" if any_instance else owner.instance])
+                    args=[template_id, owner.key, "" if any_instance else owner.instance,
+                          owner.name if any_instance else ""])
     released, docs = int(str(answer[0])), answer[1:]
     for doc in docs:
         objects.delete(json.loads(str(text(doc)))["body_key"])

@@ -33,6 +33,12 @@ async def test_readyz_is_503_without_redis(start_api: StartApi) -> None:
         assert resp.status == 200
     async with api.session.get(api.url("/metrics")) as resp:
         assert resp.status == 200
+        assert "labelrender_redis_up 0.0" in (await resp.text()).splitlines()
+
+
+async def test_metrics_say_redis_answers(api: Api) -> None:
+    async with api.session.get(api.url("/metrics")) as resp:
+        assert "labelrender_redis_up 1.0" in (await resp.text()).splitlines()
 
 
 async def test_redis_outage_is_503_envelope(start_api: StartApi) -> None:

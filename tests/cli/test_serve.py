@@ -104,7 +104,8 @@ def test_a_port_in_use_is_one_line_and_burns_no_key(tmp_path: Path, command: str
     another included) and exits 3, before a demo key is made or shown; the next start
     on a free port still shows the key."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "S3_BUCKET")}
-    env.update(LABELRENDER_DATA_DIR=str(tmp_path / "data"), LABELRENDER_WORKERS="1",
+    env.update(LABELRENDER_DATA_DIR=str(tmp_path / "data"), LABELRENDER_EMBEDDED_REDIS="true",
+               LABELRENDER_WORKERS="1",
                LABELRENDER_RENDER_PROCESSES="1")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

@@ -8,6 +8,7 @@ Operator objects are checked here against the fields their projects document
 - the redis-streams trigger: https://keda.sh/docs/2.17/scalers/redis-streams/
 - TriggerAuthentication: https://keda.sh/docs/2.17/concepts/authentication/
 - ServiceMonitor: https://prometheus-operator.dev/docs/api-reference/api/#monitoring.coreos.com/v1.ServiceMonitor
+- PrometheusRule: https://prometheus-operator.dev/docs/api-reference/api/#monitoring.coreos.com/v1.PrometheusRule
 """
 
 from __future__ import annotations
@@ -120,7 +121,19 @@ SERVICE_MONITOR = kind_schema("monitoring.coreos.com/v1", "ServiceMonitor", clos
     "keepDroppedTargets": INT, "attachMetadata": ANY_OBJECT,
 }, ("selector",)))
 
+DURATION = {"type": "string", "pattern": "^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?"
+            "(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$"}
+ALERTING_RULE = closed({"alert": STRING, "expr": STRING, "for": DURATION,
+                        "keep_firing_for": DURATION, "labels": STRMAP, "annotations": STRMAP},
+                       ("alert", "expr"))
+PROMETHEUS_RULE = kind_schema("monitoring.coreos.com/v1", "PrometheusRule", closed({
+    "groups": {"type": "array", "items": closed({
+        "name": STRING, "interval": DURATION, "limit": INT, "partial_response_strategy": STRING,
+        "rules": {"type": "array", "items": ALERTING_RULE}}, ("name",))},
+}))
+
 SCHEMAS = {
+    ("monitoring.coreos.com/v1", "PrometheusRule"): PROMETHEUS_RULE,
     ("keda.sh/v1alpha1", "ScaledObject"): SCALED_OBJECT,
     ("keda.sh/v1alpha1", "TriggerAuthentication"): TRIGGER_AUTHENTICATION,
     ("monitoring.coreos.com/v1", "ServiceMonitor"): SERVICE_MONITOR,

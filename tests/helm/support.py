@@ -81,8 +81,30 @@ CASES: dict[str, dict[str, Any]] = {
                          "urlSecret": {"existingSecret": "labels-url-secret"},
                          "publicBaseUrl": "https://labels.example.com/v1"},
     "two-replicas-each": {"api": {"replicas": 2}, "worker": {"replicas": 2},
-                          "operator": {"replicas": 2}, **MONITORED},
+                          "operator": {"replicas": 2, "clusterId": "eu-west-1-prod"},
+                          "config": {"logFormat": "json"}, **MONITORED},
     "without-operator": {"operator": {"enabled": False}, **MONITORED},
+    "platform": {"priorityClassName": "labels-high", "image": {
+        "digest": "sha256:" + "ab" * 32},
+        "worker": {"priorityClassName": "labels-batch", "topologySpreadConstraints": [
+            {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+             "whenUnsatisfiable": "ScheduleAnyway"}]},
+        "api": {"topologySpreadConstraints": [
+            {"maxSkew": 1, "topologyKey": "topology.kubernetes.io/zone",
+             "whenUnsatisfiable": "DoNotSchedule",
+             "labelSelector": {"matchLabels": {"app.kubernetes.io/component": "api"}}}]},
+        "operator": {"podDisruptionBudget": {"enabled": True, "maxUnavailable": 1,
+                                             "unhealthyPodEvictionPolicy": "IfHealthyBudget"}}},
+    "network-policy": {"networkPolicy": {
+        "enabled": True,
+        "apiFrom": [{"namespaceSelector": {"matchLabels": {
+            "kubernetes.io/metadata.name": "ingress-nginx"}}}],
+        "metricsFrom": [{"namespaceSelector": {"matchLabels": {
+            "kubernetes.io/metadata.name": "monitoring"}}}],
+        "redis": {"to": [{"ipBlock": {"cidr": "10.20.30.40/32"}}], "ports": [6380]}}},
+    "alerts": {"metrics": {**MONITORED["metrics"], "prometheusRule": {
+        "enabled": True, "labels": {"release": "kube-prometheus-stack"},
+        "runbookBaseUrl": "https://docs.example.com/labelrender/alerts"}}},
 }
 
 
@@ -141,6 +163,23 @@ def _render(values_json: str) -> Rendered:
     manifests = tuple(doc for path, text in sorted(files.items()) if path.endswith(".yaml")
                       for doc in yaml.load_all(text, Loader=LOADER) if doc)
     return Rendered(manifests)
+
+
+# Spec fields the templates write only where Kubernetes has them (semverCompare
+# on .Capabilities.KubeVersion); the offline render is for Helm's default
+# version, so for an older one they come out as a cluster of that version gets it.
+GATED_SPEC_FIELDS = {("PodDisruptionBudget", "unhealthyPodEvictionPolicy"): (1, 27)}
+
+
+def for_kube(manifest: dict[str, Any], kube_version: str) -> dict[str, Any]:
+    """``manifest`` as the chart renders it for a cluster of ``kube_version``."""
+    version = tuple(int(part) for part in kube_version.split(".")[:2])
+    gated = [field for (kind, field), since in GATED_SPEC_FIELDS.items()
+             if kind == manifest["kind"] and version < since]
+    if not gated:
+        return manifest
+    spec = {k: v for k, v in manifest["spec"].items() if k not in gated}
+    return {**manifest, "spec": spec}
 
 
 def labels(manifest: dict[str, Any]) -> dict[str, str]:

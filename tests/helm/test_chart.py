@@ -14,7 +14,10 @@ from tests.helm.support import (
     CASES,
     CHART_DIR,
     COMPONENTS,
+    GATED_SPEC_FIELDS,
     case_values,
+    for_kube,
+    merged,
     pod_spec,
     render,
 )
@@ -41,7 +44,16 @@ def test_every_manifest_validates(case: str, kube_version: str) -> None:
         if (manifest["apiVersion"], manifest["kind"]) in documented_kinds.SCHEMAS:
             documented_kinds.validate(manifest)
         else:
-            kubernetes_validate.validate(manifest, kube_version, strict=True)
+            kubernetes_validate.validate(for_kube(manifest, kube_version), kube_version,
+                                         strict=True)
+
+
+def test_version_gated_fields_are_gated_in_the_templates() -> None:
+    """What for_kube leaves out for older clusters, the templates leave out too."""
+    pdb = (CHART_DIR / "templates" / "pdb.yaml").read_text()
+    gate = pdb.index('semverCompare ">=1.27-0" $.Capabilities.KubeVersion.Version')
+    assert gate < pdb.index("unhealthyPodEvictionPolicy: {{ . }}")
+    assert GATED_SPEC_FIELDS == {("PodDisruptionBudget", "unhealthyPodEvictionPolicy"): (1, 27)}
 
 
 def test_validation_can_fail() -> None:
@@ -158,7 +170,7 @@ def test_no_secret_value_is_in_the_chart(case: str) -> None:
     ("external-redis-and-s3", {
         "api": {"managed-redis", "labels-s3", "labels-url-secret"},
         "worker": {"managed-redis", "labels-s3", "labels-url-secret"},
-        "operator": {"managed-redis"}}),
+        "operator": {"managed-redis", "labels-s3", "labels-url-secret"}}),
 ])
 def test_each_tier_reads_only_the_secrets_it_needs(case: str,
                                                    secrets: dict[str, set[str]]) -> None:
@@ -169,17 +181,24 @@ def test_each_tier_reads_only_the_secrets_it_needs(case: str,
         assert used == secrets[component]
 
 
-def test_the_ingress_serves_only_the_api() -> None:
-    values = case_values("ingress")
+@pytest.mark.parametrize(("public_pages", "paths"), [
+    (True, ["/v1", "/studio", "/docs"]),
+    (False, ["/v1"]),
+])
+def test_the_ingress_serves_the_api_and_its_pages_only(public_pages: bool,
+                                                       paths: list[str]) -> None:
+    """/v1, the studio and the reference pages; /healthz, /readyz and /metrics stay inside."""
+    values = merged(case_values("ingress"), {"ingress": {"publicPages": public_pages}})
     rendered = render(values)
     (ingress,) = rendered.of_kind("Ingress")
     (rule,) = ingress["spec"]["rules"]
-    assert [p["path"] for p in rule["http"]["paths"]] == ["/v1"]
-    backend = rule["http"]["paths"][0]["backend"]["service"]
+    assert [p["path"] for p in rule["http"]["paths"]] == paths
     api_service = rendered.component("Service", "api")
     assert api_service is not None
-    assert backend["name"] == api_service["metadata"]["name"]
-    assert backend["port"]["name"] in {p["name"] for p in api_service["spec"]["ports"]}
+    for path in rule["http"]["paths"]:
+        backend = path["backend"]["service"]
+        assert backend["name"] == api_service["metadata"]["name"]
+        assert backend["port"]["name"] in {p["name"] for p in api_service["spec"]["ports"]}
     config = rendered.of_kind("ConfigMap")[0]["data"]
     assert config["LABELRENDER_PUBLIC_BASE_URL"] == "https://labels.example.com/v1"
 

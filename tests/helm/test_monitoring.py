@@ -195,3 +195,11 @@ def test_metrics_are_served_on_the_scraped_port(component: str, setting: str) ->
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
     assert env[setting] == str(ports["metrics"])
     assert env["LABELRENDER_HEALTH_PORT"] == str(ports["health"])
+
+
+def test_worker_panels_count_only_worker_pods() -> None:
+    """The operator serves the default registry (worker metrics included, at 0):
+    the worker panels select the worker container."""
+    reading = [e for e in dashboard_expressions() if "labelrender_worker_jobs_in_flight" in e]
+    assert reading
+    assert all('container="worker"' in e for e in reading)

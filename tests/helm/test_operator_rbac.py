@@ -32,6 +32,8 @@ OPERATOR_NEEDS = {
     ("apiextensions.k8s.io", "customresourcedefinitions", "watch"),
     ("", "namespaces", "list"),
     ("", "namespaces", "watch"),
+    # The kube-system namespace's uid, the cluster's default name in owner records.
+    ("", "namespaces", "get"),
 }
 
 
@@ -43,11 +45,27 @@ def permissions(role: dict[str, Any]) -> set[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("case", ["defaults", "two-replicas-each"])
 def test_the_operator_may_do_exactly_what_it_needs(case: str) -> None:
-    rendered = render(case_values(case))
+    values = case_values(case)
+    rendered = render(values)
     (role,) = rendered.of_kind("ClusterRole")
-    assert permissions(role) == OPERATOR_NEEDS
+    named = values.get("operator", {}).get("clusterId")  # then kube-system is not read
+    assert permissions(role) == OPERATOR_NEEDS - ({("", "namespaces", "get")} if named else set())
     assert rendered.of_kind("Role") == []  # and nothing namespaced besides
     assert all("*" not in (g, r, v) for g, r, v in permissions(role))
+
+
+@pytest.mark.parametrize(("cluster_id", "reads_kube_system"), [("", True), ("eu-1", False)])
+def test_the_cluster_id_is_read_from_kube_system_only_when_unset(
+        cluster_id: str, reads_kube_system: bool) -> None:
+    rendered = render(case_values("defaults") | {"operator": {"clusterId": cluster_id}})
+    (role,) = rendered.of_kind("ClusterRole")
+    gets = [rule for rule in role["rules"] if "get" in rule["verbs"] and rule["apiGroups"] == [""]]
+    assert [rule.get("resourceNames") for rule in gets] == (
+        [["kube-system"]] if reads_kube_system else [])
+    operator = rendered.component("Deployment", "operator")
+    assert operator is not None
+    env = {e["name"]: e.get("value") for e in pod_spec(operator)["containers"][0]["env"]}
+    assert env.get("LABELRENDER_OPERATOR_CLUSTER_ID") == (cluster_id or None)
 
 
 def test_the_role_is_bound_to_the_operators_service_account() -> None:

@@ -22,6 +22,7 @@ NOT_SET_BY_THE_CHART = {
     "operator_context": "in a pod the operator uses its service account",
     "operator_priority": "each replica draws its own; one for all would pause them all",
     "operator_peering_name": "one release per cluster: the default object is enough",
+    "embedded_redis": "every pod gets redis.existingSecret's URL: a private Redis is a mistake",
 }
 # Variables the chart sets ahead of the code that will read them (none now:
 # the operator serves its health and metrics ports).

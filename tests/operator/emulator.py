@@ -34,6 +34,9 @@ from tests.operator.crds import Crd
 
 _WRITES = (enums.action.CREATE, enums.action.UPDATE, enums.action.DELETE)
 _VERBS = {"get", "list", "watch", "create", "update", "patch", "delete", "deletecollection"}
+ANNOTATIONS_CAP = 256 * 1024  # bytes of all annotations of one object
+_NAMESPACES = kmock.resource("", "v1", "namespaces")
+_NAMESPACE_PATH = re.compile(r"/api/v1/namespaces/([a-z0-9-]+)")
 _JSONPATH = re.compile(r'\.([A-Za-z0-9_-]+)|\[\?\(@\.([A-Za-z0-9_]+)=="([^"]*)"\)\]')
 
 
@@ -50,8 +53,9 @@ class ApiServer(kmock.KubernetesEmulator):
         with warnings.catch_warnings():  # kmock 0.8 reads its bundle with a deprecated call
             warnings.simplefilter("ignore", DeprecationWarning)
             self.resources.load_bundled()  # without the core kinds' discovery Kopf waits forever
-        self.objects["v1/namespaces", None, "default"] = {
-            "apiVersion": "v1", "kind": "Namespace", "metadata": self._new_meta("default")}
+        for namespace in ("default", "kube-system"):  # kube-system's uid names the cluster
+            self.objects[_NAMESPACES, None, namespace] = {
+                "apiVersion": "v1", "kind": "Namespace", "metadata": self._new_meta(namespace)}
 
     def declare(self, crd: Crd) -> None:
         names, version = crd.names, crd.version
@@ -79,6 +83,8 @@ class ApiServer(kmock.KubernetesEmulator):
     # Writes -----------------------------------------------------------------
 
     async def _serve(self, request: rendering.Request) -> Any:
+        if (found := _NAMESPACE_PATH.fullmatch(request.url.path)) and request.method == "GET":
+            return self._namespace(found.group(1))
         if request.resource is not None and request.action == enums.action.WATCH:
             return await self._watch(request)
         if request.resource is None or request.action not in _WRITES:
@@ -94,6 +100,15 @@ class ApiServer(kmock.KubernetesEmulator):
             if released is not None:  # deleted once its last finalizer went
                 async with self._lock:
                     await self._forget(request.resource, released)
+
+    def _namespace(self, name: str) -> web.Response:
+        """GET /api/v1/namespaces/NAME (kmock reads the path as a namespace prefix)."""
+        for (resource, _, found), obj in self.objects.items():
+            if str(resource) == str(_NAMESPACES) and found == name and not obj.deleted:
+                return web.json_response(obj.raw)
+        return web.json_response({"apiVersion": "v1", "kind": "Status", "status": "Failure",
+                                  "reason": "NotFound", "code": 404,
+                                  "message": f'namespaces "{name}" not found'}, status=404)
 
     async def _write(self, request: rendering.Request) -> tuple[Any, ...] | None:
         if request.action == enums.action.CREATE:
@@ -114,6 +129,7 @@ class ApiServer(kmock.KubernetesEmulator):
         if request.namespace:
             meta["namespace"] = request.namespace
         meta.update(self._new_meta(meta["name"]))
+        _check_annotations(meta)
         if "status" in self._subresources(request.resource):
             body.pop("status", None)  # a create never sets the status subresource
         key = (request.resource, meta.get("namespace"), meta["name"])
@@ -140,6 +156,7 @@ class ApiServer(kmock.KubernetesEmulator):
         if patched == current:
             return None
         meta = patched["metadata"] = dict(patched["metadata"])
+        _check_annotations(meta)
         meta["resourceVersion"] = self._next_revision()
         if {k: v for k, v in patched.items() if k not in ("metadata", "status")} != {
                 k: v for k, v in current.items() if k not in ("metadata", "status")}:
@@ -275,6 +292,16 @@ class ApiServer(kmock.KubernetesEmulator):
         if isinstance(exc, jsonpatch.JsonPatchException):
             exc = k8s.KubernetesError(422, "Invalid", str(exc))
         return await super()._render_error(exc)
+
+
+def _check_annotations(meta: Mapping[str, Any]) -> None:
+    """The API server's cap on all of an object's annotations together (keys and
+    values), with its message (apimachinery ValidateAnnotationsSize)."""
+    size = sum(len(key) + len(str(value)) for key, value in (meta.get("annotations") or {}
+                                                             ).items())
+    if size > ANNOTATIONS_CAP:
+        raise k8s.KubernetesError(422, "Invalid", f"metadata.annotations: Too long: must have "
+                                                  f"at most {ANNOTATIONS_CAP} bytes")
 
 
 def _selects(request: rendering.Request, key: tuple[Any, ...]) -> bool:

@@ -133,6 +133,11 @@ class Kube:
         else:
             self.custom.delete_namespaced_custom_object(GROUP, VERSION, namespace, plural, name)
 
+    @property
+    def cluster_id(self) -> str:
+        """The cluster's default name in owner records: kube-system's uid."""
+        return str(self.core.read_namespace("kube-system").metadata.uid)
+
     def events(self, name: str) -> list[dict[str, Any]]:
         """The Events about the object ``name`` (any namespace), oldest first."""
         found = self.core.list_event_for_all_namespaces().items
@@ -194,7 +199,7 @@ class Operator:
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="operator", daemon=True)
         self._thread.start()
-        if not self._ready.wait(30):
+        if not self._ready.wait(30) or self.error is not None:
             raise RuntimeError(f"the operator did not start: {self.error!r}")
 
     def _run(self) -> None:

@@ -70,7 +70,8 @@ def test_no_cluster_is_one_clear_line(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-kubeconfig"
     answer = subprocess.run(
         [sys.executable, "-m", "labelrender.cli", "operator", "--kubeconfig", str(missing)],
-        env=command_env(LABELRENDER_DATA_DIR=str(tmp_path)), capture_output=True, text=True,
+        env=command_env(LABELRENDER_DATA_DIR=str(tmp_path), LABELRENDER_EMBEDDED_REDIS="true"),
+        capture_output=True, text=True,
         timeout=60)
     assert answer.returncode == 3
     assert answer.stderr.startswith("labelrender operator: no cluster to run against")

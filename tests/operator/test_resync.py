@@ -93,7 +93,7 @@ def test_every_resync_period_repairs_redis(
     # A template whose object is gone (its owner record names no object), and the
     # template of a live object removed behind the operator's back.
     by_hand(redis_db, operator.settings, "left-behind")
-    gone = Owner("default/left-behind", "uid-of-a-deleted-object")
+    gone = Owner("default/left-behind", "uid-of-a-deleted-object", cluster.cluster_id)
     assert templates.claim_global(redis_db, "left-behind", gone) is None
     templates.delete(redis_db, objects, None, "kept")
     wait_for(lambda: global_ids(redis_db) == {"kept"}, timeout=2 * RESYNC_S + 1,

@@ -37,8 +37,13 @@ app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
 app.kubernetes.io/part-of: labelrender
 {{- end -}}
 
+{{/* repository@digest when image.digest is set (the tag is then only a label), else repository:tag. */}}
 {{- define "labelrender.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
 {{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "labelrender.serviceAccountName" -}}
@@ -95,7 +100,12 @@ store/synthesis_jobs.py and store/deliveries.py; tests/helm check they agree.
       key: {{ .Values.redis.urlKey }}
 {{- end -}}
 
-{{/* What the tiers that touch objects read from Secrets: S3 keys, the URL secret. */}}
+{{/*
+The object store's secrets, the one place every tier that touches the store
+(API, workers and the operator, which writes template bodies) takes them
+from: S3 keys and the filesystem store's URL secret. The bucket, region and
+endpoint are in the ConfigMap every tier reads.
+*/}}
 {{- define "labelrender.storeEnv" -}}
 {{- $creds := .Values.objectStore.s3.credentials }}
 {{- if and (eq .Values.objectStore.type "s3") $creds.existingSecret }}
@@ -172,11 +182,21 @@ imagePullSecrets:
 securityContext:
   {{- toYaml .ctx.Values.podSecurityContext | nindent 2 }}
 terminationGracePeriodSeconds: {{ .tier.terminationGracePeriodSeconds }}
+{{- with (.tier.priorityClassName | default .ctx.Values.priorityClassName) }}
+priorityClassName: {{ . }}
+{{- end }}
 affinity:
   {{- include "labelrender.affinity" (dict "ctx" .ctx "component" .component "affinity" .tier.affinity) | nindent 2 }}
 {{- with .tier.topologySpreadConstraints }}
 topologySpreadConstraints:
-  {{- toYaml . | nindent 2 }}
+  {{- range . }}
+  {{- /* Without a labelSelector a constraint counts every pod: default to this component's. */}}
+  {{- $constraint := . }}
+  {{- if not (hasKey . "labelSelector") }}
+  {{- $constraint = merge (dict "labelSelector" (dict "matchLabels" (include "labelrender.selectorLabels" (dict "ctx" $.ctx "component" $.component) | fromYaml))) . }}
+  {{- end }}
+  - {{- toYaml $constraint | nindent 4 }}
+  {{- end }}
 {{- end }}
 {{- with .tier.nodeSelector }}
 nodeSelector:

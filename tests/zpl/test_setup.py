@@ -122,6 +122,13 @@ def test_change_font_default_applies_to_fields() -> None:
     assert bbox(large)[3] - bbox(large)[1] > 2 * (bbox(small)[3] - bbox(small)[1])  # type: ignore[index]
 
 
+def test_change_font_default_height_alone_drops_the_earlier_width() -> None:
+    # Labelary: ^CF0,40 after ^CF0,20,80 prints font 0 as wide as high (carriers/usps).
+    _, after_wide = draw("^XA^CF0,20,80^CF0,40^FO10,10^FDHELLO^FS^XZ")
+    _, plain = draw("^XA^CF0,40^FO10,10^FDHELLO^FS^XZ")
+    assert bbox(after_wide) == bbox(plain)
+
+
 @pytest.mark.parametrize(
     ("zpl", "same_as"),
     [

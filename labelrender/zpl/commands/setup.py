@@ -83,7 +83,11 @@ def change_font_default(state: PrinterState, command: Command) -> None:
         font = s.default_font
     s.default_font = font
     s.default_font_height = p.int(1, s.default_font_height, 0, 32000)
-    s.default_font_width = p.int(2, s.default_font_width, 0, 32000)
+    # A new height without a width drops the earlier width: the font is then sized from
+    # the height alone (font 0 as wide as high), as Labelary prints carriers/usps's
+    # "^CF0,25" after "^CF0,65, 55" (0.904 -> 0.941).
+    width_default = 0 if p.has(1) and not p.has(2) else s.default_font_width
+    s.default_font_width = p.int(2, width_default, 0, 32000)
     s.default_font_offset = command.offset
 
 

@@ -116,6 +116,16 @@ def test_field_orientation_default_rotates_text() -> None:
     assert ty1 - ty0 > tx1 - tx0
 
 
+def test_field_orientation_after_the_font_turns_that_field() -> None:
+    # carriers/fedex_ground: "^A0N,13,18^FWB^FD..." prints turned in Labelary.
+    _, late = draw("^XA^FO50,50^A0N,40,40^FWB^FDWIDE TEXT^FS^XZ")
+    _, turned = draw("^XA^FO50,50^A0B,40,40^FDWIDE TEXT^FS^XZ")
+    assert bbox(late) == bbox(turned)
+    _, early = draw("^XA^FWB^FO50,50^A0N,40,40^FDWIDE TEXT^FS^XZ")  # ^A's own N wins
+    x0, y0, x1, y1 = bbox(early)  # type: ignore[misc]
+    assert x1 - x0 > y1 - y0
+
+
 def test_change_font_default_applies_to_fields() -> None:
     _, small = draw("^XA^CF0,20^FO10,10^FDHELLO^FS^XZ")
     _, large = draw("^XA^CF0,60^FO10,10^FDHELLO^FS^XZ")

@@ -70,6 +70,10 @@ def field_orientation_default(state: PrinterState, command: Command) -> None:
     """^FW r,z - Field Orientation: default rotation and justification."""
     p = Params(state, command)
     state.settings.field_orientation = p.choice(0, state.settings.field_orientation, "NRIB")
+    if p.has(0) and state.field.font is not None and state.field.barcode is None:
+        # A ^FW after the field's ^A turns that field too: Labelary prints
+        # carriers/fedex_ground's "^A0N,13,18^FWB^FD..." turned, along the label's edge.
+        state.field.orientation = state.settings.field_orientation
     state.settings.field_justification = p.int(1, state.settings.field_justification, 0, 2)
 
 

@@ -66,8 +66,8 @@ Box = tuple[float, float, float, float]
 
 # Glyphs Labelary draws as bars (zplab h20/h30/h50/h80 tests, ink boxes at grey 128):
 # the dashes at mid height, ``_`` and ``¯`` as one line per advance (so a run joins),
-# the middle dot as a short bar, ``|`` and ``¦`` as a thin full-height stem, ``+`` and
-# ``=`` in the 0.58 w box of the other wide symbols.
+# the middle dot as a short bar, ``|`` and ``¦`` as a thin full-height stem, and the
+# wide symbols ``+ = ± ÷ ¬`` with thin strokes in the same 0.58 w box as the hyphen.
 _DASH = (0.16, 0.74, 0.385, 0.5)
 BARS: dict[str, tuple[Box, ...]] = {
     "-": (_DASH,),
@@ -81,23 +81,41 @@ BARS: dict[str, tuple[Box, ...]] = {
     "\u00a6": ((0.22, 0.28, 0.0, 0.98),),
     "+": (_DASH, (0.40, 0.50, 0.12, 0.76)),
     "=": ((0.16, 0.74, 0.28, 0.38), (0.16, 0.74, 0.5, 0.6)),
+    "\u00b1": ((0.16, 0.74, 0.4, 0.5), (0.40, 0.52, 0.12, 0.76), (0.16, 0.74, 0.8, 0.9)),
+    "\u00f7": ((0.16, 0.74, 0.4, 0.52), (0.38, 0.52, 0.16, 0.28), (0.38, 0.52, 0.62, 0.74)),
+    "\u00ac": ((0.16, 0.74, 0.28, 0.38), (0.62, 0.74, 0.38, 0.64)),
 }
+
+Point = tuple[float, float]  # x in w from the pen, y in h from the cell top
+# Glyphs Labelary draws as thin strokes: each a polyline and its stroke width in w.
+STROKES: dict[str, tuple[tuple[tuple[Point, ...], ...], float]] = {
+    "<": ((((0.78, 0.16), (0.22, 0.44), (0.78, 0.72)),), 0.1),
+    ">": ((((0.22, 0.16), (0.78, 0.44), (0.22, 0.72)),), 0.1),
+    "\u00d7": ((((0.19, 0.19), (0.71, 0.70)), ((0.71, 0.19), (0.19, 0.70))), 0.11),
+}
+
+DRAWN = frozenset(BARS) | frozenset(STROKES)
 
 
 @functools.lru_cache(maxsize=1024)
-def bar_glyph(char: str, width: float, height: float,
-              ascent: float) -> tuple[Image.Image, int, int]:
-    """The bars of ``char`` for a cell of ``width`` x ``height`` pixels: the mask (ink
-    255) and its offset from the pen point on the baseline (``ascent`` below the top)."""
-    boxes = [(round(left * width), round(right * width), round(top * height),
-              max(round(top * height) + 1, round(bottom * height)))
-             for left, right, top, bottom in BARS[char]]
-    x0 = min(b[0] for b in boxes)
-    y0 = min(b[2] for b in boxes)
-    x1 = max(max(b[1] for b in boxes), x0 + 1)
-    y1 = max(b[3] for b in boxes)
-    mask = Image.new("L", (x1 - x0, y1 - y0), 0)
-    draw = ImageDraw.Draw(mask)
-    for left, right, top, bottom in boxes:
-        draw.rectangle((left - x0, top - y0, max(left, right - 1) - x0, bottom - 1 - y0), fill=255)
-    return mask, x0, y0 - round(ascent)
+def drawn_glyph(char: str, width: float, height: float,
+                ascent: float) -> tuple[Image.Image, int, int]:
+    """``char`` (one of ``DRAWN``) for a cell of ``width`` x ``height`` pixels: the mask
+    (ink 255) and its offset from the pen point on the baseline (``ascent`` below the
+    top)."""
+    margin = round(0.2 * max(width, height)) + 2  # room left of the pen and above the top
+    canvas = Image.new("L", (round(1.4 * width) + 2 * margin, round(1.2 * height) + 2 * margin))
+    draw = ImageDraw.Draw(canvas)
+    for left, right, top, bottom in BARS.get(char, ()):
+        x0, x1 = round(left * width) + margin, round(right * width) + margin
+        y0 = round(top * height) + margin
+        y1 = max(y0 + 1, round(bottom * height) + margin)
+        draw.rectangle((x0, y0, max(x0, x1 - 1), y1 - 1), fill=255)
+    lines, stroke = STROKES.get(char, ((), 0.0))
+    for line in lines:
+        points = [(x * width + margin, y * height + margin) for x, y in line]
+        draw.line(points, fill=255, width=max(1, round(stroke * width)), joint="curve")
+    box = canvas.getbbox()
+    if box is None:
+        return Image.new("L", (0, 0)), 0, 0
+    return canvas.crop(box), box[0] - margin, box[1] - margin - round(ascent)

@@ -325,16 +325,6 @@ def _downloaded_or_raise(draw: Callable[..., _Drawn], file: str, *args: object) 
         return Image.new("L", (0, 0)), 0, 0
 
 
-# Labelary's font 0 strokes are a little heavier than the stand-in face's: the edge
-# pixels' coverage is raised by 30%, which thickens each stroke by a fraction of a dot
-# where the ink threshold falls. Over the corpus (Plex, on Labelary's advances):
-# carriers 0.972 -> 0.972, labelize-units 0.948 -> 0.949, zplkit 0.976 -> 0.977,
-# zplab 0.942 -> 0.943; a gain of 1.7 scores the same, wider or narrower faces worse.
-_INK_GAIN: dict[str, list[int]] = {
-    "IBMPlexSansCondensed-Bold.ttf": [min(255, round(v * 1.3)) for v in range(256)],
-}
-
-
 def _outline(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, int]:
     """The glyph's mask as the face draws it and its offset from the pen at baseline."""
     font = face(file, pixel_size)
@@ -343,9 +333,6 @@ def _outline(file: str, pixel_size: int, char: str) -> tuple[Image.Image, int, i
         return Image.new("L", (0, 0)), 0, 0
     mask = Image.new("L", (right - left, bottom - top), 0)
     ImageDraw.Draw(mask).text((-left, -top), char, font=font, fill=255, anchor="ls")
-    gain = _INK_GAIN.get(file)
-    if gain is not None:
-        mask = mask.point(gain)
     return mask, left, top
 
 

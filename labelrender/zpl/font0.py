@@ -96,6 +96,10 @@ STROKES: dict[str, tuple[tuple[tuple[Point, ...], ...], float]] = {
 
 DRAWN = frozenset(BARS) | frozenset(STROKES)
 
+# Characters Labelary draws with another character's shape: the grave accent as a
+# curly opening quote (zplab h50_backtick).
+SHAPE_OF: dict[str, str] = {"`": "\u2018"}
+
 
 @functools.lru_cache(maxsize=1024)
 def drawn_glyph(char: str, width: float, height: float,

@@ -158,8 +158,10 @@ class ScaledFont:
 
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
-        if self.zebra_width is not None and char in font0.DRAWN:
-            return font0.drawn_glyph(char, self.zebra_width, self.height, self.ascent)
+        if self.zebra_width is not None:
+            if char in font0.DRAWN:
+                return font0.drawn_glyph(char, self.zebra_width, self.height, self.ascent)
+            char = font0.SHAPE_OF.get(char, char)
         x_scale = round(self.x_scale, 4)
         if self.pixel_size <= _SMALL_GLYPH_PX and self.pixel_size * x_scale <= _SMALL_GLYPH_PX:
             mask, left, top = _small_glyph(self.file, self.pixel_size, x_scale, char,

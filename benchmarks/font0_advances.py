@@ -90,10 +90,13 @@ def ink_span(profile: np.ndarray) -> tuple[float, float]:
     return first + 1.0 - float(cols[first]), last + float(cols[last])
 
 
-def measure(corpus: Path) -> tuple[dict[str, dict[int, float]], dict[str, float]]:
-    """Each character's advance / w per size, and its left bearing / w at h50."""
+def measure(corpus: Path) -> tuple[dict[str, dict[int, float]], dict[str, float],
+                                   dict[str, dict[int, float]]]:
+    """Each character's advance / w per size, its left bearing / w at h50, and the
+    middle of its ink from the pen / w per size."""
     advances: dict[str, dict[int, float]] = defaultdict(dict)
     bearings: dict[str, float] = {}
+    middles: dict[str, dict[int, float]] = defaultdict(dict)
     for zpl_path in sorted(corpus.glob("h*.zpl")):
         found = field_of(zpl_path.read_bytes())
         if found is None:
@@ -106,9 +109,12 @@ def measure(corpus: Path) -> tuple[dict[str, dict[int, float]], dict[str, float]
         first, last = ink_span(profile)
         step = (last - first) / 3 if char in _JOINED else period(profile, last - first)
         advances[char][h] = step / w
+        if char not in _JOINED:
+            # the first copy's ink runs from ``first`` for the span less two advances
+            middles[char][h] = (first + (last - first - 2 * step) / 2 - x) / w
         if h == 50:
             bearings[char] = (first - x) / w
-    return advances, bearings
+    return advances, bearings, middles
 
 
 def space(corpus: Path, table: dict[str, float], bearings: dict[str, float]) -> list[float]:
@@ -138,11 +144,17 @@ def main() -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--python", action="store_true", help="print the table as a dict literal")
+    ap.add_argument("--middles", action="store_true",
+                    help="print the middle of each character's ink (from the pen, / w) instead")
     args = ap.parse_args()
-    advances, bearings = measure(args.corpus)
+    advances, bearings, middles = measure(args.corpus)
     table = {c: sum(by.values()) / len(by) for c, by in advances.items()}
     spaces = space(args.corpus, table, bearings)
     table[" "] = sum(spaces) / len(spaces)
+    if args.middles:
+        mids = sorted((c, sum(by.values()) / len(by)) for c, by in middles.items())
+        print("{" + ", ".join(f"{c!r}: {v:.3f}" for c, v in mids) + "}")
+        return 0
     if args.python:
         items = sorted(table.items())
         print("{" + ", ".join(f"{c!r}: {v:.3f}" for c, v in items) + "}")

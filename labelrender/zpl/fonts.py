@@ -169,6 +169,10 @@ class ScaledFont:
         else:
             key = (self.file, self.pixel_size, x_scale, char, self.cell_width)
             mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
+        if self.zebra_width is not None and mask.width:
+            middle = font0.MIDDLES.get(char)
+            if middle is not None:
+                left = round(middle * self.zebra_width - mask.width / 2)
         if self.solid and mask.width:
             mask = _solid(mask)
         return mask, left, top

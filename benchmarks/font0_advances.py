@@ -23,10 +23,13 @@ own test at h50); what the table does not account for is the space.
 The table is measured on zplab only: zplab's score with it is in-sample, the
 other sets (carriers, labelize-units, zplkit) are the honest test.
 
-    python benchmarks/font0_advances.py [--corpus DIR] [--python]
+    python benchmarks/font0_advances.py [--corpus DIR] [--python | --middles]
 
 prints one row per character (advance / w, and each size's figure), or with
-``--python`` the table as a Python dict literal for ``labelrender/zpl``.
+``--python`` the table as a Python dict literal for ``labelrender/zpl/font0.py``
+(``ADVANCES``), or with ``--middles`` where the middle of each glyph's ink lies
+from the pen (/ w; the first copy's ink runs from its first column for the span
+less two advances), mean over sizes (``MIDDLES``).
 """
 
 from __future__ import annotations

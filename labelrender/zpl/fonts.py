@@ -23,6 +23,7 @@ from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw, ImageFont
 
+from . import font0
 from .errors import DEFAULT_LIMITS
 
 FONT_DIR = Path(__file__).with_name("fonts")
@@ -111,6 +112,8 @@ class ScaledFont:
     space_advance: float | None = None  # the word space's advance, if the rule sets one
     fixed_advance: float | None = None  # monospaced cell advance (bitmap fonts)
     cell_width: float | None = None  # glyphs are centred in this width (bitmap fonts)
+    # Font 0's cell width w when it is placed on Labelary's advances and bars (``font0``).
+    zebra_width: float | None = None
     # Every pixel the outline touches is ink (reverse-print text, see layout._text).
     solid: bool = False
 
@@ -121,7 +124,7 @@ class ScaledFont:
         if cached is None:
             cached = hash((self.file, self.pixel_size, self.x_scale, self.height, self.ascent,
                            self.advance_pad, self.space_advance, self.fixed_advance,
-                           self.cell_width, self.solid))
+                           self.cell_width, self.zebra_width, self.solid))
             object.__setattr__(self, "_hash", cached)
         return cached
 
@@ -141,7 +144,10 @@ class ScaledFont:
             object.__setattr__(self, "_advances", known)
         found = known.get(char)
         if found is None:
-            if char == " " and self.space_advance is not None:
+            if self.zebra_width is not None and (char == " " or char in font0.ADVANCES):
+                share = font0.SPACE if char == " " else font0.ADVANCES[char]
+                found = share * self.zebra_width + self.advance_pad
+            elif char == " " and self.space_advance is not None:
                 found = self.space_advance + self.advance_pad
             else:
                 found = (_advance(self.file, self.pixel_size, char) * self.x_scale
@@ -152,6 +158,10 @@ class ScaledFont:
 
     def glyph(self, char: str) -> tuple[Image.Image, int, int]:
         """The glyph's ink mask (mode L, ink 255) and its offset from the pen at baseline."""
+        if self.zebra_width is not None:
+            if char in font0.DRAWN:
+                return font0.drawn_glyph(char, self.zebra_width, self.height, self.ascent)
+            char = font0.SHAPE_OF.get(char, char)
         x_scale = round(self.x_scale, 4)
         if self.pixel_size <= _SMALL_GLYPH_PX and self.pixel_size * x_scale <= _SMALL_GLYPH_PX:
             mask, left, top = _small_glyph(self.file, self.pixel_size, x_scale, char,
@@ -159,6 +169,10 @@ class ScaledFont:
         else:
             key = (self.file, self.pixel_size, x_scale, char, self.cell_width)
             mask, left, top = _glyphs.get(key, lambda: _downloaded_or_raise(_glyph, *key))
+        if self.zebra_width is not None and mask.width:
+            middle = font0.MIDDLES.get(char)
+            if middle is not None:
+                left = round(middle * self.zebra_width - mask.width / 2)
         if self.solid and mask.width:
             mask = _solid(mask)
         return mask, left, top
@@ -406,16 +420,17 @@ def _solid(mask: Image.Image) -> Image.Image:
 # identity instead of comparing its fields.
 @functools.lru_cache(maxsize=256)
 def scalable(height: float, width: float, file: str,
-             max_px: int = DEFAULT_LIMITS.max_font_px) -> ScaledFont:
+             max_px: int = DEFAULT_LIMITS.max_font_px, zebra: bool = False) -> ScaledFont:
     """Font 0 (or an ^A@ / ^CW outline font) for a cell of ``height`` x ``width`` pixels;
-    ``FontTooLarge`` past ``max_px``."""
+    ``FontTooLarge`` past ``max_px``. ``zebra``: placed on Labelary's font 0 advances
+    and bars (``font0``), whatever the face."""
     rule = FONT0_RULES.get(file, ScalableRule(file, 1.0, 0.8))
     pixel_size = max(1, round(rule.size * height))
     x_scale = rule.width * width / height if height else 1.0
     check_size(max_px, height, pixel_size, pixel_size * x_scale)
     space = rule.space * width if rule.space is not None else None
     return ScaledFont(file, pixel_size, x_scale, height, rule.baseline * height,
-                      space_advance=space)
+                      space_advance=space, zebra_width=width if zebra else None)
 
 
 def _half_up(value: float) -> int:

@@ -499,7 +499,8 @@ def _font(spec: FontSpec, ctx: LayoutContext) -> fonts.ScaledFont:
         file = ctx.font_files.get(spec.path, ctx.font0)
     elif name != "0" and name not in fonts.BITMAP_FONTS:
         file = ctx.font0  # resident fonts beyond A-H map to font 0's face
-    return fonts.scalable(height * ctx.scale, width * ctx.scale, file, max_px)
+    return fonts.scalable(height * ctx.scale, width * ctx.scale, file, max_px,
+                          zebra=file == ctx.font0)
 
 
 def _barcode(element: BarcodeField, ctx: LayoutContext) -> list[Primitive]:

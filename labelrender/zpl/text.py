@@ -87,16 +87,24 @@ def wrap(text: str, font: ScaledFont, width: float, gap: float, indent: float = 
     One pass over the characters with cached advances, so a hostile block (a
     huge word in a 1-dot-wide ^FB) costs linear time and at most ``limit`` lines.
     """
-    lines: list[str] = []
-    for paragraph in text.replace("\\\\", "\\").split(_BREAK):
+    return [line for line, _ in wrap_lines(text, font, width, gap, indent, limit, tick)]
+
+
+def wrap_lines(text: str, font: ScaledFont, width: float, gap: float, indent: float = 0.0,
+               limit: int = MAX_LINES, tick: Tick = _no_tick) -> list[tuple[str, bool]]:
+    """``wrap``, each line with whether a ``\\&`` break ends it."""
+    lines: list[tuple[str, bool]] = []
+    paragraphs = text.replace("\\\\", "\\").split(_BREAK)
+    for number, paragraph in enumerate(paragraphs):
+        broken = number < len(paragraphs) - 1
         if paragraph == "":
-            lines.append("")
+            lines.append(("", broken))
         advances = _advances(paragraph, font, gap)
         start = 0
         while start < len(paragraph) and len(lines) < limit:
             avail = width - (indent if lines else 0.0)
             (first, last), start = _next_break(paragraph, advances, start, avail)
-            lines.append(paragraph[first:last])
+            lines.append((paragraph[first:last], broken and start >= len(paragraph)))
             if len(lines) % _TICK_LINES == 0:
                 tick()
         if len(lines) >= limit:
@@ -134,17 +142,17 @@ def _field_block(field: TextField, font: ScaledFont, scale: float, gap: float,
     width = fb.width * scale
     indent = fb.hanging_indent * scale
     line_height = font.height + fb.line_spacing * scale
-    texts = wrap(field.text, font, width, gap, indent, limit=max(fb.max_lines, 1) + MAX_LINES,
-                 tick=tick)
+    texts = wrap_lines(field.text, font, width, gap, indent,
+                       limit=max(fb.max_lines, 1) + MAX_LINES, tick=tick)
     lines = []
     end = None
-    for i, content in enumerate(texts):
+    for i, (content, broken) in enumerate(texts):
         # ZPL II guide ^FB: text beyond the last line overwrites the last line.
         row = min(i, fb.max_lines - 1)
         v = row * line_height + font.ascent
         u0 = indent if i > 0 and row == i else 0.0
         glyphs, end = _justified(content, font, width - u0, gap, fb.justify, u0, v,
-                                 last=i == len(texts) - 1)
+                                 last=i == len(texts) - 1, broken=broken)
         lines.append(glyphs)
     height = fb.max_lines * line_height - fb.line_spacing * scale
     anchor = (fb.max_lines - 1) * line_height + font.ascent
@@ -152,9 +160,18 @@ def _field_block(field: TextField, font: ScaledFont, scale: float, gap: float,
 
 
 def _justified(content: str, font: ScaledFont, width: float, gap: float, justify: str,
-               u0: float, v: float, last: bool) -> tuple[tuple[GlyphPos, ...], tuple[float, float]]:
+               u0: float, v: float, last: bool, broken: bool = False
+               ) -> tuple[tuple[GlyphPos, ...], tuple[float, float]]:
     measured = _measure(content, font, gap)
     extra = 0.0
+    if justify == "C" and not broken:
+        # Labelary centres a line as if a space followed it, unless a \& break ends it:
+        # ^FB ...,C lines stand half a space left of the middle (carriers/amazonshipping
+        # "CYCLE_1" 11 dots at h 59, dhlparceluk, dpdpl, pnldpd, usps; labelize-units/
+        # usps_priority_mail), while labelize-units/text_multiline's "...\&" lines
+        # are centred on their own width. Right-justified lines are not moved
+        # (carriers/porterbuddy, fedex).
+        measured += font.advance(" ") + gap
     if justify == "C":
         u0 += (width - measured) / 2
     elif justify == "R":

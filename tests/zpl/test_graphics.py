@@ -113,3 +113,12 @@ def test_z64_graphic_field() -> None:
     payload = base64.b64encode(zlib.compress(b"\xff" * 16)).decode()
     _, mask = draw(f"^XA^FO30,40^GFA,16,16,1,:Z64:{payload}^FS^XZ")
     assert bbox(mask) == (30, 40, 37, 55)
+
+
+def test_binary_graphic_field_past_its_fs_ends_the_field() -> None:
+    # carriers/usps_intl: "^FO631,6^GFB,323,323,17,^FS" takes the next 323 bytes as its
+    # bitmap; the text field after them has lost the ^GF's origin and prints at home.
+    zpl = b"^XA^FO300,300^GFB,8,8,1,^FS\n^FT200,100^A0N,30,30^FDHI^FS^XZ"
+    _, inked = draw(zpl)
+    x0, y0, _, _ = bbox(inked[:, :250])  # type: ignore[misc]
+    assert x0 < 10 and y0 < 10

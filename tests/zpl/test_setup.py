@@ -116,10 +116,27 @@ def test_field_orientation_default_rotates_text() -> None:
     assert ty1 - ty0 > tx1 - tx0
 
 
+def test_field_orientation_after_the_font_turns_that_field() -> None:
+    # carriers/fedex_ground: "^A0N,13,18^FWB^FD..." prints turned in Labelary.
+    _, late = draw("^XA^FO50,50^A0N,40,40^FWB^FDWIDE TEXT^FS^XZ")
+    _, turned = draw("^XA^FO50,50^A0B,40,40^FDWIDE TEXT^FS^XZ")
+    assert bbox(late) == bbox(turned)
+    _, early = draw("^XA^FWB^FO50,50^A0N,40,40^FDWIDE TEXT^FS^XZ")  # ^A's own N wins
+    x0, y0, x1, y1 = bbox(early)  # type: ignore[misc]
+    assert x1 - x0 > y1 - y0
+
+
 def test_change_font_default_applies_to_fields() -> None:
     _, small = draw("^XA^CF0,20^FO10,10^FDHELLO^FS^XZ")
     _, large = draw("^XA^CF0,60^FO10,10^FDHELLO^FS^XZ")
     assert bbox(large)[3] - bbox(large)[1] > 2 * (bbox(small)[3] - bbox(small)[1])  # type: ignore[index]
+
+
+def test_change_font_default_height_alone_drops_the_earlier_width() -> None:
+    # Labelary: ^CF0,40 after ^CF0,20,80 prints font 0 as wide as high (carriers/usps).
+    _, after_wide = draw("^XA^CF0,20,80^CF0,40^FO10,10^FDHELLO^FS^XZ")
+    _, plain = draw("^XA^CF0,40^FO10,10^FDHELLO^FS^XZ")
+    assert bbox(after_wide) == bbox(plain)
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,11 @@ def test_reverse_text_is_bolder_than_plain_text() -> None:
     _, plain = draw("^XA^FO10,10^A0N,28,28^FDGOGREEN^FS^XZ")
     _, reverse = draw("^XA^FO10,10^A0N,28,28^FR^FDGOGREEN^FS^XZ")
     assert reverse.sum() > plain.sum() * 1.15
-    assert (plain & ~reverse).sum() == 0  # every plain ink pixel is inked in reverse too
+    # Every plain ink pixel of a glyph is inked in reverse too (one glyph: on Labelary's
+    # advances neighbouring reverse glyphs touch, and their shared fringe XORs away).
+    _, plain_o = draw("^XA^FO10,10^A0N,28,28^FDO^FS^XZ")
+    _, reverse_o = draw("^XA^FO10,10^A0N,28,28^FR^FDO^FS^XZ")
+    assert (plain_o & ~reverse_o).sum() == 0
 
 
 def test_text_block_with_ft_prints_above_the_baseline_point() -> None:
@@ -96,3 +100,44 @@ def test_text_block_with_ft_prints_above_the_baseline_point() -> None:
     box = bbox(mask)
     assert box is not None
     assert box[1] >= 50 and box[3] <= 250
+
+
+def _ink_runs(zpl: str) -> list[tuple[int, int]]:
+    """The (first column, width) of each run of inked columns of a rendered field."""
+    _, inked = draw(zpl)
+    columns = inked.any(axis=0).nonzero()[0].tolist()
+    runs: list[tuple[int, int]] = []
+    for col in columns:
+        if runs and col == runs[-1][0] + runs[-1][1]:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((col, 1))
+    return runs
+
+
+def test_font0_digits_step_by_labelarys_advance_at_every_size() -> None:
+    # Labelary's digits advance 0.48 w, whatever the face (zplab h20_0 .. h80_0).
+    for size in (20, 50, 80):
+        one = _ink_runs(f"^XA^FO10,10^A0N,{size},{size}^FD1^FS^XZ")[-1]
+        four = _ink_runs(f"^XA^FO10,10^A0N,{size},{size}^FD1111^FS^XZ")[-1]
+        step = (sum(four) - sum(one)) / 3  # the last glyph's right edge moved 3 advances
+        assert step == pytest.approx(0.48 * size, abs=0.5)
+
+
+def test_font0_hyphen_is_a_thin_bar_on_a_wide_advance() -> None:
+    # zplab h50_minus: three 29-dot bars, 45 dots apart, 6 dots thick at 19-24 below the top.
+    runs = _ink_runs("^XA^FO200,200^A0N,50,50^FD---^FS^XZ")
+    assert runs == [(208, 29), (253, 29), (298, 29)]
+    _, inked = draw("^XA^FO200,200^A0N,50,50^FD---^FS^XZ")
+    rows = inked.any(axis=1).nonzero()[0]
+    assert (rows.min() - 200, rows.max() - 200) == (19, 24)
+
+
+def test_font0_underscores_join_into_one_line() -> None:
+    assert _ink_runs("^XA^FO200,200^A0N,50,50^FH^FD_5f_5f_5f^FS^XZ") == [(200, 75)]
+
+
+def test_font0_word_space_is_labelarys() -> None:
+    plain = _ink_runs("^XA^FO10,10^A0N,50,50^FDII^FS^XZ")
+    spaced = _ink_runs("^XA^FO10,10^A0N,50,50^FDI I^FS^XZ")
+    assert spaced[1][0] - plain[1][0] == 15  # 0.30 w

@@ -22,7 +22,7 @@ from ..graphic_data import (
     decode_graphic_field,
 )
 from ..lexer import Command
-from ..printer import PrinterState
+from ..printer import FieldState, PrinterState
 from .font import _object_name
 from .params import Params
 
@@ -160,6 +160,13 @@ def graphic_field(state: PrinterState, command: Command) -> None:
                       data.encode("latin-1"), state.limits.max_graphic_bytes)
     if bitmap is not None:
         _image(state, bitmap)
+    if fmt == "B" and "^FS" in data:
+        # The byte count ran past the field's ^FS into the commands after it (the lexer
+        # reads exactly the count): the graphic's field ends with those bytes, so what
+        # follows starts a new field, without the ^GF's origin. Labelary prints
+        # carriers/usps_intl's "^FO631,6^GFB,323,323,17,^FS" so: the bitmap is made of
+        # the next 323 bytes and the "ZONE 5" field after them prints at the home origin.
+        state.field = FieldState()
 
 
 def download_graphic(state: PrinterState, command: Command) -> None:

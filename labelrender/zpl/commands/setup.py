@@ -70,6 +70,10 @@ def field_orientation_default(state: PrinterState, command: Command) -> None:
     """^FW r,z - Field Orientation: default rotation and justification."""
     p = Params(state, command)
     state.settings.field_orientation = p.choice(0, state.settings.field_orientation, "NRIB")
+    if p.has(0) and state.field.font is not None and state.field.barcode is None:
+        # A ^FW after the field's ^A turns that field too: Labelary prints
+        # carriers/fedex_ground's "^A0N,13,18^FWB^FD..." turned, along the label's edge.
+        state.field.orientation = state.settings.field_orientation
     state.settings.field_justification = p.int(1, state.settings.field_justification, 0, 2)
 
 
@@ -83,7 +87,11 @@ def change_font_default(state: PrinterState, command: Command) -> None:
         font = s.default_font
     s.default_font = font
     s.default_font_height = p.int(1, s.default_font_height, 0, 32000)
-    s.default_font_width = p.int(2, s.default_font_width, 0, 32000)
+    # A new height without a width drops the earlier width: the font is then sized from
+    # the height alone (font 0 as wide as high), as Labelary prints carriers/usps's
+    # "^CF0,25" after "^CF0,65, 55" (0.904 -> 0.941).
+    width_default = 0 if p.has(1) and not p.has(2) else s.default_font_width
+    s.default_font_width = p.int(2, width_default, 0, 32000)
     s.default_font_offset = command.offset
 
 

@@ -1,7 +1,8 @@
-"""Placeholders and their names: one ^FN per distinct value, readable snake_case names.
+"""Placeholders and their names: one ^FN per field, readable snake_case names.
 
-A value printed in several places (the tracking number as text and in a barcode)
-gets one placeholder. Names come from the hints when given, else from captions,
+One value printed by a text and its barcode (or over-printed in place for a bold
+effect) gets one placeholder; fields that only happen to hold equal samples get
+one each. Names come from the hints when given, else from captions,
 address roles, data shapes and symbologies (classify.py), made unique.
 """
 
@@ -32,12 +33,23 @@ class Placeholder:
     name_certainty: float = 0.0
 
 
-def _shareable(a: Decision, b: Decision) -> bool:
-    """Same value twice is one field only when it is data, not a common word."""
-    value = a.value or ""
-    if a.source.is_barcode or b.source.is_barcode:
-        return len(value) >= 4
-    return len(value) >= 6 and has_digits(value, 1)
+# Fields printed within this many dots of each other are one field over-printed
+# (a bold or shadow effect), not two fields.
+_OVERPRINT = 4
+
+
+def _same_field(p: Placeholder, d: Decision) -> bool:
+    """``d`` prints the value of ``p`` again: a text and its barcode (or the same
+    data in two symbologies), or the same text over-printed in place. Two fields
+    that merely hold equal samples (the sender's and the recipient's phone, two
+    towns) are never one placeholder: the template could not print them apart."""
+    if p.value != d.value:
+        return False
+    if d.source.is_barcode or any(o.source.is_barcode for o in p.decisions):
+        return len(p.value) >= 4 and (d.source.is_barcode or has_digits(p.value, 1)
+                                      or len(p.value) >= 6)
+    return any(abs(o.source.x - d.source.x) <= _OVERPRINT
+               and abs(o.source.y - d.source.y) <= _OVERPRINT for o in p.decisions)
 
 
 def group(decisions: list[Decision]) -> list[Placeholder]:
@@ -46,8 +58,7 @@ def group(decisions: list[Decision]) -> list[Placeholder]:
     for d in decisions:
         if not d.variable or d.value is None:
             continue
-        shared = next((p for p in placeholders if p.value == d.value
-                       and _shareable(p.decisions[0], d)), None)
+        shared = next((p for p in placeholders if _same_field(p, d)), None)
         if shared is None:
             shared = Placeholder(len(placeholders) + 1, d.value)
             placeholders.append(shared)

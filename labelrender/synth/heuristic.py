@@ -18,6 +18,7 @@ from .engine import Draft, SynthesisRequest, SynthesisResult
 from .fill import fill_body
 from .shapes import snake, words_only
 from .source import SourceLabel, UnparseableZpl, read_first_label
+from .stored import read_stored_format
 
 MODEL = "labelrender-heuristic-1"
 PROMPT_VERSION = "rules-2026-11"  # the rule set's version; there is no prompt
@@ -118,15 +119,27 @@ class HeuristicEngine:
     prompt_version = PROMPT_VERSION
 
     def synthesize(self, request: SynthesisRequest) -> SynthesisResult:
-        label = read_first_label(_to_text(request.input_zpl))
+        text = _to_text(request.input_zpl)
+        stored = read_stored_format(text)
+        label = read_first_label(stored.text if stored is not None else text)
         original = _from_text(label.text)
+        if stored is not None and stored.recall is not None:
+            original = _from_text(stored.recall)  # the recalled label is what prints
         try:
             original_png, render_warnings = _render(original)
         except ZplError as exc:
             raise UnparseableZpl(str(exc)) from exc
         decisions = classify(label)
-        placeholders = naming.group(decisions)
-        warnings = naming.apply_hints(placeholders, request.hint_field_names)
+        if stored is None:
+            placeholders = naming.group(decisions)
+            warnings = []
+        else:
+            placeholders = naming.from_numbers(decisions, stored.numbers)
+            warnings = [f"stored format {stored.name}: its ^FN numbers are kept"]
+            if stored.recall is None:
+                warnings.append(f"no ^XF recalls {stored.name}: the samples are the "
+                                "format's own ^FD defaults")
+        warnings += naming.apply_hints(placeholders, request.hint_field_names)
         naming.make_unique(placeholders)
         size = detect_size(label)
         draft = Draft(

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .classify import Decision
-from .shapes import has_digits, snake
+from .shapes import has_digits, shape_name, snake
+from .source import sample_value
 
 # Words that mean the same thing in hint names and derived names.
 _SYNONYMS = {
@@ -63,11 +64,42 @@ def group(decisions: list[Decision]) -> list[Placeholder]:
             shared = Placeholder(len(placeholders) + 1, d.value)
             placeholders.append(shared)
         shared.decisions.append(d)
+    _name(placeholders)
+    return placeholders
+
+
+def from_numbers(decisions: list[Decision], numbers: list[int | None]) -> list[Placeholder]:
+    """Placeholders of a stored format: its own ``^FN`` numbers, whatever the fields
+    look like. A field without a number is static (the format says so); a numbered
+    field is variable with its whole data as the value, named as a legacy field
+    would be where its data says what it is."""
+    placeholders: dict[int, Placeholder] = {}
+    for d in decisions:
+        number = numbers[d.source.position] if d.source.position < len(numbers) else None
+        if number is None:
+            if d.variable:
+                d.variable, d.value, d.prefix_len = False, None, 0
+                d.reason, d.certainty = "static in the stored format", 0.95
+            continue
+        value = sample_value(d.source, d.source.raw) or ""
+        if d.prefix_len:  # the recall sends the caption too: the whole data is the value
+            d.name, d.name_certainty = None, 0.0
+        if d.name is None:
+            shape = shape_name(d.text) if d.text else None
+            d.name, d.name_certainty = shape or ("field", 0.3)
+        d.variable, d.prefix_len, d.value = True, 0, value
+        d.reason, d.certainty = f"^FN{number} of the stored format", 0.95
+        placeholders.setdefault(number, Placeholder(number, value)).decisions.append(d)
+    ordered = [placeholders[n] for n in sorted(placeholders)]
+    _name(ordered)
+    return ordered
+
+
+def _name(placeholders: list[Placeholder]) -> None:
     for p in placeholders:
         best = max(p.decisions, key=lambda d: (d.name_certainty, d.source.is_barcode))
         p.name = snake(best.name or "") or "field"
         p.name_certainty = best.name_certainty
-    return placeholders
 
 
 def _tokens(name: str) -> set[str]:

@@ -93,6 +93,20 @@ async def test_synthesize_returns_a_draft_and_counts_one_unit(
     assert syntheses_used(redis_db, caller) == 1
 
 
+async def test_a_stored_format_with_its_recall_is_a_draft_not_a_422(
+    api: Api, make_caller: MakeCaller,
+) -> None:
+    caller = make_caller("pro")
+    stored = ("^XA^DFE:SAMPLE.ZPL^FS^FO30,40^ADN,36,20^FDShip to: ^FS"
+              "^FO150,125^ADN,36,20^FN1^FS^FO70,480^BY4^B3N,,200^FN4^FS^XZ"
+              "^XA^XFE:SAMPLE.ZPL^FN1^FDAcme Printing^FS^FN4^FD12345678^FS^XZ")
+    status, body, _ = await send(api, "POST", PATH, caller, {"input_zpl": stored})
+    assert status == 200, body
+    draft = body["draft"]
+    assert sorted(draft["field_map"].values()) == [1, 4]
+    assert sorted(draft["values"].values()) == ["12345678", "Acme Printing"]
+
+
 async def test_hard_to_read_input_is_200_with_a_low_score(
     api: Api, make_caller: MakeCaller,
 ) -> None:

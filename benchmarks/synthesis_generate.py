@@ -93,6 +93,12 @@ def fix_check_digits(code: str) -> str:
     return code
 
 
+# Parts of a value that are its structure, not its data: "(420)", a leading GS1 AI
+# after a Code 128 FNC1, "2L", "1Z", "JJD", "(J)".
+_STRUCTURE = re.compile(r"\(\d{2,4}\)|^(?:>[5-9:;])*(?:00|0[12]|40[0-3]|42[01])(?=\d{5})|"
+                        r"\(?2L\)?|^1Z|\(?J\)?JD|>[5-9:;]")
+
+
 class _Substitution:
     """One label's consistent replacement of each digit and letter."""
 
@@ -113,7 +119,13 @@ class _Substitution:
         return self.table[c]
 
     def text(self, value: str) -> str:
-        out = "".join(self.char(c) for c in value)
+        """Digits replaced (letters kept: units, country codes, carrier prefixes);
+        GS1 application identifiers and carrier prefixes stay as they are."""
+        keep = set()
+        for match in _STRUCTURE.finditer(value):
+            keep.update(range(match.start(), match.end()))
+        out = "".join(c if i in keep or not c.isdigit() else self.char(c)
+                      for i, c in enumerate(value))
         return _refit(out, fix_check_digits(re.sub(r"[\s()]", "", out)))
 
 

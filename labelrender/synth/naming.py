@@ -97,7 +97,9 @@ def from_numbers(decisions: list[Decision], numbers: list[int | None]) -> list[P
 
 def _name(placeholders: list[Placeholder]) -> None:
     for p in placeholders:
-        best = max(p.decisions, key=lambda d: (d.name_certainty, d.source.is_barcode))
+        # A caption printed by a person outranks what the data looks like.
+        best = max(p.decisions, key=lambda d: (d.name_certainty + 0.05 * ("caption" in d.reason),
+                                               d.source.is_barcode))
         p.name = snake(best.name or "") or "field"
         p.name_certainty = best.name_certainty
 

@@ -160,6 +160,7 @@ class LabelScore:
     kinds: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0, 0]))
     misses: list[str] = field(default_factory=list)
     error: str = ""
+    points: list[tuple[float, bool]] = field(default_factory=list)  # field confidence, right
 
     @property
     def accuracy(self) -> float:
@@ -168,9 +169,6 @@ class LabelScore:
 
 def review_names(result: SynthesisResult) -> set[str]:
     """The placeholder names the result asks a person to review."""
-    per_field = getattr(result, "field_confidence", None)
-    if per_field:
-        return {n for n, c in per_field.items() if c < LOW_CONFIDENCE}
     names: set[str] = set()
     for warning in result.warnings:
         if warning.startswith("names to review: "):
@@ -217,7 +215,11 @@ def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -
         kind[1] += 1
         groups[index].add(meaning)
         given = names.get(index, "")
-        if meaning_of(given) in meaning.split("|"):
+        right = meaning_of(given) in meaning.split("|")
+        confidence = result.field_confidence.get(given)
+        if confidence is not None:
+            s.points.append((confidence, right))
+        if right:
             s.right += 1
             kind[2] += 1
         else:
@@ -257,6 +259,10 @@ def summary(scores: list[LabelScore]) -> dict[str, float]:
         "wrong_labels_flagged": sum(s.low for s in wrong_labels) / max(1, len(wrong_labels)),
         "wrong_names_for_review": sum(s.wrong_reviewed for s in scores) / max(1, wrong),
         "p95_ms": 1000 * times[min(len(times) - 1, int(0.95 * len(times)))] if times else 0.0,
+        "right_names_for_review": sum(1 for s in scores for c, ok in s.points
+                                      if ok and c < LOW_CONFIDENCE)
+        / max(1, sum(1 for s in scores for _, ok in s.points if ok)),
+        "labels_low_confidence": sum(s.low for s in scores) / max(1, len(scores)),
     }
 
 
@@ -282,6 +288,13 @@ def print_set(title: str, scores: list[LabelScore], args: argparse.Namespace) ->
           f"low_confidence {figures['wrong_labels_flagged']:.2f} "
           f"(of {figures['labels_with_wrong_name']:.0f}); wrong names listed for review "
           f"{figures['wrong_names_for_review']:.2f}")
+    print(f"  right names listed for review {figures['right_names_for_review']:.2f}; "
+          f"labels low_confidence {figures['labels_low_confidence']:.2f}")
+    points = [p for s in scores for p in s.points]
+    buckets = [(0.0, 0.5), (0.5, 0.7), (0.7, 0.85), (0.85, 1.01)]
+    print("  field confidence -> names right: " + "; ".join(
+        f"[{lo:.2f},{min(hi, 1):.2f}) {sum(ok for c, ok in points if lo <= c < hi)}"
+        f"/{sum(1 for c, _ in points if lo <= c < hi)}" for lo, hi in buckets))
     print(f"  synthesis p95 {figures['p95_ms']:.1f} ms per label")
     kinds: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     for s in scores:

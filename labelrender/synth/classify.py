@@ -30,6 +30,9 @@ _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
 # Names of data that is never an address line.
 _DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "date", "weight",
                          "dimensions", "piece_count"})
+# 2D symbols whose data is often a record of several fields (a carrier's message).
+_TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
+_COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
@@ -78,6 +81,10 @@ def _barcode(d: Decision) -> None:
         name = shapes.shape_name(data)
         if name is not None and name[0] in ("phone", "date", "weight", "piece_count"):
             name = None  # a barcode of such a shape is data of its own, not a phone
+        if name is not None:  # a shape, not a validated format: less sure
+            name = (name[0], min(name[1], 0.6))
+    if name is None and symbology in _TWO_D and _COMPOSITE.search(data):
+        name = (_SYMBOLOGY_NAMES[symbology] + "_data", 0.75)  # a record of several fields
     name = name or (_SYMBOLOGY_NAMES.get(symbology, "barcode") + "_data", 0.55)
     _variable(d, "barcode data", 0.95, prefix_len, name)
 
@@ -105,7 +112,7 @@ def _text(d: Decision) -> None:
         if d.variable:
             return
     found = recognise.text_value(text)
-    shape = found if found is not None and found[1] >= 0.8 else shapes.shape_name(text)
+    shape = found or shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
     elif shapes.data_digits(text, 4):
@@ -236,9 +243,12 @@ def _echoes(decisions: list[Decision]) -> None:
                 d.name, d.name_certainty = "routing_code", 0.5
             continue
         role = "ship_to" if (source.name or "").startswith("ship_to_") else "ship_from"
-        part = "postal_code" if shapes.POSTAL.fullmatch(word) else (
-            "city" if shapes.words_only(word) and (source.name or "").endswith("postal_city")
-            else (source.name or "")[len(role) + 1:])
+        part = (source.name or "")[len(role) + 1:]
+        if shapes.POSTAL.fullmatch(word) or part.startswith("postal_city") \
+                and not shapes.words_only(word):
+            part = "postal_code"
+        elif part.startswith("postal_city"):
+            part = "city"
         part = re.sub(r"_\d+$", "", part)
         indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
         d.variable = False
@@ -309,7 +319,9 @@ def _address_blocks(decisions: list[Decision]) -> None:
         role = "ship_from" if ship_to_y is not None and anchor.source.ry < ship_to_y else (
             "ship_to" if ship_to_y is None else "address")
         lines = _block_lines(decisions, above[0], above[0].source.ry)
-        _name_block([d for d in lines if d.source.position not in claimed], role, 0.7, claimed)
+        # Whose block this is comes from its position only: a person should look.
+        sure = 0.6 if role != "address" else 0.4
+        _name_block([d for d in lines if d.source.position not in claimed], role, sure, claimed)
 
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]

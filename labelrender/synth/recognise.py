@@ -151,8 +151,8 @@ def text_value(text: str) -> Recognised | None:
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped):
         return "date", 0.85
-    if phone(stripped):
-        return "phone", 0.8
+    if phone(stripped):  # with its country code it is sure, a national number less so
+        return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found
 
 

@@ -82,8 +82,9 @@ CAPTION_NAMES = {
              "pickup date", "data nadania"),
     **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
              "data generowania", "date d impression", "data di stampa"),
-    **_words("delivery_date", "delivery date", "deliver by", "lieferdatum", "leveransdatum",
-             "leveransedato", "data consegna", "date de livraison", "fecha de entrega"),
+    **_words("delivery_date", "delivery date", "deliver by", "estimated delivery", "eta",
+             "lieferdatum", "leveransdatum", "leveransedato", "data consegna",
+             "date de livraison", "fecha de entrega"),
     **_words("expiry_date", "expiry", "expiry date", "expires", "exp", "best before", "bbd",
              "mhd", "use by", "termin ważności", "termin waznosci", "à consommer avant"),
     **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
@@ -124,6 +125,13 @@ CAPTION_NAMES = {
     **_words("lot_number", "lot", "lot no", "batch", "batch no", "charge", "lotto", "lote"),
     **_words("pin", "pin", "pin code", "pincode", "code pin"),
     **_words("order_type", "order type"),
+    **_words("delivery_instructions", "delivery instructions", "delivery instr", "instructions",
+             "instr", "safe place", "leave at", "instructie", "instruction", "zustellhinweis",
+             "lieferhinweis", "instructions de livraison", "istruzioni", "instrucciones",
+             "leveransinstruktion", "transportinstruktion", "wskazówki"),
+    **_words("remarks", "note", "notes", "remarks", "remark", "comment", "comments",
+             "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
+             "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
     **_words("permit_number", "permit", "permit no", "permit #"),
 }
 
@@ -281,7 +289,7 @@ def shape_name(text: str) -> tuple[str, float] | None:
     if DATE.fullmatch(text.strip()):
         return "date", 0.85
     if PHONE.fullmatch(text.strip()):
-        return "phone", 0.75
+        return "phone", 0.65
     if is_tracking(text):
         return "tracking_number", 0.7
     if POSTAL.fullmatch(text.strip().upper()):

@@ -82,7 +82,10 @@ async def test_synthesize_returns_a_draft_and_counts_one_unit(
     assert set(draft["values"]) == set(draft["field_map"])
     assert f"^FN{draft['field_map']['recipient_name']}^FS" in draft["body"]
     assert (draft["width_dots"], draft["height_dots"], draft["source_dpi"]) == (812, 1218, 203)
-    assert 0.7 <= body["confidence_score"] <= 1 and body["low_confidence"] is False
+    assert 0 <= body["confidence_score"] <= 1
+    assert body["low_confidence"] is (body["confidence_score"] < 0.7)
+    assert set(body["field_confidence"]) == set(draft["field_map"])
+    assert all(0 <= c <= 1 for c in body["field_confidence"].values())
     assert set(body["confidence_components"]) >= {
         "parse_coverage", "variable_certainty", "naming_certainty", "dimension_detection"}
     assert isinstance(body["warnings"], list)

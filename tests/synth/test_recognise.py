@@ -24,8 +24,8 @@ from labelrender.synth import recognise
     ("2026-04-09 12:33:34", ("date", 0.85)),
     ("08/04/2026", ("date", 0.85)),
     ("+46 70 011 22 33", ("phone", 0.8)),
-    ("(901) 555-1234", ("phone", 0.8)),
-    ("614.984.1858x3989", ("phone", 0.8)),
+    ("(901) 555-1234", ("phone", 0.65)),  # national: less sure
+    ("614.984.1858x3989", ("phone", 0.65)),
 ])
 def test_printed_values(text: str, expected: tuple[str, float]) -> None:
     assert recognise.text_value(text) == expected

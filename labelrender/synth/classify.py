@@ -30,6 +30,10 @@ _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
 # Names of data that is never an address line.
 _DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "date", "weight",
                          "dimensions", "piece_count"})
+# A short code with a digit printed large is a sort or routing code ("SK13", "700").
+_SORT_CODE = re.compile(r"(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,7}")
+_CODE_FONT = 40
+_PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
@@ -117,6 +121,8 @@ def _text(d: Decision) -> None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
     elif shapes.data_digits(text, 4):
         _variable(d, "contains a number", 0.6, indent, ("text", 0.3))
+    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
+        _variable(d, "short code in a large font", 0.6, indent, ("routing_code", 0.5))
 
 
 def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision | None:
@@ -186,12 +192,14 @@ def _caption_values(decisions: list[Decision]) -> None:
         if target is None:
             continue
         if not target.variable:
-            if name[1] < 0.7 and not shapes.has_digits(target.text, 1):
-                continue
+            wordy = not shapes.has_digits(target.text, 1)
+            if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
+                          or sum(c.isalnum() for c in target.text) < 2):
+                continue  # words below a caption are often more static text
             indent = len(target.source.raw) - len(target.source.raw.lstrip(" "))
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)
             continue
-        party = re.match(r"(ship_to|ship_from)_", target.name or "")
+        party = re.match(_PARTY, target.name or "")
         if party and name[0] in ("phone", "contact", "email"):
             target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
         elif not party and name[1] > target.name_certainty:
@@ -203,7 +211,7 @@ def _parties(decisions: list[Decision]) -> None:
     beside it (the block its line falls in), and takes that party's name."""
     blocks: dict[str, list[Decision]] = {}
     for d in decisions:
-        match = re.match(r"(ship_to|ship_from)_", d.name or "") if d.variable else None
+        match = re.match(_PARTY, d.name or "") if d.variable else None
         if match and not d.source.is_barcode:
             blocks.setdefault(match.group(1), []).append(d)
     for d in decisions:
@@ -229,7 +237,7 @@ def _echoes(decisions: list[Decision]) -> None:
     """Text that repeats part of an address (a sort area's "LYON", "SW1A" or "BC")
     is that address's data too; a postal code alone elsewhere is a routing code."""
     addresses = [d for d in decisions if d.variable and d.name
-                 and d.name.startswith(("ship_to_", "ship_from_")) and d.value]
+                 and re.match(_PARTY, d.name) and d.value]
     for d in decisions:
         word = d.text.strip(" -").upper()
         lone_postal = d.variable and d.name == "postal_code"
@@ -242,7 +250,7 @@ def _echoes(decisions: list[Decision]) -> None:
             if lone_postal:
                 d.name, d.name_certainty = "routing_code", 0.5
             continue
-        role = "ship_to" if (source.name or "").startswith("ship_to_") else "ship_from"
+        role = re.match(_PARTY, source.name or "").group(1)  # type: ignore[union-attr]
         part = (source.name or "")[len(role) + 1:]
         if shapes.POSTAL.fullmatch(word) or part.startswith("postal_city") \
                 and not shapes.words_only(word):

@@ -28,12 +28,14 @@ ADDRESS_ROLES = {
          "GÖNDERİCİ", "RETURN TO", "RETURN ADDRESS", "IF UNDELIVERED RETURN TO", "RETOUR",
          "REMETENTE", "RETURADRESSE", "RETURADRESS"],
         "ship_from"),
+    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
+    **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),
 }
 
 # Short words that are captions only with a colon ("DE:"), not as plain text.
-_COLON_ROLES = {"A": "ship_to", "AN": "ship_to", "PARA": "ship_to", "DE": "ship_from",
-                "DA": "ship_from", "VON": "ship_from", "VAN": "ship_from", "OD": "ship_from",
-                "DO": "ship_to"}
+_COLON_ROLES = {"FOR": "mark_for", "A": "ship_to", "AN": "ship_to", "PARA": "ship_to",
+                "DE": "ship_from", "DA": "ship_from", "VON": "ship_from", "VAN": "ship_from",
+                "OD": "ship_from", "DO": "ship_to"}
 
 
 def _words(name: str, *captions: str) -> dict[str, str]:
@@ -180,6 +182,12 @@ def address_role(text: str) -> str | None:
             return _COLON_ROLES[key]
         if key in ADDRESS_ROLES:
             return ADDRESS_ROLES[key]
+        words = key.split()
+        if 2 <= len(words) <= 4:  # "USPS DELIVER TO": a role phrase after a brand
+            for n in (3, 2):
+                tail = " ".join(words[-n:])
+                if len(words) > n and tail in ADDRESS_ROLES and " " in tail:
+                    return ADDRESS_ROLES[tail]
     return None
 
 
@@ -194,10 +202,18 @@ def is_caption(text: str) -> bool:
     return len(words) <= 5 and (stripped.endswith(":") or stripped.endswith("#"))
 
 
+# A caption without a colon before its value: "PRO NUMBER 123456789", "B/L NO 4711".
+_NUMBER_CAPTION = re.compile(r"^([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)",
+                             re.IGNORECASE)
+
+
 def caption_split(text: str) -> int | None:
     """Where the value starts in "Caption: value" text, or None."""
     colon = text.find(":")
-    if colon < 0 or not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
+    if colon < 0:
+        match = _NUMBER_CAPTION.match(text)
+        return match.end() if match and len(text.split()) <= 6 else None
+    if not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
         return None
     rest = text[colon + 1 :]
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()

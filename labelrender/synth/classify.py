@@ -369,8 +369,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part, named = "name", True
         elif i == postal:
             part = "postal_city"
-        elif postal is not None and i == postal + 1 and shapes.words_only(d.text):
+        elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
+                and shapes.words_only(d.text):
             part = "country"
+        elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
+            part = "postal_code"  # the town follows on the same line, in a field of its own
         else:
             street += 1
             part = f"address_{street}"

@@ -143,6 +143,33 @@ def _caption_key(text: str) -> str:
 
 
 
+# Country names as address blocks print them, in English and their own language,
+# and ISO 3166 codes; "HU - Magyarország" and "United States (USA)" forms too.
+COUNTRIES = frozenset("""
+UNITED STATES|USA|US|UNITED STATES OF AMERICA|CANADA|CA|MEXICO|MÉXICO|MX|UNITED KINGDOM|UK|
+GB|GREAT BRITAIN|ENGLAND|SCOTLAND|WALES|IRELAND|IE|ÉIRE|GERMANY|DEUTSCHLAND|DE|FRANCE|FR|
+ITALY|ITALIA|IT|SPAIN|ESPAÑA|ESPANA|ES|PORTUGAL|PT|NETHERLANDS|NEDERLAND|THE NETHERLANDS|NL|
+BELGIUM|BELGIQUE|BELGIË|BELGIE|BE|LUXEMBOURG|LU|SWITZERLAND|SCHWEIZ|SUISSE|SVIZZERA|CH|
+AUSTRIA|ÖSTERREICH|OSTERREICH|AT|SWEDEN|SVERIGE|SE|NORWAY|NORGE|NO|DENMARK|DANMARK|DK|
+FINLAND|SUOMI|FI|ICELAND|ÍSLAND|IS|POLAND|POLSKA|PL|CZECH REPUBLIC|CZECHIA|ČESKO|CESKO|
+ČESKÁ REPUBLIKA|CZ|SLOVAKIA|SLOVENSKO|SK|HUNGARY|MAGYARORSZÁG|MAGYARORSZAG|HU|SLOVENIA|
+SLOVENIJA|SI|CROATIA|HRVATSKA|HR|ROMANIA|ROMÂNIA|RO|BULGARIA|БЪЛГАРИЯ|BG|GREECE|ΕΛΛΆΔΑ|GR|
+TURKEY|TÜRKIYE|TÜRKİYE|TURKIYE|TR|ESTONIA|EESTI|EE|LATVIA|LATVIJA|LV|LITHUANIA|LIETUVA|LT|
+AUSTRALIA|AU|NEW ZEALAND|NZ|JAPAN|JP|CHINA|CN|INDIA|IN|BRAZIL|BRASIL|BR|SOUTH AFRICA|ZA
+""".replace("\n", "").split("|"))
+
+
+def is_country(text: str) -> bool:
+    """A country line: a name or code of COUNTRIES, alone or as "HU - Magyarország"
+    or "United States (USA)"."""
+    key = re.sub(r"\s+", " ", text.strip().upper().strip("()"))
+    named = re.fullmatch(r"(.+) ([A-Z]{2,3})", key)  # "UNITED STATES US"
+    if named and named.group(1) in COUNTRIES and named.group(2) in COUNTRIES:
+        return True
+    parts = [key] + [p.strip(" ()") for p in re.split(r" - |\(|\)", key) if p.strip(" ()")]
+    return bool(key) and len(key) <= 40 and all(p in COUNTRIES for p in parts[1:] or parts)
+
+
 _MONTHS = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*"
 DATE = re.compile(
     rf"\b(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}|"

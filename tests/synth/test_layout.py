@@ -79,3 +79,14 @@ def test_a_phone_beside_a_block_belongs_to_that_party() -> None:
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values["ship_from_phone"] == "+46 70 011 22 33"
     assert draft.values["ship_to_phone"] == "+46 70 099 88 77"
+
+
+@pytest.mark.parametrize("line", ["SWEDEN", "HU - Magyarország", "United States (USA)",
+                                  "UNITED STATES US", "España", "(US)"])
+def test_a_country_line_in_a_block_is_its_country(line: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO20,20^A0N,24^FDShip To:^FS"
+           "^FO20,50^A0N,30^FDJane Doe^FS^FO20,85^A0N,30^FDHarbour Road 12^FS"
+           f"^FO20,120^A0N,30^FD{line}^FS^FO20,155^A0N,30^FD+46 70 011 22 33^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_country"] == line
+    assert draft.values["ship_to_phone"] == "+46 70 011 22 33"

@@ -33,6 +33,8 @@ _DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "dat
 # A short code with a digit printed large is a sort or routing code ("SK13", "700").
 _SORT_CODE = re.compile(r"(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,7}")
 _CODE_FONT = 40
+# Words of prose: a line with four of them and a number is form or legal text.
+_PROSE = re.compile(r"[^\W\d_]{3,}")
 _PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
@@ -119,8 +121,10 @@ def _text(d: Decision) -> None:
     shape = found or shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
-    elif shapes.data_digits(text, 4):
+    elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         _variable(d, "contains a number", 0.6, indent, ("text", 0.3))
+    elif shapes.data_digits(text, 4):
+        d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
         _variable(d, "short code in a large font", 0.6, indent, ("routing_code", 0.5))
 
@@ -289,12 +293,14 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
+    # A bigger first line beside a small caption starts a little higher.
+    line = max(6, min(16, c.font_height // 2))
     near = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
             and not shapes.is_caption(d.text)
             and c.rx - 40 <= d.source.rx <= c.rx + 420
-            and c.ry - 6 <= d.source.ry <= c.ry + max(3 * c.font_height, 60)]
-    beside = [d for d in near if abs(d.source.ry - c.ry) <= 6 and d.source.rx > c.rx]
-    below = [d for d in near if d.source.ry > c.ry + 6 and d.source.rx <= c.rx + 80]
+            and c.ry - line <= d.source.ry <= c.ry + max(3 * c.font_height, 60)]
+    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx]
+    below = [d for d in near if d.source.ry > c.ry + line and d.source.rx <= c.rx + 80]
     # A column under the caption wins over a value far to its right ("FROM:  phone").
     far = not beside or min(d.source.rx for d in beside) - c.rx > 120
     pick = below if below and far else beside

@@ -29,6 +29,7 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
                     re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
 _COMPACT = re.compile(r"[\s()]")
@@ -151,6 +152,8 @@ def text_value(text: str) -> Recognised | None:
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped):
         return "date", 0.85
+    if EMAIL.fullmatch(stripped):
+        return "email", 0.8
     if phone(stripped):  # with its country code it is sure, a national number less so
         return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found

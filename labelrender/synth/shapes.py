@@ -74,7 +74,7 @@ CAPTION_NAMES = {
              "vikt", "vægt", "paino", "masa", "hmotnost", "súly", "ağırlık", "act wgt",
              "actwgt", "ship wt", "shp wt", "gross weight", "net weight", "weight kg",
              "weight lbs", "peso kg", "poids kg", "kg", "lbs"),
-    **_words("dimensions", "dims", "dim", "dimensions", "dimmed", "size", "maße", "masse",
+    **_words("dimensions", "dims", "dim", "dwt", "dimensions", "dimmed", "size", "maße", "masse",
              "dimensioni", "dimensiones", "afmetingen", "mått", "wymiary"),
     **_words("date", "date", "datum", "data", "fecha", "dato", "päivämäärä", "tarih",
              "datum zásilky", "dátum"),
@@ -246,6 +246,8 @@ def caption_split(text: str) -> int | None:
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
                                                      and text[colon - 1 : colon].isdigit()):
         return None  # nothing after it, a URL, or a time of day such as 22:00
+    if len(rest.split()) > 6 and not any(c.isdigit() for c in rest):
+        return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ...")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 

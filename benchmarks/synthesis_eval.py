@@ -218,7 +218,7 @@ def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -
         groups[index].add(meaning)
         given = names.get(index, "")
         right = meaning_of(given) in meaning.split("|")
-        confidence = result.field_confidence.get(given)
+        confidence = getattr(result, "field_confidence", {}).get(given)
         if confidence is not None:
             s.points.append((confidence, right))
         if right:

@@ -157,7 +157,7 @@ def classify(label: SourceLabel) -> list[Decision]:
                       (barcode.name, min(0.8, barcode.name_certainty)))
     _address_blocks(decisions)
     _echoes(decisions)
-    _caption_values(decisions)
+    _caption_values(decisions)  # again: captions of the values the blocks left alone
     _parties(decisions)
     return decisions
 
@@ -279,7 +279,7 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         if d is not start and lines and d.source.ry == lines[-1].source.ry:
             continue
         gap = d.source.ry - previous.source.ry
-        if d is not start and gap > max(2.4 * previous.source.font_height, 48):
+        if d is not start and gap > max(3.0 * previous.source.font_height, 48):
             break
         if d is not start and shapes.is_caption(d.text):
             break
@@ -321,6 +321,12 @@ def _address_blocks(decisions: list[Decision]) -> None:
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         _name_block(lines, role, 0.8, claimed)
+    # Values beside or below their own captions ("Ref:", "Weight:") are no address:
+    # they are named first, and a column of them never makes a block.
+    _caption_values(decisions)
+    for d in decisions:
+        if d.variable and d.name and "caption" in d.reason:
+            claimed.add(d.source.position)
     ship_to_y = min((d.source.ry for d in decisions
                      if d.name and d.name.startswith("ship_to_")), default=None)
     for anchor in decisions:
@@ -348,7 +354,7 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
     lines: list[Decision] = []
     below = anchor
     for d in column:
-        if below.source.ry - d.source.ry > max(2.4 * d.source.font_height, 48) \
+        if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
                 or shapes.is_caption(d.text) or len(lines) == 4:
             break
         lines.append(d)

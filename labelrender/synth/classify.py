@@ -321,6 +321,7 @@ def _address_blocks(decisions: list[Decision]) -> None:
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         _name_block(lines, role, 0.8, claimed)
+        _same_line_town(decisions, lines, role, 0.8, claimed)
     # Values beside or below their own captions ("Ref:", "Weight:") are no address:
     # they are named first, and a column of them never makes a block.
     _caption_values(decisions)
@@ -341,7 +342,28 @@ def _address_blocks(decisions: list[Decision]) -> None:
         lines = _block_lines(decisions, above[0], above[0].source.ry)
         # Whose block this is comes from its position only: a person should look.
         sure = 0.6 if role != "address" else 0.4
-        _name_block([d for d in lines if d.source.position not in claimed], role, sure, claimed)
+        block = [d for d in lines if d.source.position not in claimed]
+        _name_block(block, role, sure, claimed)
+        _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
+                    certainty: float, claimed: set[int]) -> None:
+    """A town printed in a field of its own right of its postal code ("04230" and
+    "Roma" on one line) is the block's town."""
+    for line in lines:
+        if not (line.name or "").endswith(("_postal_code", "_country")):
+            continue
+        beside = [d for d in decisions if d.source.position not in claimed
+                  and not d.source.is_barcode and d.text and shapes.words_only(d.text)
+                  and not shapes.is_caption(d.text) and not shapes.is_country(d.text)
+                  and abs(d.source.ry - line.source.ry) <= 4
+                  and 0 < d.source.rx - line.source.rx <= 500]
+        if beside:
+            town = min(beside, key=lambda d: d.source.rx)
+            claimed.add(town.source.position)
+            town.variable = False
+            _variable(town, f"{role} address line", certainty, 0, (f"{role}_city", certainty))
 
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]

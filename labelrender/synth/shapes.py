@@ -246,7 +246,7 @@ def caption_split(text: str) -> int | None:
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
                                                      and text[colon - 1 : colon].isdigit()):
         return None  # nothing after it, a URL, or a time of day such as 22:00
-    if len(rest.split()) > 6 and not any(c.isdigit() for c in rest):
+    if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ...")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 

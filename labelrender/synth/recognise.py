@@ -29,6 +29,7 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
                     re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
+_PHONE_CAPTION = re.compile(r"(?:tel|phone|telefon|tlf|mob|mobile|fon|gsm)\.?:?\s*", re.I)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
@@ -152,6 +153,10 @@ def text_value(text: str) -> Recognised | None:
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped):
         return "date", 0.85
+    captioned = _PHONE_CAPTION.match(stripped)
+    if captioned and 6 <= sum(c.isdigit() for c in stripped) <= 15 \
+            and not re.search(r"[^\d\s()+./-]", stripped[captioned.end():]):
+        return "phone", 0.75  # "tel. 000000000": the caption says what it is
     if EMAIL.fullmatch(stripped):
         return "email", 0.8
     if phone(stripped):  # with its country code it is sure, a national number less so

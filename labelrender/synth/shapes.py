@@ -262,6 +262,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     for i, attempt in enumerate(tries):
         if attempt in names:
             return names[attempt], 0.85 if i < 4 else 0.7
+    last = short.split(" ")[-1] if short else ""
+    if last.endswith("ref") or last.endswith("reference"):
+        return "reference", 0.7  # "AltRef", "Kundenref"
     return snake(caption) or "field", 0.45
 
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 from labelrender.zpl.lexer import Command, Lexer
 
+from .fill import MAX_INDEX
+
 _NUMBER = re.compile(r"\s*(\d+)")
 
 
@@ -106,6 +108,8 @@ def read_stored_format(text: str) -> StoredFormat | None:
         if c.name == "FN" and c.prefix == "caret":
             match = _NUMBER.match(c.params)
             number = int(match.group(1)) if match else None
+            if number is not None and number > MAX_INDEX:
+                number = None  # not a field number the printer knows: static
             caret = lexer_caret[i]
             pieces.append(text[pos: c.offset])
             pos = end  # the number is kept in ``numbers``; the body puts ^FN back

@@ -115,3 +115,15 @@ def test_a_recall_names_the_format_as_the_printer_does() -> None:
 
 def test_a_stream_without_a_stored_format_is_read_as_before() -> None:
     assert read_stored_format("^XA^FO10,10^A0N,30^FDplain 1234^FS^XZ") is None
+
+
+@pytest.mark.parametrize("zpl", [
+    "^XA^DF^XZ", "^XA^DFR:X^FN^FS^XZ^XA^XF^XZ",
+    "^XA^DFR:A^FO1,1^A0N,30^FN99999^FDx^FS^XZ^XA^XFR:A^FN99999^FDy^FS^XZ",
+    "^XA^CC!!DFR:X!FO1,1!A0N,30!FN1!FS!XZ!XA!XFR:X!FN1!FDhello!FS!XZ",
+])
+def test_odd_stored_formats_give_drafts_that_check(zpl: str) -> None:
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert placeholder_indexes(draft.body) == set(draft.field_map.values())
+    assert all(0 <= index <= 9999 for index in draft.field_map.values())
+    fill_body(draft.body, draft.field_map, draft.values)

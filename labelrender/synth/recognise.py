@@ -110,6 +110,7 @@ def tracking(code: str) -> Recognised | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def barcode_data(data: str, symbology: str) -> Recognised | None:
     """What the data of a barcode is, from its symbology and contents."""
     code = _CODE128_CODES.sub("", data) if symbology == "BC" else data
@@ -131,6 +132,7 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
     date and time, phone number."""

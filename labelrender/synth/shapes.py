@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Address captions and the role they give the block below or beside them, in the
 # languages carriers print (English, German, French, Italian, Spanish, Portuguese,
@@ -159,6 +160,7 @@ AUSTRALIA|AU|NEW ZEALAND|NZ|JAPAN|JP|CHINA|CN|INDIA|IN|BRAZIL|BRASIL|BR|SOUTH AF
 """.replace("\n", "").split("|"))
 
 
+@lru_cache(maxsize=8192)
 def is_country(text: str) -> bool:
     """A country line: a name or code of COUNTRIES, alone or as "HU - Magyarország"
     or "United States (USA)"."""
@@ -200,6 +202,7 @@ def caption_key(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().rstrip(":").strip().replace(".", "")).upper()
 
 
+@lru_cache(maxsize=8192)
 def address_role(text: str) -> str | None:
     """The role an address caption gives, also for bilingual "TO / A:" captions."""
     colon = text.strip().endswith(":")
@@ -218,6 +221,7 @@ def address_role(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def is_caption(text: str) -> bool:
     """Static caption text: "SHIP TO:", "TRK#", "TO", a few words ending in a colon."""
     stripped = text.strip()
@@ -234,6 +238,7 @@ _NUMBER_CAPTION = re.compile(r"^([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#)
                              re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)
 def caption_split(text: str) -> int | None:
     """Where the value starts in "Caption: value" text, or None."""
     colon = text.find(":")
@@ -251,6 +256,7 @@ def caption_split(text: str) -> int | None:
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
+@lru_cache(maxsize=8192)
 def caption_name(caption: str) -> tuple[str, float]:
     """The field name a caption gives the value next to it, and how sure that is: a
     caption of the vocabulary is sure, an unknown one only names the field."""
@@ -277,6 +283,7 @@ def _names() -> dict[str, str]:
     return _NAMES_BY_KEY
 
 
+@lru_cache(maxsize=8192)
 def is_known_caption(text: str) -> bool:
     """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr." ..."""
     return bool(text.strip()) and not any(c.isdigit() for c in text) and \
@@ -301,6 +308,7 @@ def is_tracking(text: str) -> bool:
             and len(text.split()) <= 8 and not wordy)
 
 
+@lru_cache(maxsize=8192)
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
     return bool(POSTAL.search(text.upper())) and bool(_WORD.search(text)) \
@@ -324,6 +332,7 @@ def words_only(text: str) -> bool:
     return not any(c.isdigit() for c in text)
 
 
+@lru_cache(maxsize=8192)
 def shape_name(text: str) -> tuple[str, float] | None:
     """A name from what the data looks like, with how sure it is."""
     if _TIMES.fullmatch(text.strip()):

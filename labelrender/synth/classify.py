@@ -122,7 +122,11 @@ def _text(d: Decision) -> None:
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
-        _variable(d, "contains a number", 0.6, indent, ("text", 0.3))
+        head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
+        name = shapes.caption_name(head) if head.isalpha() else ("text", 0.3)
+        # "Order 1234", "PO 5521": a caption word without a colon names the value
+        _variable(d, "contains a number", 0.6, indent,
+                  (name[0], 0.65) if name[1] >= 0.85 else ("text", 0.3))
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
@@ -150,7 +154,14 @@ def classify(label: SourceLabel) -> list[Decision]:
             continue
         _text(d)
         barcode = _barcode_of(d, barcodes)
-        if barcode is not None and barcode.name and (
+        generic = barcode is not None and (barcode.name or "").endswith("_data")
+        if barcode is not None and barcode.name and generic and not d.variable:
+            # The barcode says nothing of its data; the printed form may.
+            own = shapes.shape_name(d.text) or ("tracking_number", 0.6) \
+                if shapes.is_tracking(d.text) else None
+            _variable(d, "printed form of barcode data", 0.9, 0,
+                      own or (barcode.name, min(0.8, barcode.name_certainty)))
+        elif barcode is not None and barcode.name and not generic and (
                 not d.variable or d.name_certainty < 0.75):
             d.variable = False
             _variable(d, "printed form of barcode data", 0.9, 0,

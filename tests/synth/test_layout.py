@@ -90,3 +90,19 @@ def test_a_country_line_in_a_block_is_its_country(line: str) -> None:
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values["ship_to_country"] == line
     assert draft.values["ship_to_phone"] == "+46 70 011 22 33"
+
+
+def test_a_caption_word_without_a_colon_names_its_value_for_review() -> None:
+    zpl = "^XA^PW812^LL1218^FO20,20^A0N,30^FDOrder 5521^FS^FO20,80^A0N,30^FDPO 88123^FS^XZ"
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values == {"order_number": "Order 5521", "purchase_order": "PO 88123"}
+    assert all(c < 0.7 for c in result.field_confidence.values())
+
+
+def test_the_printed_form_of_an_unnamed_barcode_is_named_by_its_own_shape() -> None:
+    # A DataMatrix record holding the tracking number among other data.
+    zpl = ("^XA^PW812^LL1218^FO40,40^BXN,5,200^FD1Z999AA10123456784|SHIPTO|94107^FS"
+           "^FO40,260^A0N,30^FD1Z 999 AA1 01 2345 6784^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["tracking_number"] == "1Z 999 AA1 01 2345 6784"
+    assert values["datamatrix_data"] == "1Z999AA10123456784|SHIPTO|94107"

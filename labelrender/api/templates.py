@@ -65,6 +65,7 @@ class SynthesisBody(BaseModel):
     low_confidence: Any = None
     warnings: Any = None
     confidence_components: Any = None
+    field_confidence: Any = None
     synthesis_meta: Any = Field(default=None, alias="_synthesis_meta")
 
 

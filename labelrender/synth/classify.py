@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import shapes
+from . import recognise, shapes
 from .source import SourceField, SourceLabel, printed_bytes, sample_value
 
 # Data that belongs to the barcode format, not to the value (see fill.py).
@@ -24,10 +24,23 @@ _SYMBOLOGY_NAMES = {
     "BX": "datamatrix", "B7": "pdf417", "BF": "micro_pdf417", "BO": "aztec", "B0": "aztec",
     "BD": "maxicode", "BR": "databar", "BZ": "postnet", "B5": "planet",
 }
-# Line layout: lines of one block share a column and follow each other closely.
-_COLUMN_TOLERANCE = 14
+_CODE128_CODES = re.compile(r">[0-9:;<=]")
 # In an address block, a line of 7 to 15 digits is a telephone number.
 _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
+# Names of data that is never an address line.
+_DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "date", "weight",
+                         "dimensions", "piece_count"})
+# A short code with a digit printed large is a sort or routing code ("SK13", "700").
+_SORT_CODE = re.compile(r"(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,7}")
+_CODE_FONT = 40
+# Words of prose: a line with four of them and a number is form or legal text.
+_PROSE = re.compile(r"[^\W\d_]{3,}")
+_PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
+# 2D symbols whose data is often a record of several fields (a carrier's message).
+_TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
+_COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
+# Line layout: lines of one block share a column and follow each other closely.
+_COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
 
 
@@ -69,10 +82,16 @@ def _barcode(d: Decision) -> None:
     match = pattern.match(d.source.raw) if pattern else None
     prefix_len = match.end() if match else 0
     data = d.source.raw[prefix_len:]
-    shape = shapes.shape_name(data) if symbology != "BD" else None
-    if symbology == "BC" and re.fullmatch(r"42[01]\d{5,12}", data):
-        shape = ("postal_routing_code", 0.75)  # GS1 AI 420/421: ship-to postal code
-    name = shape or (_SYMBOLOGY_NAMES.get(symbology, "barcode") + "_data", 0.55)
+    name = recognise.barcode_data(d.source.raw if symbology == "BC" else data, symbology)
+    if name is None and symbology != "BD":
+        name = shapes.shape_name(data)
+        if name is not None and name[0] in ("phone", "date", "weight", "piece_count"):
+            name = None  # a barcode of such a shape is data of its own, not a phone
+        if name is not None:  # a shape, not a validated format: less sure
+            name = (name[0], min(name[1], 0.6))
+    if name is None and symbology in _TWO_D and _COMPOSITE.search(data):
+        name = (_SYMBOLOGY_NAMES[symbology] + "_data", 0.75)  # a record of several fields
+    name = name or (_SYMBOLOGY_NAMES.get(symbology, "barcode") + "_data", 0.55)
     _variable(d, "barcode data", 0.95, prefix_len, name)
 
 
@@ -89,69 +108,189 @@ def _text(d: Decision) -> None:
     split = shapes.caption_split(d.source.raw)
     if split is not None:
         caption = d.source.raw[:split]
-        _variable(d, f"value after caption {caption.strip()!r}", 0.85, split,
-                  (shapes.caption_name(caption), 0.85))
+        name = shapes.caption_name(caption)
+        value = text[len(caption.strip()):].strip()
+        found = recognise.text_value(value)
+        if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
+                                  and found[0] != "phone" and found[1] >= 0.9):
+            name = found  # "Sendungsnr.: 2222..." is named by the value it holds
+        _variable(d, f"value after caption {caption.strip()!r}", 0.85, split, name)
         if d.variable:
             return
-    shape = shapes.shape_name(text)
+    found = recognise.text_value(text)
+    shape = found or shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
+    elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
+        head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
+        name = shapes.caption_name(head) if head.isalpha() else ("text", 0.3)
+        # "Order 1234", "PO 5521": a caption word without a colon names the value
+        _variable(d, "contains a number", 0.6, indent,
+                  (name[0], 0.65) if name[1] >= 0.85 else ("text", 0.3))
     elif shapes.data_digits(text, 4):
-        _variable(d, "contains a number", 0.6, indent, ("text", 0.3))
+        d.reason, d.certainty = "words with a number: form or legal text", 0.55
+    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
+        _variable(d, "short code in a large font", 0.6, indent, ("routing_code", 0.5))
 
 
-def _in_barcode(d: Decision, barcodes: list[str]) -> bool:
+def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision | None:
+    """The barcode whose data ``d`` prints (spaces and brackets aside), if any."""
     code = shapes.compact(d.text)
-    return len(code) >= 6 and shapes.has_digits(code, 3) and any(code in b for b in barcodes)
+    if len(code) < 6 or not shapes.has_digits(code, 3):
+        return None
+    return next((b for data, b in barcodes if code in data), None)
 
 
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
-    barcodes = [shapes.compact(d.text) for d in decisions if d.source.is_barcode]
     for d in decisions:
         if d.source.is_barcode:
             _barcode(d)
+    barcodes = [(_CODE128_CODES.sub("", shapes.compact(d.text)), d) for d in decisions
+                if d.source.is_barcode]
+    for d in decisions:
+        if d.source.is_barcode:
             continue
         _text(d)
-        if not d.variable and _in_barcode(d, barcodes):
+        barcode = _barcode_of(d, barcodes)
+        generic = barcode is not None and (barcode.name or "").endswith("_data")
+        if barcode is not None and barcode.name and generic and not d.variable:
+            # The barcode says nothing of its data; the printed form may.
+            own = shapes.shape_name(d.text) or ("tracking_number", 0.6) \
+                if shapes.is_tracking(d.text) else None
             _variable(d, "printed form of barcode data", 0.9, 0,
-                      ("tracking_number_text", 0.7))
+                      own or (barcode.name, min(0.8, barcode.name_certainty)))
+        elif barcode is not None and barcode.name and not generic and (
+                not d.variable or d.name_certainty < 0.75):
+            d.variable = False
+            _variable(d, "printed form of barcode data", 0.9, 0,
+                      (barcode.name, min(0.8, barcode.name_certainty)))
     _address_blocks(decisions)
     _echoes(decisions)
+    _caption_values(decisions)  # again: captions of the values the blocks left alone
+    _parties(decisions)
     return decisions
+
+
+def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | None:
+    """The field a caption labels: beside it on its line, else right below it."""
+    c = caption.source
+    candidates = [d for d in decisions if d is not caption and not d.source.is_barcode
+                  and d.text and not shapes.is_caption(d.text)
+                  and not shapes.is_known_caption(d.text)]
+    line = max(10, int(0.6 * c.font_height))
+    beside = [d for d in candidates if abs(d.source.ry - c.ry) <= line
+              and 0 < d.source.rx - c.rx <= 520]
+    if beside:
+        return min(beside, key=lambda d: d.source.rx)
+    reach = max(int(2.2 * c.font_height), 40)
+    others = [o.source for o in decisions if o is not caption and not o.variable
+              and o.text and shapes.is_caption(o.text)]
+    below = [d for d in candidates if 0 < d.source.ry - c.ry <= reach
+             and c.rx - 60 <= d.source.rx <= c.rx + 200
+             and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
+    return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+def _caption_values(decisions: list[Decision]) -> None:
+    """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
+    value beside or below it, and makes it variable."""
+    for caption in decisions:
+        text = caption.text
+        if caption.variable or caption.source.is_barcode or not text \
+                or shapes.address_role(text) is not None \
+                or not (shapes.is_known_caption(text) or shapes.is_caption(text)):
+            continue
+        name = shapes.caption_name(text)
+        target = _caption_target(decisions, caption)
+        if target is None:
+            continue
+        if not target.variable:
+            wordy = not shapes.has_digits(target.text, 1)
+            if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
+                          or sum(c.isalnum() for c in target.text) < 2):
+                continue  # words below a caption are often more static text
+            indent = len(target.source.raw) - len(target.source.raw.lstrip(" "))
+            _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)
+            continue
+        party = re.match(_PARTY, target.name or "")
+        if party and name[0] in ("phone", "contact", "email"):
+            target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
+        elif not party and name[1] > target.name_certainty:
+            target.name, target.name_certainty = name
+
+
+def _parties(decisions: list[Decision]) -> None:
+    """A phone, contact or e-mail outside an address block belongs to the block
+    beside it (the block its line falls in), and takes that party's name."""
+    blocks: dict[str, list[Decision]] = {}
+    for d in decisions:
+        match = re.match(_PARTY, d.name or "") if d.variable else None
+        if match and not d.source.is_barcode:
+            blocks.setdefault(match.group(1), []).append(d)
+    for d in decisions:
+        if not d.variable or d.name not in ("phone", "contact", "email"):
+            continue
+        best: tuple[float, str] | None = None
+        for role, lines in blocks.items():
+            top = min(x.source.ry for x in lines) - 60
+            bottom = max(x.source.ry for x in lines) + 120
+            if not top <= d.source.ry <= bottom:
+                continue
+            distance = min(abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
+                           for x in lines)
+            if best is None or distance < best[0]:
+                best = (distance, role)
+        if best is not None:
+            d.name, d.name_certainty = f"{best[1]}_{d.name}", min(d.name_certainty, 0.75)
+        else:
+            d.name_certainty = min(d.name_certainty, 0.5)  # whose phone? a person decides
 
 
 def _echoes(decisions: list[Decision]) -> None:
     """Text that repeats part of an address (a sort area's "LYON", "SW1A" or "BC")
-    is that address's data too."""
+    is that address's data too; a postal code alone elsewhere is a routing code."""
     addresses = [d for d in decisions if d.variable and d.name
-                 and d.name.startswith(("ship_to_", "ship_from_")) and d.value]
+                 and re.match(_PARTY, d.name) and d.value]
     for d in decisions:
         word = d.text.strip(" -").upper()
-        if d.variable or d.source.is_barcode or len(word) < 2 or shapes.is_caption(d.text):
+        lone_postal = d.variable and d.name == "postal_code"
+        if (d.variable and not lone_postal) or d.source.is_barcode or len(word) < 2 \
+                or shapes.is_caption(d.text):
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
         source = next((a for a in addresses if pattern.search((a.value or "").upper())), None)
-        if source is not None:
-            indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
-            _variable(d, f"repeats part of {source.name}", 0.7, indent,
-                      (f"{source.name}_part", 0.6))
+        if source is None:
+            if lone_postal:
+                d.name, d.name_certainty = "routing_code", 0.5
+            continue
+        role = re.match(_PARTY, source.name or "").group(1)  # type: ignore[union-attr]
+        part = (source.name or "")[len(role) + 1:]
+        if shapes.POSTAL.fullmatch(word) or part.startswith("postal_city") \
+                and not shapes.words_only(word):
+            part = "postal_code"
+        elif part.startswith("postal_city"):
+            part = "city"
+        part = re.sub(r"_\d+$", "", part)
+        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        d.variable = False
+        _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
 
 
 def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> list[Decision]:
     """The lines of the column that starts at ``start``, top to bottom."""
     column = [d for d in decisions if not d.source.is_barcode and d.text
-              and abs(d.source.x - start.source.x) <= _COLUMN_TOLERANCE
-              and d.source.y >= first_y]
-    column.sort(key=lambda d: (d.source.y, d.source.x))
+              and abs(d.source.rx - start.source.rx) <= _COLUMN_TOLERANCE
+              and d.source.ry >= first_y]
+    column.sort(key=lambda d: (d.source.ry, d.source.rx))
     lines: list[Decision] = []
     previous = start
     for d in column:
-        if d is not start and lines and d.source.y == lines[-1].source.y:
+        if d is not start and lines and d.source.ry == lines[-1].source.ry:
             continue
-        gap = d.source.y - previous.source.y
-        if d is not start and gap > max(2.4 * previous.source.font_height, 48):
+        gap = d.source.ry - previous.source.ry
+        if d is not start and gap > max(3.0 * previous.source.font_height, 48):
             break
         if d is not start and shapes.is_caption(d.text):
             break
@@ -165,16 +304,18 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
+    # A bigger first line beside a small caption starts a little higher.
+    line = max(6, min(16, c.font_height // 2))
     near = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
             and not shapes.is_caption(d.text)
-            and c.x - 40 <= d.source.x <= c.x + 420
-            and c.y - 6 <= d.source.y <= c.y + max(3 * c.font_height, 60)]
-    beside = [d for d in near if abs(d.source.y - c.y) <= 6 and d.source.x > c.x]
-    below = [d for d in near if d.source.y > c.y + 6 and d.source.x <= c.x + 80]
+            and c.rx - 40 <= d.source.rx <= c.rx + 420
+            and c.ry - line <= d.source.ry <= c.ry + max(3 * c.font_height, 60)]
+    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx]
+    below = [d for d in near if d.source.ry > c.ry + line and d.source.rx <= c.rx + 80]
     # A column under the caption wins over a value far to its right ("FROM:  phone").
-    far = not beside or min(d.source.x for d in beside) - c.x > 120
+    far = not beside or min(d.source.rx for d in beside) - c.rx > 120
     pick = below if below and far else beside
-    return min(pick, key=lambda d: (d.source.y, d.source.x)) if pick else None
+    return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
 
 
 def _address_blocks(decisions: list[Decision]) -> None:
@@ -185,13 +326,20 @@ def _address_blocks(decisions: list[Decision]) -> None:
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
-        lines = _block_lines(decisions, first, first.source.y)
-        stop = min((d.source.y for d in decisions if d is not caption
-                    and shapes.address_role(d.text) and d.source.y > first.source.y
-                    and abs(d.source.x - first.source.x) <= 80), default=None)
-        lines = [d for d in lines if stop is None or d.source.y < stop]
+        lines = _block_lines(decisions, first, first.source.ry)
+        stop = min((d.source.ry for d in decisions if d is not caption
+                    and shapes.address_role(d.text) and d.source.ry > first.source.ry
+                    and abs(d.source.rx - first.source.rx) <= 80), default=None)
+        lines = [d for d in lines if stop is None or d.source.ry < stop]
         _name_block(lines, role, 0.8, claimed)
-    ship_to_y = min((d.source.y for d in decisions
+        _same_line_town(decisions, lines, role, 0.8, claimed)
+    # Values beside or below their own captions ("Ref:", "Weight:") are no address:
+    # they are named first, and a column of them never makes a block.
+    _caption_values(decisions)
+    for d in decisions:
+        if d.variable and d.name and "caption" in d.reason:
+            claimed.add(d.source.position)
+    ship_to_y = min((d.source.ry for d in decisions
                      if d.name and d.name.startswith("ship_to_")), default=None)
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
@@ -200,23 +348,46 @@ def _address_blocks(decisions: list[Decision]) -> None:
         above = _lines_above(decisions, anchor, claimed)
         if len(above) < 2:
             continue  # an address has at least a name and a street above its town
-        role = "ship_from" if ship_to_y is not None and anchor.source.y < ship_to_y else (
+        role = "ship_from" if ship_to_y is not None and anchor.source.ry < ship_to_y else (
             "ship_to" if ship_to_y is None else "address")
-        lines = _block_lines(decisions, above[0], above[0].source.y)
-        _name_block([d for d in lines if d.source.position not in claimed], role, 0.7, claimed)
+        lines = _block_lines(decisions, above[0], above[0].source.ry)
+        # Whose block this is comes from its position only: a person should look.
+        sure = 0.6 if role != "address" else 0.4
+        block = [d for d in lines if d.source.position not in claimed]
+        _name_block(block, role, sure, claimed)
+        _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
+                    certainty: float, claimed: set[int]) -> None:
+    """A town printed in a field of its own right of its postal code ("04230" and
+    "Roma" on one line) is the block's town."""
+    for line in lines:
+        if not (line.name or "").endswith(("_postal_code", "_country")):
+            continue
+        beside = [d for d in decisions if d.source.position not in claimed
+                  and not d.source.is_barcode and d.text and shapes.words_only(d.text)
+                  and not shapes.is_caption(d.text) and not shapes.is_country(d.text)
+                  and abs(d.source.ry - line.source.ry) <= 4
+                  and 0 < d.source.rx - line.source.rx <= 500]
+        if beside:
+            town = min(beside, key=lambda d: d.source.rx)
+            claimed.add(town.source.position)
+            town.variable = False
+            _variable(town, f"{role} address line", certainty, 0, (f"{role}_city", certainty))
 
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
                  ) -> list[Decision]:
     """Up to four lines right above a postal line in its column (name, street...)."""
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
-                     and abs(d.source.x - anchor.source.x) <= _COLUMN_TOLERANCE
-                     and d.source.y < anchor.source.y and d.source.position not in claimed),
-                    key=lambda d: -d.source.y)
+                     and abs(d.source.rx - anchor.source.rx) <= _COLUMN_TOLERANCE
+                     and d.source.ry < anchor.source.ry and d.source.position not in claimed),
+                    key=lambda d: -d.source.ry)
     lines: list[Decision] = []
     below = anchor
     for d in column:
-        if below.source.y - d.source.y > max(2.4 * d.source.font_height, 48) \
+        if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
                 or shapes.is_caption(d.text) or len(lines) == 4:
             break
         lines.append(d)
@@ -234,14 +405,20 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         if d.source.position in claimed:
             continue
         claimed.add(d.source.position)
-        if shapes.PHONE.search(d.text) or _PHONE_DIGITS.fullmatch(d.text) or d.name == "phone":
+        if d.variable and d.name in _DATA_NAMES and d.name_certainty >= 0.8:
+            continue  # a routing code or a date in the column is no address line
+        if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
+                or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):
             part = "phone"
         elif not named:
             part, named = "name", True
         elif i == postal:
             part = "postal_city"
-        elif postal is not None and i == postal + 1 and shapes.words_only(d.text):
+        elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
+                and shapes.words_only(d.text):
             part = "country"
+        elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
+            part = "postal_code"  # the town follows on the same line, in a field of its own
         else:
             street += 1
             part = f"address_{street}"

@@ -56,6 +56,9 @@ class SynthesisResult:
     model: str
     prompt_version: str
     warnings: list[str] = field(default_factory=list)
+    # Each placeholder's confidence (0-1), by field name: below LOW_CONFIDENCE its
+    # kind or party is uncertain and it is listed in the "names to review" warning.
+    field_confidence: dict[str, float] = field(default_factory=dict)
 
     @property
     def low_confidence(self) -> bool:

@@ -14,10 +14,11 @@ from labelrender.zpl import RenderOptions, ZplError, render
 
 from . import naming
 from .classify import Decision, classify
-from .engine import Draft, SynthesisRequest, SynthesisResult
+from .engine import LOW_CONFIDENCE, Draft, SynthesisRequest, SynthesisResult
 from .fill import fill_body
 from .shapes import snake, words_only
 from .source import SourceLabel, UnparseableZpl, read_first_label
+from .stored import read_stored_format
 
 MODEL = "labelrender-heuristic-1"
 PROMPT_VERSION = "rules-2026-11"  # the rule set's version; there is no prompt
@@ -31,7 +32,7 @@ _WIDTHS_IN = (1.0, 1.25, 1.5, 2.0, 2.25, 2.5, 3.0, 3.35, 3.5, 4.0, 4.09, 4.25, 5
 _HEIGHTS_IN = (1.0, 1.5, 2.0, 2.5, 3.0, 3.35, 4.0, 4.72, 5.0, 5.91, 6.0, 6.5, 7.0, 7.5, 8.0,
                10.0, 12.0)
 _SIZE_TOLERANCE = 0.04
-_WEIGHTS = {"parse_coverage": 0.25, "variable_certainty": 0.35, "naming_certainty": 0.25,
+_WEIGHTS = {"parse_coverage": 0.1, "variable_certainty": 0.25, "naming_certainty": 0.5,
             "dimension_detection": 0.15}
 
 
@@ -118,15 +119,27 @@ class HeuristicEngine:
     prompt_version = PROMPT_VERSION
 
     def synthesize(self, request: SynthesisRequest) -> SynthesisResult:
-        label = read_first_label(_to_text(request.input_zpl))
+        text = _to_text(request.input_zpl)
+        stored = read_stored_format(text)
+        label = read_first_label(stored.text if stored is not None else text)
         original = _from_text(label.text)
+        if stored is not None and stored.recall is not None:
+            original = _from_text(stored.recall)  # the recalled label is what prints
         try:
             original_png, render_warnings = _render(original)
         except ZplError as exc:
             raise UnparseableZpl(str(exc)) from exc
         decisions = classify(label)
-        placeholders = naming.group(decisions)
-        warnings = naming.apply_hints(placeholders, request.hint_field_names)
+        if stored is None:
+            placeholders = naming.group(decisions)
+            warnings = []
+        else:
+            placeholders = naming.from_numbers(decisions, stored.numbers)
+            warnings = [f"stored format {stored.name}: its ^FN numbers are kept"]
+            if stored.recall is None:
+                warnings.append(f"no ^XF recalls {stored.name}: the samples are the "
+                                "format's own ^FD defaults")
+        warnings += naming.apply_hints(placeholders, request.hint_field_names)
         naming.make_unique(placeholders)
         size = detect_size(label)
         draft = Draft(
@@ -134,10 +147,14 @@ class HeuristicEngine:
             height_dots=size.height, source_dpi=size.dpi, body=_body(label, placeholders),
             field_map={p.name: p.index for p in placeholders},
             values={p.name: p.value for p in placeholders})
-        round_trip = _round_trip(draft, original_png)
-        components = _components(label, decisions, placeholders, size, render_warnings)
+        round_trip = _round_trip(draft, label.text, original_png)
+        fields = {p.name: field_confidence(p) for p in placeholders}
+        components = _components(label, decisions, fields, size, render_warnings)
         score = sum(_WEIGHTS[k] * v for k, v in components.items())
-        warnings += _warnings(label, decisions, placeholders, size, render_warnings)
+        warnings += _warnings(label, decisions, fields, size, render_warnings)
+        review = [name for name, c in fields.items() if c < LOW_CONFIDENCE]
+        if review:  # a field whose kind or party is uncertain needs a person's look
+            score = min(score, LOW_CONFIDENCE - 0.01) - 0.2 * len(review) / len(fields)
         if not placeholders:
             score *= 0.5
         if not round_trip:
@@ -145,54 +162,64 @@ class HeuristicEngine:
             warnings.append("the body filled with the sample values does not render like "
                             "the input; review the placeholders")
         components["round_trip"] = 1.0 if round_trip else 0.0
-        return SynthesisResult(draft, round(score, 3), components, MODEL, PROMPT_VERSION,
-                               warnings)
+        return SynthesisResult(draft, round(max(0.0, score), 3), components, MODEL,
+                               PROMPT_VERSION, warnings, fields)
 
 
-def _round_trip(draft: Draft, original_png: bytes) -> bool:
+def _round_trip(draft: Draft, source_text: str, original_png: bytes) -> bool:
+    """The body filled with the samples prints like the input. When the filled body
+    is the input byte for byte (the usual case), it does without rendering again."""
     try:
         filled = fill_body(draft.body, draft.field_map, draft.values)
+        if filled == _from_text(source_text):
+            return True
         return _render(filled)[0] == original_png
     except (ZplError, ValueError):
         return False
+
+
+def field_confidence(p: naming.Placeholder) -> float:
+    """How sure a placeholder is: that its fields are variable, and of its name
+    (the kind of data and, for an address, whose)."""
+    variable = min(d.certainty for d in p.decisions) if p.decisions else 0.5
+    return round(min(variable, p.name_certainty), 3)
 
 
 def _mean(values: list[float], empty: float) -> float:
     return sum(values) / len(values) if values else empty
 
 
-def _components(label: SourceLabel, decisions: list[Decision],
-                placeholders: list[naming.Placeholder], size: _Size,
-                render_warnings: int) -> dict[str, float]:
+def _components(label: SourceLabel, decisions: list[Decision], fields: dict[str, float],
+                size: _Size, render_warnings: int) -> dict[str, float]:
     coverage = label.known_commands / max(1, label.commands)
     coverage *= max(0.5, 1.0 - 0.02 * render_warnings)
     judged = [d.certainty for d in decisions if d.text]
     return {
         "parse_coverage": round(coverage, 3),
         "variable_certainty": round(_mean(judged, 0.3), 3),
-        "naming_certainty": round(_mean([p.name_certainty for p in placeholders], 0.0), 3),
+        "naming_certainty": round(_mean(list(fields.values()), 0.0), 3),
         "dimension_detection": size.certainty,
     }
 
 
-def _warnings(label: SourceLabel, decisions: list[Decision],
-              placeholders: list[naming.Placeholder], size: _Size,
-              render_warnings: int) -> list[str]:
+def _warnings(label: SourceLabel, decisions: list[Decision], fields: dict[str, float],
+              size: _Size, render_warnings: int) -> list[str]:
     warnings = []
     unknown = label.commands - label.known_commands
     if unknown:
         warnings.append(f"{unknown} command(s) not understood; they were kept as they are")
     if render_warnings:
         warnings.append(f"the input renders with {render_warnings} warning(s)")
-    if not placeholders:
+    if not fields:
         warnings.append("no variable data found: the body has no placeholders")
     unsure = [d.text for d in decisions if d.text and d.certainty < 0.7]
     if unsure:
         warnings.append(f"{len(unsure)} field(s) judged static or variable from weak signs, "
                         f"for example {unsure[0][:40]!r}")
-    generic = [p.name for p in placeholders if p.name_certainty < 0.5]
-    if generic:
-        warnings.append("names to review: " + ", ".join(generic[:8]))
+    review = [name for name, c in fields.items() if c < LOW_CONFIDENCE]
+    if review:  # every field whose kind or party is uncertain, most doubtful first
+        review.sort(key=lambda name: fields[name])
+        warnings.append("names to review: " + ", ".join(review))
     if size.width is None and size.height is None:
         warnings.append("no ^PW or ^LL: label size and DPI not detected")
     elif size.dpi is None:

@@ -1,7 +1,8 @@
-"""Placeholders and their names: one ^FN per distinct value, readable snake_case names.
+"""Placeholders and their names: one ^FN per field, readable snake_case names.
 
-A value printed in several places (the tracking number as text and in a barcode)
-gets one placeholder. Names come from the hints when given, else from captions,
+One value printed by a text and its barcode (or over-printed in place for a bold
+effect) gets one placeholder; fields that only happen to hold equal samples get
+one each. Names come from the hints when given, else from captions,
 address roles, data shapes and symbologies (classify.py), made unique.
 """
 
@@ -10,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .classify import Decision
-from .shapes import has_digits, snake
+from .shapes import has_digits, shape_name, snake
+from .source import sample_value
 
 # Words that mean the same thing in hint names and derived names.
 _SYNONYMS = {
@@ -32,12 +34,23 @@ class Placeholder:
     name_certainty: float = 0.0
 
 
-def _shareable(a: Decision, b: Decision) -> bool:
-    """Same value twice is one field only when it is data, not a common word."""
-    value = a.value or ""
-    if a.source.is_barcode or b.source.is_barcode:
-        return len(value) >= 4
-    return len(value) >= 6 and has_digits(value, 1)
+# Fields printed within this many dots of each other are one field over-printed
+# (a bold or shadow effect), not two fields.
+_OVERPRINT = 4
+
+
+def _same_field(p: Placeholder, d: Decision) -> bool:
+    """``d`` prints the value of ``p`` again: a text and its barcode (or the same
+    data in two symbologies), or the same text over-printed in place. Two fields
+    that merely hold equal samples (the sender's and the recipient's phone, two
+    towns) are never one placeholder: the template could not print them apart."""
+    if p.value != d.value:
+        return False
+    if d.source.is_barcode or any(o.source.is_barcode for o in p.decisions):
+        return len(p.value) >= 4 and (d.source.is_barcode or has_digits(p.value, 1)
+                                      or len(p.value) >= 6)
+    return any(abs(o.source.x - d.source.x) <= _OVERPRINT
+               and abs(o.source.y - d.source.y) <= _OVERPRINT for o in p.decisions)
 
 
 def group(decisions: list[Decision]) -> list[Placeholder]:
@@ -46,17 +59,49 @@ def group(decisions: list[Decision]) -> list[Placeholder]:
     for d in decisions:
         if not d.variable or d.value is None:
             continue
-        shared = next((p for p in placeholders if p.value == d.value
-                       and _shareable(p.decisions[0], d)), None)
+        shared = next((p for p in placeholders if _same_field(p, d)), None)
         if shared is None:
             shared = Placeholder(len(placeholders) + 1, d.value)
             placeholders.append(shared)
         shared.decisions.append(d)
+    _name(placeholders)
+    return placeholders
+
+
+def from_numbers(decisions: list[Decision], numbers: list[int | None]) -> list[Placeholder]:
+    """Placeholders of a stored format: its own ``^FN`` numbers, whatever the fields
+    look like. A field without a number is static (the format says so); a numbered
+    field is variable with its whole data as the value, named as a legacy field
+    would be where its data says what it is."""
+    placeholders: dict[int, Placeholder] = {}
+    for d in decisions:
+        number = numbers[d.source.position] if d.source.position < len(numbers) else None
+        if number is None:
+            if d.variable:
+                d.variable, d.value, d.prefix_len = False, None, 0
+                d.reason, d.certainty = "static in the stored format", 0.95
+            continue
+        value = sample_value(d.source, d.source.raw) or ""
+        if d.prefix_len:  # the recall sends the caption too: the whole data is the value
+            d.name, d.name_certainty = None, 0.0
+        if d.name is None:
+            shape = shape_name(d.text) if d.text else None
+            d.name, d.name_certainty = shape or ("field", 0.3)
+        d.variable, d.prefix_len, d.value = True, 0, value
+        d.reason, d.certainty = f"^FN{number} of the stored format", 0.95
+        placeholders.setdefault(number, Placeholder(number, value)).decisions.append(d)
+    ordered = [placeholders[n] for n in sorted(placeholders)]
+    _name(ordered)
+    return ordered
+
+
+def _name(placeholders: list[Placeholder]) -> None:
     for p in placeholders:
-        best = max(p.decisions, key=lambda d: (d.name_certainty, d.source.is_barcode))
+        # A caption printed by a person outranks what the data looks like.
+        best = max(p.decisions, key=lambda d: (d.name_certainty + 0.05 * ("caption" in d.reason),
+                                               d.source.is_barcode))
         p.name = snake(best.name or "") or "field"
         p.name_certainty = best.name_certainty
-    return placeholders
 
 
 def _tokens(name: str) -> set[str]:

@@ -51,6 +51,7 @@ def synthesize(engine: SynthesisEngine, request: SynthesisInput, tenant_id: str,
         "confidence_score": result.confidence_score,
         "low_confidence": result.low_confidence,
         "confidence_components": result.confidence_components,
+        "field_confidence": result.field_confidence,
         "warnings": result.warnings,
         "_synthesis_meta": {
             "schema_version": SCHEMA_VERSION,

@@ -7,44 +7,170 @@ The word lists are the captions carriers print in the languages of the corpus
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import lru_cache
 
-# Address captions and the role they give the block below or beside them.
+# Address captions and the role they give the block below or beside them, in the
+# languages carriers print (English, German, French, Italian, Spanish, Portuguese,
+# Dutch, Swedish, Danish, Norwegian, Finnish, Polish, Czech, Hungarian, Turkish).
 ADDRESS_ROLES = {
     **dict.fromkeys(
         ["TO", "SHIP TO", "SHIP-TO", "DELIVER TO", "DELIVERY TO", "DELIVERY ADDRESS",
-         "RECIPIENT", "RECEIVER", "CONSIGNEE", "EMPFANGER", "EMPFÄNGER", "AN",
-         "DESTINATAIRE", "DESTINATARIO", "GEADRESSEERDE", "ODBIORCA", "MOTTAKER",
-         "MOTTAGARE", "ALICI", "ALICI ADRESI", "AAN", "TIL", "DESTINATION"],
+         "RECIPIENT", "RECEIVER", "CONSIGNEE", "EMPFANGER", "EMPFÄNGER", "LIEFERADRESSE",
+         "DESTINATAIRE", "DESTINATARIO", "GEADRESSEERDE", "ONTVANGER", "ODBIORCA",
+         "ADRES DORĘCZENIA", "MOTTAKER", "MOTTAGARE", "MODTAGER", "TILL", "VASTAANOTTAJA",
+         "ALICI", "ALICI ADRESI", "ALICI ADRESİ", "AAN", "TIL", "DESTINATION", "PŘÍJEMCE",
+         "CÍMZETT", "LEVERANSADRESS", "LEVERINGSADRESSE", "DESTINATÁRIO", "A L'ATTENTION DE"],
         "ship_to"),
     **dict.fromkeys(
         ["FROM", "SHIP FROM", "SENDER", "SHIPPER", "ABSENDER", "EXPEDITEUR", "EXPÉDITEUR",
-         "MITTENTE", "REMITENTE", "AFZENDER", "NADAWCA", "AVSENDER", "AVSÄNDARE", "FRA",
-         "GONDERICI", "GÖNDERICI", "RETURN TO", "RETURN ADDRESS",
-         "IF UNDELIVERED RETURN TO", "RETOUR"],
+         "MITTENTE", "REMITENTE", "AFZENDER", "NADAWCA", "AVSENDER", "AVSÄNDARE", "AFSENDER",
+         "FRÅN", "FRAN", "FRA", "LÄHETTÄJÄ", "ODESÍLATEL", "FELADÓ", "GONDERICI", "GÖNDERICI",
+         "GÖNDERİCİ", "RETURN TO", "RETURN ADDRESS", "IF UNDELIVERED RETURN TO", "RETOUR",
+         "REMETENTE", "RETURADRESSE", "RETURADRESS"],
         "ship_from"),
+    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
+    **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),
 }
 
 # Short words that are captions only with a colon ("DE:"), not as plain text.
-_COLON_ROLES = {"A": "ship_to", "AN": "ship_to", "PARA": "ship_to", "DE": "ship_from",
-                "DA": "ship_from", "VON": "ship_from", "VAN": "ship_from"}
+_COLON_ROLES = {"FOR": "mark_for", "A": "ship_to", "AN": "ship_to", "PARA": "ship_to",
+                "DE": "ship_from", "DA": "ship_from", "VON": "ship_from", "VAN": "ship_from",
+                "OD": "ship_from", "DO": "ship_to"}
 
-# Caption words -> the field name they give the value next to them.
+
+def _words(name: str, *captions: str) -> dict[str, str]:
+    return dict.fromkeys(captions, name)
+
+
+# Caption words (lower case, as ``caption_name`` spells them) -> the field name they
+# give the value next to them: one concept per line, in the carriers' languages.
 CAPTION_NAMES = {
-    "tel": "phone", "tel no": "phone", "phone": "phone", "telephone": "phone", "tlf": "phone",
-    "telefon": "phone", "mobile": "phone", "ref": "reference", "reference": "reference",
-    "ref no": "reference", "reference no": "reference", "referenz": "reference",
-    "referentie": "reference", "wt": "weight", "weight": "weight", "gewicht": "weight",
-    "poids": "weight", "peso": "weight", "waga": "weight", "vekt": "weight", "vikt": "weight",
-    "act wgt": "weight", "actwgt": "weight", "ship wt": "weight", "date": "date",
-    "datum": "date", "data": "date", "ship date": "ship_date", "tracking": "tracking_number",
-    "tracking no": "tracking_number", "tracking number": "tracking_number",
-    "tracking #": "tracking_number", "trk #": "tracking_number", "trk#": "tracking_number",
-    "awb": "tracking_number", "track & trace": "tracking_number", "order": "order_number",
-    "order no": "order_number", "order #": "order_number", "po": "purchase_order",
-    "inv": "invoice", "dept": "department", "desc": "description", "service": "service",
-    "collo": "piece_count", "pcs": "piece_count", "pieces": "piece_count",
-    "item": "piece_count", "parcel": "piece_count",
+    **_words("phone", "tel", "tel no", "phone", "phone #", "telephone", "tlf", "telefon",
+             "telefone", "telefono", "teléfono", "téléphone", "mobile", "mob", "cell", "gsm",
+             "tfn", "puh", "handy", "mobil", "telefonnummer", "phone number"),
+    **_words("email", "email", "e mail", "mail"),
+    **_words("contact", "contact", "kontakt", "attn", "att", "contact name", "ansprechpartner",
+             "referente", "kontaktperson"),
+    **_words("reference", "ref", "ref #", "ref no", "ref nr", "reference", "reference #",
+             "reference no", "referenz", "referenznr", "referenznummer", "referentie",
+             "référence", "reference client", "riferimento", "rif", "referencia", "referência",
+             "referens", "referanse", "reference nr", "ref code", "customer ref",
+             "customer reference", "your ref", "our ref", "order ref", "senders ref",
+             "receivers ref", "sender ref", "shipper ref", "kundreferens", "sändningsref",
+             "sandningsref", "ihre referenz", "kundenreferenz", "numer referencyjny"),
+    **_words("tracking_number", "tracking", "tracking #", "tracking no", "tracking number",
+             "tracking id", "track id", "trk", "trk #", "awb", "awb #", "air waybill",
+             "waybill", "waybill #", "track & trace", "track and trace", "sendungsnr",
+             "sendungsnummer", "sendungs nr", "shipment", "shipment #", "shipment no",
+             "shipment id", "shipment number", "shp #", "sändnings id", "sandnings id",
+             "sändningsnummer", "forsendelsesnummer", "zending", "zendingnummer",
+             "numéro de colis", "numero de colis", "n colis", "numero spedizione",
+             "lettera di vettura", "número de envío", "numero de envio", "envio", "envío",
+             "numer przesyłki", "numer paczki", "parcel no", "parcel number", "parcel id",
+             "consignment", "consignment no", "consignment number", "pro", "pro #",
+             "pro number", "pro no", "kollinummer", "paketnummer", "packet id", "lv"),
+    **_words("sscc", "sscc", "kolli id", "nve", "sscc no"),
+    **_words("weight", "wt", "wgt", "weight", "gewicht", "poids", "peso", "waga", "vekt",
+             "vikt", "vægt", "paino", "masa", "hmotnost", "súly", "ağırlık", "act wgt",
+             "actwgt", "ship wt", "shp wt", "gross weight", "net weight", "weight kg",
+             "weight lbs", "peso kg", "poids kg", "kg", "lbs"),
+    **_words("dimensions", "dims", "dim", "dwt", "dimensions", "dimmed", "size", "maße", "masse",
+             "dimensioni", "dimensiones", "afmetingen", "mått", "wymiary"),
+    **_words("date", "date", "datum", "data", "fecha", "dato", "päivämäärä", "tarih",
+             "datum zásilky", "dátum"),
+    **_words("ship_date", "ship date", "shipping date", "shipment date", "avs datum",
+             "avsändningsdatum", "versanddatum", "versanddat", "date d expédition",
+             "data spedizione", "fecha de envío", "verzenddatum", "date of mailing",
+             "pickup date", "data nadania"),
+    **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
+             "data generowania", "date d impression", "data di stampa"),
+    **_words("delivery_date", "delivery date", "deliver by", "estimated delivery", "eta",
+             "lieferdatum", "leveransdatum", "leveransedato", "data consegna",
+             "date de livraison", "fecha de entrega"),
+    **_words("expiry_date", "expiry", "expiry date", "expires", "exp", "best before", "bbd",
+             "mhd", "use by", "termin ważności", "termin waznosci", "à consommer avant"),
+    **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
+             "kolli", "anzahl", "paczka", "paczki", "pakke", "pakker", "packages", "pkg",
+             "pkgs", "pieza", "piezas", "pezzi", "colis", "carton", "cartons", "box",
+             "packstück", "packstücke", "paket"),
+    **_words("quantity", "qty", "quantity", "menge", "quantité", "quantità", "cantidad",
+             "aantal", "antal", "ilość"),
+    **_words("account_number", "account", "account no", "account #", "account number",
+             "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
+             "numero de compte", "konto", "kontonummer"),
+    **_words("customer_number", "customer", "customer no", "customer #", "customer number",
+             "cust no", "kundennummer", "kundennr", "kundnummer", "kundnr", "knr",
+             "kundenummer", "numéro client", "codice cliente", "número de cliente",
+             "klantnummer", "numer klienta"),
+    **_words("order_number", "order", "order no", "order #", "order number", "ordre",
+             "bestellung", "bestellnr", "bestellnummer", "commande", "n commande", "ordine",
+             "pedido", "ordernummer", "ordernr", "zamówienie", "order id"),
+    **_words("purchase_order", "po", "po #", "p o", "purchase order", "p o #", "po no"),
+    **_words("invoice", "inv", "invoice", "invoice no", "rechnung", "rechnungsnr",
+             "facture", "fattura", "factura", "faktura"),
+    **_words("department", "dept", "department", "abteilung"),
+    **_words("description", "desc", "description", "content", "contents", "contenu",
+             "inhalt", "contenuto", "contenido", "inhoud", "innehåll", "indhold", "innhold",
+             "zawartość", "zawartosc", "artikelinfo", "goods", "article", "articles",
+             "warenbeschreibung", "opis"),
+    **_words("service", "service", "serwis", "tjänst", "dienst", "servizio", "servicio",
+             "produkt", "product", "service level"),
+    **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
+             "sort", "sort code", "hub", "sortierung", "tournee", "zone"),
+    **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
+             "assicurazione", "seguro", "insured value"),
+    **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
+             "contrassegno", "contra reembolso", "rembours", "pobranie", "efterkrav"),
+    **_words("value", "value", "wert", "valeur", "valore", "valor", "waarde", "värde",
+             "customs value", "declared value"),
+    **_words("bill_of_lading", "b l", "b l #", "b l no", "bill of lading", "bol"),
+    **_words("lot_number", "lot", "lot no", "batch", "batch no", "charge", "lotto", "lote"),
+    **_words("pin", "pin", "pin code", "pincode", "code pin"),
+    **_words("order_type", "order type"),
+    **_words("delivery_instructions", "delivery instructions", "delivery instr", "instructions",
+             "instr", "safe place", "leave at", "instructie", "instruction", "zustellhinweis",
+             "lieferhinweis", "instructions de livraison", "istruzioni", "instrucciones",
+             "leveransinstruktion", "transportinstruktion", "wskazówki"),
+    **_words("remarks", "note", "notes", "remarks", "remark", "comment", "comments",
+             "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
+             "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
+    **_words("permit_number", "permit", "permit no", "permit #"),
 }
+
+
+def _caption_key(text: str) -> str:
+    return snake(text.strip().rstrip(":").strip()).replace("_number", " #").replace("_", " ")
+
+
+
+# Country names as address blocks print them, in English and their own language,
+# and ISO 3166 codes; "HU - Magyarország" and "United States (USA)" forms too.
+COUNTRIES = frozenset("""
+UNITED STATES|USA|US|UNITED STATES OF AMERICA|CANADA|CA|MEXICO|MÉXICO|MX|UNITED KINGDOM|UK|
+GB|GREAT BRITAIN|ENGLAND|SCOTLAND|WALES|IRELAND|IE|ÉIRE|GERMANY|DEUTSCHLAND|DE|FRANCE|FR|
+ITALY|ITALIA|IT|SPAIN|ESPAÑA|ESPANA|ES|PORTUGAL|PT|NETHERLANDS|NEDERLAND|THE NETHERLANDS|NL|
+BELGIUM|BELGIQUE|BELGIË|BELGIE|BE|LUXEMBOURG|LU|SWITZERLAND|SCHWEIZ|SUISSE|SVIZZERA|CH|
+AUSTRIA|ÖSTERREICH|OSTERREICH|AT|SWEDEN|SVERIGE|SE|NORWAY|NORGE|NO|DENMARK|DANMARK|DK|
+FINLAND|SUOMI|FI|ICELAND|ÍSLAND|IS|POLAND|POLSKA|PL|CZECH REPUBLIC|CZECHIA|ČESKO|CESKO|
+ČESKÁ REPUBLIKA|CZ|SLOVAKIA|SLOVENSKO|SK|HUNGARY|MAGYARORSZÁG|MAGYARORSZAG|HU|SLOVENIA|
+SLOVENIJA|SI|CROATIA|HRVATSKA|HR|ROMANIA|ROMÂNIA|RO|BULGARIA|БЪЛГАРИЯ|BG|GREECE|ΕΛΛΆΔΑ|GR|
+TURKEY|TÜRKIYE|TÜRKİYE|TURKIYE|TR|ESTONIA|EESTI|EE|LATVIA|LATVIJA|LV|LITHUANIA|LIETUVA|LT|
+AUSTRALIA|AU|NEW ZEALAND|NZ|JAPAN|JP|CHINA|CN|INDIA|IN|BRAZIL|BRASIL|BR|SOUTH AFRICA|ZA
+""".replace("\n", "").split("|"))
+
+
+@lru_cache(maxsize=8192)
+def is_country(text: str) -> bool:
+    """A country line: a name or code of COUNTRIES, alone or as "HU - Magyarország"
+    or "United States (USA)"."""
+    key = re.sub(r"\s+", " ", text.strip().upper().strip("()"))
+    named = re.fullmatch(r"(.+) ([A-Z]{2,3})", key)  # "UNITED STATES US"
+    if named and named.group(1) in COUNTRIES and named.group(2) in COUNTRIES:
+        return True
+    parts = [key] + [p.strip(" ()") for p in re.split(r" - |\(|\)", key) if p.strip(" ()")]
+    return bool(key) and len(key) <= 40 and all(p in COUNTRIES for p in parts[1:] or parts)
+
 
 _MONTHS = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*"
 DATE = re.compile(
@@ -66,6 +192,7 @@ _SNAKE = re.compile(r"[^a-z0-9]+")
 def snake(text: str) -> str:
     """``SHIP DATE`` -> ``ship_date``; accents kept only as plain letters."""
     plain = text.lower().replace("#", " number ").replace("&", " and ")
+    plain = unicodedata.normalize("NFKD", plain.replace("ø", "o").replace("ł", "l"))
     plain = plain.encode("ascii", "ignore").decode()
     return _SNAKE.sub("_", plain).strip("_")
 
@@ -75,6 +202,7 @@ def caption_key(text: str) -> str:
     return re.sub(r"\s+", " ", text.strip().rstrip(":").strip().replace(".", "")).upper()
 
 
+@lru_cache(maxsize=8192)
 def address_role(text: str) -> str | None:
     """The role an address caption gives, also for bilingual "TO / A:" captions."""
     colon = text.strip().endswith(":")
@@ -84,9 +212,16 @@ def address_role(text: str) -> str | None:
             return _COLON_ROLES[key]
         if key in ADDRESS_ROLES:
             return ADDRESS_ROLES[key]
+        words = key.split()
+        if 2 <= len(words) <= 4:  # "USPS DELIVER TO": a role phrase after a brand
+            for n in (3, 2):
+                tail = " ".join(words[-n:])
+                if len(words) > n and tail in ADDRESS_ROLES and " " in tail:
+                    return ADDRESS_ROLES[tail]
     return None
 
 
+@lru_cache(maxsize=8192)
 def is_caption(text: str) -> bool:
     """Static caption text: "SHIP TO:", "TRK#", "TO", a few words ending in a colon."""
     stripped = text.strip()
@@ -98,21 +233,61 @@ def is_caption(text: str) -> bool:
     return len(words) <= 5 and (stripped.endswith(":") or stripped.endswith("#"))
 
 
+# A caption without a colon before its value: "PRO NUMBER 123456789", "B/L NO 4711".
+_NUMBER_CAPTION = re.compile(r"^([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)",
+                             re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
 def caption_split(text: str) -> int | None:
     """Where the value starts in "Caption: value" text, or None."""
     colon = text.find(":")
-    if colon < 0 or not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
+    if colon < 0:
+        match = _NUMBER_CAPTION.match(text)
+        return match.end() if match and len(text.split()) <= 6 else None
+    if not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
         return None
     rest = text[colon + 1 :]
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
                                                      and text[colon - 1 : colon].isdigit()):
         return None  # nothing after it, a URL, or a time of day such as 22:00
+    if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest):
+        return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ...")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
-def caption_name(caption: str) -> str:
-    key = snake(caption.rstrip(": ")).replace("_number", " #").replace("_", " ")
-    return CAPTION_NAMES.get(key, CAPTION_NAMES.get(key.replace(" #", ""), snake(caption)))
+@lru_cache(maxsize=8192)
+def caption_name(caption: str) -> tuple[str, float]:
+    """The field name a caption gives the value next to it, and how sure that is: a
+    caption of the vocabulary is sure, an unknown one only names the field."""
+    key = _caption_key(caption)
+    tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
+    short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", key)
+    tries += [short, short.split(" ")[-1] if short else "", short.split(" ")[0] if short else ""]
+    names = _names()
+    for i, attempt in enumerate(tries):
+        if attempt in names:
+            return names[attempt], 0.85 if i < 4 else 0.7
+    last = short.split(" ")[-1] if short else ""
+    if last.endswith("ref") or last.endswith("reference"):
+        return "reference", 0.7  # "AltRef", "Kundenref"
+    return snake(caption) or "field", 0.45
+
+
+_NAMES_BY_KEY: dict[str, str] = {}
+
+
+def _names() -> dict[str, str]:
+    if not _NAMES_BY_KEY:
+        _NAMES_BY_KEY.update({_caption_key(k): v for k, v in CAPTION_NAMES.items()})
+    return _NAMES_BY_KEY
+
+
+@lru_cache(maxsize=8192)
+def is_known_caption(text: str) -> bool:
+    """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr." ..."""
+    return bool(text.strip()) and not any(c.isdigit() for c in text) and \
+        caption_name(text)[1] >= 0.85 and len(text.split()) <= 4
 
 
 def compact(text: str) -> str:
@@ -133,6 +308,7 @@ def is_tracking(text: str) -> bool:
             and len(text.split()) <= 8 and not wordy)
 
 
+@lru_cache(maxsize=8192)
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
     return bool(POSTAL.search(text.upper())) and bool(_WORD.search(text)) \
@@ -156,6 +332,7 @@ def words_only(text: str) -> bool:
     return not any(c.isdigit() for c in text)
 
 
+@lru_cache(maxsize=8192)
 def shape_name(text: str) -> tuple[str, float] | None:
     """A name from what the data looks like, with how sure it is."""
     if _TIMES.fullmatch(text.strip()):
@@ -169,7 +346,7 @@ def shape_name(text: str) -> tuple[str, float] | None:
     if DATE.fullmatch(text.strip()):
         return "date", 0.85
     if PHONE.fullmatch(text.strip()):
-        return "phone", 0.75
+        return "phone", 0.65
     if is_tracking(text):
         return "tracking_number", 0.7
     if POSTAL.fullmatch(text.strip().upper()):

@@ -36,6 +36,11 @@ class SourceField:
     hex_indicator: str | None
     block: bool  # ^FB/^TB text
     raw: str = ""  # field data as written (^FH escapes and all)
+    orientation: str = "N"  # N, R (90), I (180) or B (270): how the text reads
+    # Where the field is in reading order: its position turned with its text, so
+    # the lines of a rotated block follow each other down the page as upright ones do.
+    rx: int = 0
+    ry: int = 0
     # Earlier ^FD/^FV of the same field: the last one wins, the body drops these.
     overridden: list[tuple[int, int]] = field(default_factory=list)
 
@@ -77,6 +82,7 @@ class _Open:
     hex_indicator: str | None = None
     block: bool = False
     font_height: int | None = None
+    orientation: str | None = None
 
 
 class _Reader:
@@ -89,6 +95,7 @@ class _Reader:
         self.end = self._label_end(text)
         self.label = SourceLabel(text[: self.end])
         self.default_height = 30
+        self.default_orientation = "N"
         self.delimiter = ","
 
     def _first_label(self) -> list[Command]:
@@ -118,6 +125,7 @@ class _Reader:
         for command in self.commands:
             self._count(command)
             current = self._apply(current, command)
+        _reading_frame(self.label)
         return self.label
 
     def _count(self, command: Command) -> None:
@@ -133,6 +141,10 @@ class _Reader:
             current.y = (_int(parts[1]) or 0) if len(parts) > 1 else 0
         elif name in ("A", "A@"):
             current.font_height = _int(params[1:].lstrip(",NRIB"))
+            turn = params[1:].lstrip(",")[:1].upper()
+            current.orientation = turn if turn in ("N", "R", "I", "B") else None
+        elif name == "FW" and params[:1].upper() in ("N", "R", "I", "B"):
+            self.default_orientation = params[:1].upper()
         elif name == "CF" and len(parts) > 1:
             self.default_height = _int(parts[1]) or self.default_height
         elif name == "CD" and params:
@@ -164,6 +176,7 @@ class _Reader:
         self.label.fields.append(SourceField(
             position=len(self.label.fields), x=current.x, y=current.y,
             font_height=current.font_height or self.default_height,
+            orientation=current.orientation or self.default_orientation,
             symbology=current.symbology, data_command=current.data,
             data_span=self._span(current.data), caret=caret, tilde=tilde,
             hex_indicator=current.hex_indicator, block=current.block,
@@ -172,6 +185,15 @@ class _Reader:
     def _span(self, command: Command) -> tuple[int, int]:
         after = bisect_right(self.offsets, command.offset)
         return command.offset, (self.offsets[after] if after < len(self.offsets) else self.end)
+
+
+def _reading_frame(label: SourceLabel) -> None:
+    """Each field's position turned with its text (see ``SourceField.rx``)."""
+    width = max((f.x for f in label.fields), default=0) + 1
+    height = max((f.y for f in label.fields), default=0) + 1
+    for f in label.fields:
+        f.rx, f.ry = {"R": (f.y, width - f.x), "I": (width - f.x, height - f.y),
+                      "B": (height - f.y, f.x)}.get(f.orientation, (f.x, f.y))
 
 
 def read_first_label(text: str) -> SourceLabel:

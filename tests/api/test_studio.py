@@ -267,6 +267,31 @@ def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
     page.locator("#render-cached").filter(has_text="true").wait_for()
 
 
+def test_field_boxes_show_each_fields_confidence(page: Any, pro_key: str) -> None:
+    sign_in(page, pro_key)
+    page.get_by_role("button", name="Synthesize and review").click()
+    page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
+    page.get_by_role("button", name="Synthesize", exact=True).click()
+    page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
+    boxes = page.locator("#review-preview .box")
+    figures = page.locator("#review-preview .box .conf")
+    assert figures.count() == boxes.count() >= 3
+    unsure_seen = sure_seen = False
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        confidence = float(box.get_attribute("data-confidence") or "nan")
+        assert re.fullmatch(r"[01]\.\d\d", box.locator(".conf").inner_text())
+        unsure = "unsure" in (box.get_attribute("class") or "")
+        assert unsure is (confidence < 0.7)
+        unsure_seen, sure_seen = unsure_seen or unsure, sure_seen or not unsure
+    assert sure_seen
+    # The dashed boxes are the fields the warnings list as names to review.
+    review = [w for w in page.locator("#synth-warnings li").all_inner_texts()
+              if w.startswith("names to review: ")]
+    assert bool(review) is unsure_seen
+    assert_accessible(page)
+
+
 def test_a_draft_with_nothing_variable_is_flagged_low_confidence(page: Any,
                                                                  pro_key: str) -> None:
     sign_in(page, pro_key)

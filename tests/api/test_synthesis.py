@@ -82,7 +82,10 @@ async def test_synthesize_returns_a_draft_and_counts_one_unit(
     assert set(draft["values"]) == set(draft["field_map"])
     assert f"^FN{draft['field_map']['recipient_name']}^FS" in draft["body"]
     assert (draft["width_dots"], draft["height_dots"], draft["source_dpi"]) == (812, 1218, 203)
-    assert 0.7 <= body["confidence_score"] <= 1 and body["low_confidence"] is False
+    assert 0 <= body["confidence_score"] <= 1
+    assert body["low_confidence"] is (body["confidence_score"] < 0.7)
+    assert set(body["field_confidence"]) == set(draft["field_map"])
+    assert all(0 <= c <= 1 for c in body["field_confidence"].values())
     assert set(body["confidence_components"]) >= {
         "parse_coverage", "variable_certainty", "naming_certainty", "dimension_detection"}
     assert isinstance(body["warnings"], list)
@@ -91,6 +94,20 @@ async def test_synthesize_returns_a_draft_and_counts_one_unit(
     assert meta["prompt_version"] and meta["request_id"] == headers["X-Request-Id"]
     assert headers["X-RateLimit-Limit"]
     assert syntheses_used(redis_db, caller) == 1
+
+
+async def test_a_stored_format_with_its_recall_is_a_draft_not_a_422(
+    api: Api, make_caller: MakeCaller,
+) -> None:
+    caller = make_caller("pro")
+    stored = ("^XA^DFE:SAMPLE.ZPL^FS^FO30,40^ADN,36,20^FDShip to: ^FS"
+              "^FO150,125^ADN,36,20^FN1^FS^FO70,480^BY4^B3N,,200^FN4^FS^XZ"
+              "^XA^XFE:SAMPLE.ZPL^FN1^FDAcme Printing^FS^FN4^FD12345678^FS^XZ")
+    status, body, _ = await send(api, "POST", PATH, caller, {"input_zpl": stored})
+    assert status == 200, body
+    draft = body["draft"]
+    assert sorted(draft["field_map"].values()) == [1, 4]
+    assert sorted(draft["values"].values()) == ["12345678", "Acme Printing"]
 
 
 async def test_hard_to_read_input_is_200_with_a_low_score(

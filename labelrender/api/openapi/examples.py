@@ -101,14 +101,19 @@ SYNTHESIS: Any = {
             "tracking_number": "1Z999AA10123456784",
         },
     },
-    "confidence_score": 0.894,
+    "confidence_score": 0.891,
     "low_confidence": False,
     "confidence_components": {
         "parse_coverage": 1.0,
         "variable_certainty": 0.863,
-        "naming_certainty": 0.767,
+        "naming_certainty": 0.85,
         "dimension_detection": 1.0,
         "round_trip": 1.0,
+    },
+    "field_confidence": {
+        "ship_to_name": 0.8,
+        "ship_to_postal_city": 0.8,
+        "tracking_number": 0.95,
     },
     "warnings": [],
     "_synthesis_meta": {
@@ -275,14 +280,19 @@ JOB: Any = {
                 "tracking_number": "1Z999AA10123456784",
             },
         },
-        "confidence_score": 0.894,
+        "confidence_score": 0.891,
         "low_confidence": False,
         "confidence_components": {
             "parse_coverage": 1.0,
             "variable_certainty": 0.863,
-            "naming_certainty": 0.767,
+            "naming_certainty": 0.85,
             "dimension_detection": 1.0,
             "round_trip": 1.0,
+        },
+        "field_confidence": {
+            "ship_to_name": 0.8,
+            "ship_to_postal_city": 0.8,
+            "tracking_number": 0.95,
         },
         "warnings": [],
         "_synthesis_meta": {

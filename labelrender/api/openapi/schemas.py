@@ -173,6 +173,9 @@ class SynthesisResult(Answer):
     confidence_score: float = Field(ge=0, le=1)
     low_confidence: bool = Field(description="true below the review threshold (0.7)")
     confidence_components: dict[str, float] = Field(description="Per-signal breakdown")
+    field_confidence: dict[str, float] = Field(
+        description="Each field's confidence (0-1), by field name; below 0.7 its kind or "
+                    "party is uncertain and the `names to review` warning lists it")
     warnings: list[str]
     synthesis_meta: SynthesisMeta = Field(alias="_synthesis_meta")
 

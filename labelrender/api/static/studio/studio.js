@@ -138,7 +138,7 @@ function showTab(name) {
 
 // --- previews with field boxes -------------------------------------------------
 
-function showPreview(container, answer, labelFor) {
+function showPreview(container, answer, labelFor, confidenceFor = null) {
   container.replaceChildren();
   const image = document.createElement("img");
   image.alt = "Rendered label";
@@ -146,9 +146,28 @@ function showPreview(container, answer, labelFor) {
   container.append(image);
   image.addEventListener("load", () => {
     for (const field of answer.fields || []) {
-      container.append(boxNode(field, image.naturalWidth, image.naturalHeight, labelFor));
+      const box = boxNode(field, image.naturalWidth, image.naturalHeight, labelFor);
+      const confidence = confidenceFor ? confidenceFor(field) : null;
+      if (confidence !== null && confidence !== undefined) markConfidence(box, confidence);
+      container.append(box);
     }
   }, { once: true });
+}
+
+// A field box shows how sure synthesis is of the field (0-1); below the review
+// threshold the box is dashed and its figure says to check the name.
+const REVIEW_BELOW = 0.7;
+
+function markConfidence(box, confidence) {
+  const figure = document.createElement("b");
+  figure.className = "conf";
+  figure.textContent = confidence.toFixed(2);
+  const unsure = confidence < REVIEW_BELOW;
+  box.classList.toggle("unsure", unsure);
+  box.dataset.confidence = confidence.toFixed(3);
+  figure.title = unsure ? "Confidence below 0.7: check this field's name"
+    : "Confidence of this field's kind and name";
+  box.append(figure);
 }
 
 function boxNode(field, width, height, labelFor) {
@@ -375,9 +394,11 @@ function showReview(synthesis) {
     item.textContent = text;
     return item;
   }));
+  const confidence = synthesis.field_confidence || {};
   review.rows = Object.entries(draft.field_map)
     .sort((a, b) => a[1] - b[1])
-    .map(([name, fn]) => ({ fn, name, value: (draft.values || {})[name] ?? "" }));
+    .map(([name, fn]) => ({ fn, name, value: (draft.values || {})[name] ?? "",
+      confidence: confidence[name] ?? null }));
   showFieldRows();
   $("commit-id").value = synthesis.template_id || draft.name || "";
   $("history").replaceChildren();
@@ -461,7 +482,8 @@ async function renderDraft() {
   try {
     const answer = await api("POST", "/v1/labels", request);
     const variable = (answer.fields || []).filter((field) => field.fn !== null && rowOf(field.fn));
-    showPreview($("review-preview"), { ...answer, fields: variable }, draftLabel);
+    showPreview($("review-preview"), { ...answer, fields: variable }, draftLabel,
+      (field) => rowOf(field.fn)?.confidence ?? null);
     status.textContent = `${variable.length} variable field boxes outlined.`;
   } catch (error) {
     status.classList.add("bad");

@@ -1,0 +1,294 @@
+"""Generated labels for the synthesis evaluation: real layouts, new data, known truth.
+
+A template is a hand-labelled real label (``synthesis_truth.json``, development part
+only): its layout, captions, fonts and barcodes stay; every field the truth calls
+variable gets new data in one of many locales (Faker), so the truth of each field
+is known by construction:
+
+- parties (names, streets, postal code and town in the locale's order, countries,
+  phones, e-mail) from Faker, one sender and one recipient per label;
+- dates regenerated in the format the field used (``31JAN26``, ``2024-03-06``...);
+- every other value (tracking numbers, SSCCs, routing codes, references, weights,
+  counts) by a per-label substitution of digits and letters, so a barcode and its
+  printed form stay the same value; check digits are then made valid again
+  (SSCC / GTIN mod 10, UPS 1Z, UPU S10, USPS IMpb);
+- in about a third of the labels the sender's and the recipient's phone and town
+  are made equal on purpose: two distinct fields that merely share a value.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from faker import Faker
+
+from labelrender.synth.source import SourceField, SourceLabel, read_first_label
+
+LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL",
+           "da_DK", "no_NO", "cs_CZ", "hu_HU", "en_CA", "de_AT", "fr_CH")
+_PARTS = ("name", "contact", "address", "postal_city", "postal_code", "city", "country",
+          "phone", "email")
+_PARTY = re.compile(rf"^(ship_to|ship_from|mark_for)_({'|'.join(_PARTS)})$")
+_BARCODE_PREFIX = re.compile(r"^(?:>[5-9:;]|[HQML][AM],)*")
+_DATE_FORMATS = (
+    (re.compile(r"\d{4}-\d{2}-\d{2}"), "%Y-%m-%d"),
+    (re.compile(r"\d{2}/\d{2}/\d{4}"), "%d/%m/%Y"),
+    (re.compile(r"\d{2}\.\d{2}\.\d{4}"), "%d.%m.%Y"),
+    (re.compile(r"\d{2}-\d{2}-\d{4}"), "%d-%m-%Y"),
+    (re.compile(r"\d{2}[A-Z]{3}\d{2}"), "%d%b%y"),
+    (re.compile(r"\d{2} [A-Z]{3} \d{4}"), "%d %b %Y"),
+    (re.compile(r"(?<!\d)20\d{6}(?!\d)"), "%Y%m%d"),
+)
+_COUNTRIES = {"en_US": "UNITED STATES", "en_GB": "United Kingdom", "de_DE": "Deutschland",
+              "fr_FR": "France", "it_IT": "Italia", "es_ES": "España", "nl_NL": "Nederland",
+              "sv_SE": "Sverige", "pl_PL": "Polska", "da_DK": "Danmark", "no_NO": "Norge",
+              "cs_CZ": "Česko", "hu_HU": "Magyarország", "en_CA": "Canada",
+              "de_AT": "Österreich", "fr_CH": "Suisse"}
+
+
+@dataclass
+class GeneratedLabel:
+    name: str
+    zpl: str
+    truth: dict[int, str]  # field position -> meaning (variable fields only)
+    locale: str
+
+
+def gs1_check(digits: str) -> str:
+    """The GS1 mod-10 check digit for ``digits`` (SSCC, GTIN, USPS IMpb)."""
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(digits)))
+    return str((10 - total % 10) % 10)
+
+
+def ups_check(body: str) -> str:
+    """The check character of a UPS 1Z number from the 15 characters after ``1Z``."""
+    total = 0
+    for i, c in enumerate(body):
+        value = int(c) if c.isdigit() else (ord(c) - 63) % 10
+        total += value * (2 if i % 2 else 1)
+    return str((10 - total % 10) % 10)
+
+
+def s10_check(serial: str) -> str:
+    """The UPU S10 check digit of an 8-digit serial number."""
+    total = sum(int(d) * w for d, w in zip(serial, (8, 6, 4, 2, 3, 5, 9, 7), strict=True))
+    check = 11 - total % 11
+    return "0" if check == 10 else "5" if check == 11 else str(check)
+
+
+def fix_check_digits(code: str) -> str:
+    """``code`` (spaces and brackets removed) with a valid check digit where its
+    shape says which scheme it follows; otherwise unchanged."""
+    if re.fullmatch(r"\d{18}|00\d{18}|\d{22}", code):
+        return code[:-1] + gs1_check(code[:-1])
+    if re.fullmatch(r"1Z[0-9A-Z]{16}", code):
+        return code[:-1] + ups_check(code[2:-1])
+    if re.fullmatch(r"[A-Z]{2}\d{9}[A-Z]{2}", code):
+        return code[:10] + s10_check(code[2:10]) + code[11:]
+    return code
+
+
+# Parts of a value that are its structure, not its data: "(420)", a leading GS1 AI
+# after a Code 128 FNC1, "2L", "1Z", "JJD", "(J)".
+_STRUCTURE = re.compile(r"\(\d{2,4}\)|^(?:>[5-9:;])*(?:00|0[12]|40[0-3]|42[01])(?=\d{5})|"
+                        r"\(?2L\)?|^1Z|\(?J\)?JD|>[5-9:;]")
+
+
+class _Substitution:
+    """One label's consistent replacement of each digit and letter."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.table: dict[str, str] = {}
+
+    def char(self, c: str) -> str:
+        if c not in self.table:
+            if c.isdigit():
+                self.table[c] = str(self.rng.randrange(10))
+            elif "A" <= c <= "Z":
+                self.table[c] = chr(ord("A") + self.rng.randrange(26))
+            elif "a" <= c <= "z":
+                self.table[c] = chr(ord("a") + self.rng.randrange(26))
+            else:
+                self.table[c] = c
+        return self.table[c]
+
+    def text(self, value: str) -> str:
+        """Digits replaced (letters kept: units, country codes, carrier prefixes);
+        GS1 application identifiers and carrier prefixes stay as they are."""
+        keep = set()
+        for match in _STRUCTURE.finditer(value):
+            keep.update(range(match.start(), match.end()))
+        out = "".join(c if i in keep or not c.isdigit() else self.char(c)
+                      for i, c in enumerate(value))
+        return _refit(out, fix_check_digits(re.sub(r"[\s()]", "", out)))
+
+
+def _refit(spaced: str, compact: str) -> str:
+    """``compact`` written back into the spacing of ``spaced``."""
+    chars = iter(compact)
+    return "".join(c if c in " ()" else next(chars, c) for c in spaced)
+
+
+class _Party:
+    def __init__(self, fake: Faker, locale: str) -> None:
+        self.fake, self.locale = fake, locale
+        self.values: dict[str, str] = {}
+
+    def value(self, part: str, original: str) -> str:
+        key = f"{part}:{original}"
+        if key not in self.values:
+            self.values[key] = self._make(part, original)
+        return self.values[key]
+
+    def _make(self, part: str, original: str) -> str:
+        f = self.fake
+        if part == "name":
+            return str(f.company() if self.fake.random.random() < 0.4 else f.name())
+        if part == "contact":
+            return str(f.name())
+        if part == "address":
+            return str(f.street_address()).replace("\n", " ")
+        if part in ("postal_city", "postal_code", "city"):
+            town = self.values.setdefault("town", str(f.city()))
+            code = self.values.setdefault("postcode", str(f.postcode()))
+            if part == "postal_code":
+                return code
+            if part == "city":
+                return town
+            if self.locale in ("en_US", "en_CA"):
+                return f"{town}, {f.state_abbr() if self.locale == 'en_US' else 'ON'} {code}"
+            if self.locale == "en_GB":
+                return f"{town} {code}"
+            return f"{code} {town}"
+        if part == "country":
+            return _COUNTRIES.get(self.locale, "")
+        if part == "phone":
+            return str(f.phone_number())
+        return str(f.email())
+
+
+def _date_value(rng: random.Random, original: str) -> str:
+    for pattern, fmt in _DATE_FORMATS:
+        match = pattern.search(original)
+        if match:
+            day = date(2024, 1, 1) + timedelta(days=rng.randrange(900))
+            text = day.strftime(fmt).upper() if "%b" in fmt else day.strftime(fmt)
+            return original[: match.start()] + text + original[match.end():]
+    return ""
+
+
+def _clean(value: str, field: SourceField, ascii_only: bool) -> str:
+    for bad in ("^", "~", field.hex_indicator or "^", field.caret, field.tilde, "\\"):
+        value = value.replace(bad, " ")
+    if ascii_only:
+        value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode()
+    return value
+
+
+def _field_text(field: SourceField) -> str:
+    from labelrender.synth.source import printed_bytes, sample_value
+
+    value = sample_value(field, field.raw)
+    return (value if value is not None else printed_bytes(field, field.raw)).strip()
+
+
+def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Party],
+             subst: _Substitution, rng: random.Random, ascii_only: bool) -> str | None:
+    """The field's new data as written in ZPL, or None to keep it."""
+    if field.hex_indicator and field.hex_indicator in field.raw:
+        return None  # escaped data: keep the template's bytes
+    first = meaning.split("|")[0]
+    party = _PARTY.match(first)
+    if field.is_barcode:
+        prefix = _BARCODE_PREFIX.match(field.raw)
+        head = prefix.group(0) if prefix else ""
+        data = field.raw[len(head):]
+        if "[)>" in data or "{" in data or "|" in data or len(data) > 60:
+            return None  # a composite payload keeps its bytes
+        return head + subst.text(data)
+    if party is not None:
+        caption = re.match(r"^[^\d:]{1,25}:\s*", text) if party.group(2) != "name" else None
+        head = caption.group(0) if caption else ""
+        value = parties[party.group(1)].value(party.group(2), text)
+        return _clean(head + value, field, ascii_only)
+    if first in ("date", "ship_date", "print_date", "expiry_date"):
+        value = _date_value(rng, text)
+        if value:
+            return _clean(value, field, ascii_only)
+    return subst.text(text)
+
+
+def _ascii_only(label: SourceLabel) -> bool:
+    return not re.search(r"\^CI(?:28|29|30)", label.text)
+
+
+_FAKERS: dict[str, Faker] = {}
+
+
+def _faker(locale: str) -> Faker:
+    if locale not in _FAKERS:
+        _FAKERS[locale] = Faker(locale)
+    return _FAKERS[locale]
+
+
+def generate_one(template_name: str, zpl: str, truth: dict[int, str], seed: int
+                 ) -> GeneratedLabel:
+    rng = random.Random(seed)
+    locale = LOCALES[seed % len(LOCALES)]
+    fake = _faker(locale)
+    fake.seed_instance(seed)
+    text = zpl.encode("utf-8").decode("latin-1")
+    label = read_first_label(text)
+    parties = {role: _Party(fake, locale) for role in ("ship_to", "ship_from", "mark_for")}
+    if rng.random() < 0.35:  # equal on purpose: distinct fields sharing a value
+        town, code = str(fake.city()), str(fake.postcode())
+        for role in ("ship_to", "ship_from"):
+            parties[role].values.update(town=town, postcode=code)
+        shared_phone = str(fake.phone_number())
+        for role in ("ship_to", "ship_from"):
+            parties[role].values["shared_phone"] = shared_phone
+    subst = _Substitution(rng)
+    ascii_only = _ascii_only(label)
+    edits: list[tuple[int, int, str]] = []
+    for field in label.fields:
+        meaning = truth.get(field.position)
+        if meaning is None:
+            continue
+        raw = _new_raw(field, meaning, _field_text(field), parties, subst, rng, ascii_only)
+        if raw is None:
+            continue
+        raw = _equal_phones(raw, meaning, parties)
+        start = field.data_span[0] + 3  # caret + FD
+        if text[start:start + len(field.raw)] != field.raw:
+            continue
+        edits.append((start, start + len(field.raw),
+                      raw.encode("utf-8").decode("latin-1")))
+    out, pos = [], 0
+    for start, end, new in sorted(edits):
+        out += [text[pos:start], new]
+        pos = end
+    out.append(text[pos:])
+    zpl_out = "".join(out).encode("latin-1").decode("utf-8", errors="replace")
+    return GeneratedLabel(f"{template_name}#{seed}", zpl_out, dict(truth), locale)
+
+
+def _equal_phones(raw: str, meaning: str, parties: dict[str, _Party]) -> str:
+    shared = parties["ship_to"].values.get("shared_phone")
+    if shared and meaning.split("|")[0] in ("ship_to_phone", "ship_from_phone"):
+        caption = re.match(r"^[^\d+(]{1,25}", raw)
+        return (caption.group(0) if caption else "") + shared
+    return raw
+
+
+def generate(templates: list[tuple[str, str, dict[int, str]]], count: int
+             ) -> Iterator[GeneratedLabel]:
+    """``count`` labels, spread evenly over ``templates`` (name, zpl, truth)."""
+    for i in range(count):
+        name, zpl, truth = templates[i % len(templates)]
+        yield generate_one(name, zpl, truth, seed=i)

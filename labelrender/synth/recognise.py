@@ -1,0 +1,193 @@
+"""Recognisers that validate: what a value is, checked by its own rules.
+
+A tracking number is named one when a carrier's format and check digit say so
+(UPS 1Z, UPU S10, USPS IMpb, FedEx, GS1 SSCC), a GTIN when its check digit holds,
+a GS1 element string by its application identifiers (00 SSCC, 01 GTIN, 401/402
+consignment, 403 routing, 420/421 ship-to postal code), a phone number when
+``phonenumbers`` finds a valid number, a weight or a size by its units. Each answer
+comes with how sure it is: a valid check digit is near certain, a shape alone is not.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import phonenumbers
+
+Recognised = tuple[str, float]
+
+# ZPL Code 128 invocation codes in field data (>8 is FNC1).
+_FNC1 = re.compile(r">8")
+_CODE128_CODES = re.compile(r">[0-9:;<=]")
+_REGIONS = ("US", "GB", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "DK", "NO", "CZ", "HU",
+            "CA", "AT", "CH", "BE", "FI", "PT", "IE", "TR", "AU")
+_UNIT = r"(?:kgs?|lbs?|g|gr|grams?|oz|ounces?|kilos?)"
+_NUMBER = r"\d+(?:[.,]\d+)?"
+WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
+                    rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})$",
+                    re.IGNORECASE)
+DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
+                        r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
+_PHONE_CAPTION = re.compile(r"(?:tel|phone|telefon|tlf|mob|mobile|fon|gsm)\.?:?\s*", re.I)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
+_COMPACT = re.compile(r"[\s()]")
+# A North American number written the usual way: 614.984.1858, 555-123-4567.
+_NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
+
+
+def gs1_valid(digits: str) -> bool:
+    """The GS1 mod-10 check digit (SSCC, GTIN, GSIN, USPS IMpb) holds."""
+    if not digits.isdigit() or len(digits) < 2:
+        return False
+    body, check = digits[:-1], int(digits[-1])
+    total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
+    return (10 - total % 10) % 10 == check
+
+
+def ups_valid(code: str) -> bool:
+    """A UPS 1Z number's last character checks the 15 after ``1Z``."""
+    if not re.fullmatch(r"1Z[0-9A-Z]{16}", code):
+        return False
+    total = 0
+    for i, c in enumerate(code[2:17]):
+        value = int(c) if c.isdigit() else (ord(c) - 63) % 10
+        total += value * (2 if i % 2 else 1)
+    return str((10 - total % 10) % 10) == code[17]
+
+
+def s10_valid(code: str) -> bool:
+    """A UPU S10 item identifier (two letters, 8 digits, check digit, country)."""
+    if not re.fullmatch(r"[A-Z]{2}\d{9}[A-Z]{2}", code):
+        return False
+    total = sum(int(d) * w for d, w in zip(code[2:10], (8, 6, 4, 2, 3, 5, 9, 7), strict=True))
+    check = 11 - total % 11
+    return {10: 0, 11: 5}.get(check, check) == int(code[10])
+
+
+def fedex_valid(code: str) -> bool:
+    """A 12-digit FedEx Express number (weights 1, 3, 7 mod 11)."""
+    if not re.fullmatch(r"\d{12}", code):
+        return False
+    weights = (3, 1, 7)
+    total = sum(int(d) * weights[i % 3] for i, d in enumerate(reversed(code[:11])))
+    return total % 11 % 10 == int(code[11])
+
+
+def _gs1_ais(data: str) -> Recognised | None:
+    """A GS1 element string: its first application identifier says what it is."""
+    data = _FNC1.sub("", data)
+    if re.match(r"00\d{18}", data):
+        return ("sscc", 0.95) if gs1_valid(data[2:20]) else ("sscc", 0.8)
+    if re.match(r"0[12]\d{14}", data) and gs1_valid(data[2:16]):
+        return "gtin", 0.9
+    if re.match(r"42[01]\d{3,}", data):
+        rest = data[3:]
+        if re.search(r"9[1-5]\d{20,}$", rest):  # ZIP then a USPS IMpb: the tracking number
+            return "tracking_number", 0.9
+        return "routing_code", 0.85
+    if re.match(r"40[12]\d{8,}", data):
+        return "tracking_number", 0.8  # consignment / shipment identification
+    if re.match(r"403[0-9A-Z]", data):
+        return "routing_code", 0.85
+    return None
+
+
+def tracking(code: str) -> Recognised | None:
+    """A carrier's tracking or parcel number, validated where it has a check digit."""
+    if ups_valid(code) or s10_valid(code):
+        return "tracking_number", 0.95
+    if re.fullmatch(r"1Z[0-9A-Z]{16}", code) or re.fullmatch(r"[A-Z]{2}\d{9}[A-Z]{2}", code):
+        return "tracking_number", 0.8
+    if re.fullmatch(r"9[1-5]\d{20}|9[1-5]\d{24}", code) and gs1_valid(code):
+        return "tracking_number", 0.95  # USPS IMpb
+    if fedex_valid(code) or re.fullmatch(r"96\d{20}|96\d{32}|\d{15}", code) and gs1_valid(code):
+        return "tracking_number", 0.85
+    if re.fullmatch(r"J?JD\d{10,}", code):
+        return "tracking_number", 0.9  # ISO 15459 licence plate (DHL)
+    return None
+
+
+@lru_cache(maxsize=8192)
+def barcode_data(data: str, symbology: str) -> Recognised | None:
+    """What the data of a barcode is, from its symbology and contents."""
+    code = _CODE128_CODES.sub("", data) if symbology == "BC" else data
+    code = _COMPACT.sub("", code)
+    if symbology in ("BE", "B8", "BU", "B9"):
+        return ("gtin", 0.9) if gs1_valid(code) else ("gtin", 0.7)
+    if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
+            r"(?:00\d{18}|42[01]\d|403)", code):
+        found = _gs1_ais(code)
+        if found is not None:
+            return found
+    if re.fullmatch(r"2L[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", code):
+        return "routing_code", 0.85  # DHL routing: 2L, country, postal code
+    found = tracking(code)
+    if found is not None:
+        return found
+    if re.fullmatch(r"\d{18}", code) and gs1_valid(code):
+        return "sscc", 0.85
+    return None
+
+
+@lru_cache(maxsize=8192)
+def text_value(text: str) -> Recognised | None:
+    """What a printed value is: GS1 human-readable, tracking number, weight, size,
+    date and time, phone number."""
+    stripped = text.strip()
+    compact = _COMPACT.sub("", stripped)
+    if re.match(r"^\((?:00|01|02|40[0-3]|42[01])\)", stripped):
+        found = _gs1_ais(compact)
+        if found is not None:
+            return found
+    if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
+        return "routing_code", 0.85
+    if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
+        return "tracking_number", 0.9
+    found = tracking(compact.replace("-", ""))
+    if found is not None and found[1] >= 0.85:
+        return found
+    if WEIGHT.fullmatch(stripped):
+        return "weight", 0.85
+    if DIMENSIONS.fullmatch(stripped):
+        return "dimensions", 0.85
+    if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped):
+        return "date", 0.85
+    captioned = _PHONE_CAPTION.match(stripped)
+    if captioned and 6 <= sum(c.isdigit() for c in stripped) <= 15 \
+            and not re.search(r"[^\d\s()+./-]", stripped[captioned.end():]):
+        return "phone", 0.75  # "tel. 000000000": the caption says what it is
+    if EMAIL.fullmatch(stripped):
+        return "email", 0.8
+    if phone(stripped):  # with its country code it is sure, a national number less so
+        return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def phone(text: str) -> bool:
+    """A telephone number: international (``+``/``00``) and valid, or national with
+    a trunk ``0`` or US-style brackets and valid in one of the regions carriers use."""
+    value = re.sub(r"^(?:tel|phone|telefon|tlf)\.?:?\s*", "", text.strip(), flags=re.I)
+    value = re.sub(r"\s*(?:x|ext\.?|extension)\s*\d{1,5}$", "", value, flags=re.I)
+    digits = sum(c.isdigit() for c in value)
+    if not 7 <= digits <= 15 or re.search(r"[^\d\s()+./-]", value) or _DATE.match(value):
+        return False
+    if value.startswith(("+", "00")):
+        try:
+            number = phonenumbers.parse("+" + value.lstrip("+").removeprefix("00")
+                                        if value.startswith("00") else value, None)
+        except phonenumbers.NumberParseException:
+            return False
+        return bool(phonenumbers.is_possible_number(number))
+    if not (value.startswith("0") or value.startswith("(") or _NANP.fullmatch(value)):
+        return False
+    for region in _REGIONS:
+        try:
+            if phonenumbers.is_valid_number(phonenumbers.parse(value, region)):
+                return True
+        except phonenumbers.NumberParseException:
+            continue
+    return False

@@ -1,0 +1,68 @@
+"""The synthesis evaluation stays sound: every hand label still names a field of its
+label, the split is the documented one, and generated labels carry valid check digits
+and come back without merged fields. (Its figures are printed by
+benchmarks/synthesis_eval.py; no figure is asserted here.)"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from labelrender.synth import recognise
+from labelrender.synth.engine import make_engine
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+import synthesis_eval as evaluation  # noqa: E402
+import synthesis_generate as generation  # noqa: E402
+
+TRUTH = json.loads((BENCHMARKS / "synthesis_truth.json").read_text(encoding="utf-8"))["labels"]
+CORPUS = evaluation.DEFAULT_CORPUS
+needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+
+
+def test_the_split_is_the_documented_hash_of_the_name() -> None:
+    held = sorted(n for n in TRUTH if evaluation.held_out(n))
+    assert held == sorted(n for n in TRUTH if hashlib.sha256(n.encode()).digest()[0] % 2)
+    assert len(held) == 15 and len(TRUTH) - len(held) == 12
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", sorted(TRUTH))
+def test_every_hand_label_names_a_field_of_its_label(name: str) -> None:
+    entry = TRUTH[name]
+    fields = evaluation.field_texts((CORPUS / entry["path"]).read_text(encoding="utf-8"))
+    for text, *where in entry["fields"]:
+        at = where[1] if len(where) > 1 else None
+        assert any((t == text or text.endswith("...") and t.startswith(text[:-3]))
+                   and (at is None or at == f"{x},{y}") for t, x, y in fields), text
+
+
+@pytest.mark.parametrize("code", ["1Z999AA10123456785", "EE123456789US", "003733300600005318",
+                                  "9405550105796017669460"])
+def test_generated_check_digits_are_valid(code: str) -> None:
+    fixed = generation.fix_check_digits(code)
+    assert fixed[:-1] == code[:-1] or fixed[:10] == code[:10]
+    assert recognise.ups_valid(fixed) or recognise.s10_valid(fixed) \
+        or recognise.gs1_valid(fixed)
+
+
+@needs_corpus
+def test_generated_labels_come_back_without_merged_fields() -> None:
+    engine = make_engine("heuristic")
+    templates = []
+    for name, entry in sorted(TRUTH.items()):
+        if not evaluation.held_out(name):
+            zpl = (CORPUS / entry["path"]).read_text(encoding="utf-8")
+            templates.append((name, zpl, evaluation.resolve(zpl, entry["fields"])))
+    labels = list(generation.generate(templates, len(generation.LOCALES)))
+    assert {label.locale for label in labels} == set(generation.LOCALES)
+    for label in labels:
+        score = evaluation.score(engine, label.name, label.zpl, label.truth)
+        assert not score.error, (label.name, score.error)
+        assert score.merges == 0, label.name
+        assert score.truth == len(label.truth) > 0

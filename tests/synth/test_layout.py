@@ -1,0 +1,108 @@
+"""Layout: address blocks assigned to the party their caption says, in the languages
+carriers print, captions kept static, rotated blocks read in their own direction, and
+captions in fields of their own naming the value beside or below them."""
+
+from __future__ import annotations
+
+import pytest
+
+from labelrender.synth.engine import SynthesisRequest, make_engine
+
+ENGINE = make_engine("heuristic")
+
+
+def two_blocks(sender_caption: str, receiver_caption: str) -> str:
+    """A sender block above a receiver block, each under its caption (as on the
+    Swedish DB Schenker label of the corpus)."""
+    return (f"^XA^CI28^PW812^LL1218"
+            f"^FO70,70^A0N,22^FD{sender_caption}^FS"
+            "^FO70,95^A0N,28^FDMerchant AB^FS"
+            "^FO70,125^A0N,28^FDAxvallagatan 10^FS"
+            "^FO70,155^A0N,28^FD532 37 Skara^FS"
+            f"^FO70,225^A0N,22^FD{receiver_caption}^FS"
+            "^FO70,255^A0N,36^FDIngrid Tester^FS"
+            "^FO70,295^A0N,36^FDStårgatan 1^FS"
+            "^FO70,335^A0N,36^FD532 38 Ankeborg^FS^XZ")
+
+
+@pytest.mark.parametrize(("sender", "receiver"), [
+    ("Från:", "Till:"), ("Von:", "An:"), ("Absender", "Empfänger"),
+    ("Expéditeur", "Destinataire"), ("Mittente", "Destinatario"), ("Remitente", "Destinatario"),
+    ("Afzender", "Geadresseerde"), ("Nadawca", "Odbiorca"), ("Afsender", "Modtager"),
+    ("FROM:", "SHIP TO:"), ("Sender:", "Deliver To:"),
+], ids=lambda c: c)
+def test_each_block_takes_the_party_its_caption_names(sender: str, receiver: str) -> None:
+    draft = ENGINE.synthesize(SynthesisRequest(two_blocks(sender, receiver))).draft
+    assert draft.values["ship_from_name"] == "Merchant AB"
+    assert draft.values["ship_from_postal_city"] == "532 37 Skara"
+    assert draft.values["ship_to_name"] == "Ingrid Tester"
+    assert draft.values["ship_to_postal_city"] == "532 38 Ankeborg"
+    # The captions stay static text of the body.
+    assert f"^FD{sender}^FS" in draft.body and f"^FD{receiver}^FS" in draft.body
+
+
+def test_a_rotated_block_is_read_down_its_own_lines() -> None:
+    # ^FWB: every field turned 270 degrees; a block's lines follow each other to the
+    # right, each line reading upwards (the DHL Parcel UK layout).
+    zpl = ("^XA^PW812^LL1218^FWB"
+           "^FO230,1198^A0,34^FDTo:^FS"
+           "^FO272,1198^A0,30^FDA Recipient^FS"
+           "^FO312,1198^A0,30^FDDun Roamin Cottage^FS"
+           "^FO352,1198^A0,30^FD12 Long Lane^FS"
+           "^FO392,1198^A0,30^FDGL55 6HU Chipping Campden^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_name"] == "A Recipient"
+    assert draft.values["ship_to_address_1"] == "Dun Roamin Cottage"
+    assert draft.values["ship_to_postal_city"] == "GL55 6HU Chipping Campden"
+
+
+def test_a_caption_in_its_own_field_names_the_value_beside_it() -> None:
+    zpl = ("^XA^PW812^LL1218"
+           "^FO20,656^A0N,22^FDAccount No:^FS^FO170,656^A0N,22^FD253120^FS"
+           "^FO20,679^A0N,22^FDShipment Id:^FS^FO170,679^A0N,22^FD675 501 586 1^FS"
+           "^FO543,538^A0N,22^FDGewicht:^FS^FO544,572^A0N,28^FD0.72 kg^FS"
+           "^FO20,740^A0N,22^FDDelivery instructions:^FS"
+           "^FO20,800^A0N,22^FDReceivers ref:^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"account_number": "253120", "tracking_number": "675 501 586 1",
+                            "weight": "0.72 kg"}
+
+
+def test_a_phone_beside_a_block_belongs_to_that_party() -> None:
+    zpl = ("^XA^PW812^LL1218"
+           "^FO10,90^A0N,22^FDFrom:^FS^FO20,110^A0N,22^FDPICKUP NAME^FS"
+           "^FO20,135^A0N,22^FDPICKUP STREET 1^FS^FO20,160^A0N,22^FD70230 OREBRO^FS"
+           "^FO610,120^A0N,22^FDPhone:^FS^FO610,145^A0N,22^FD+46 70 011 22 33^FS"
+           "^FO25,250^A0N,22^FDTo:^FS^FO35,275^A0N,28^FDRECEIVER NAME^FS"
+           "^FO35,305^A0N,28^FDRECEIVER STREET 1^FS^FO35,335^A0N,28^FD69430 HALLSBERG^FS"
+           "^FO610,275^A0N,22^FDPhone:^FS^FO610,300^A0N,22^FD+46 70 099 88 77^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_from_phone"] == "+46 70 011 22 33"
+    assert draft.values["ship_to_phone"] == "+46 70 099 88 77"
+
+
+@pytest.mark.parametrize("line", ["SWEDEN", "HU - Magyarország", "United States (USA)",
+                                  "UNITED STATES US", "España", "(US)"])
+def test_a_country_line_in_a_block_is_its_country(line: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO20,20^A0N,24^FDShip To:^FS"
+           "^FO20,50^A0N,30^FDJane Doe^FS^FO20,85^A0N,30^FDHarbour Road 12^FS"
+           f"^FO20,120^A0N,30^FD{line}^FS^FO20,155^A0N,30^FD+46 70 011 22 33^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_country"] == line
+    assert draft.values["ship_to_phone"] == "+46 70 011 22 33"
+
+
+def test_a_caption_word_without_a_colon_names_its_value_for_review() -> None:
+    zpl = "^XA^PW812^LL1218^FO20,20^A0N,30^FDOrder 5521^FS^FO20,80^A0N,30^FDPO 88123^FS^XZ"
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values == {"order_number": "Order 5521", "purchase_order": "PO 88123"}
+    assert all(c < 0.7 for c in result.field_confidence.values())
+
+
+def test_the_printed_form_of_an_unnamed_barcode_is_named_by_its_own_shape() -> None:
+    # A DataMatrix record holding the tracking number among other data.
+    zpl = ("^XA^PW812^LL1218^FO40,40^BXN,5,200^FD1Z999AA10123456784|SHIPTO|94107^FS"
+           "^FO40,260^A0N,30^FD1Z 999 AA1 01 2345 6784^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["tracking_number"] == "1Z 999 AA1 01 2345 6784"
+    assert values["datamatrix_data"] == "1Z999AA10123456784|SHIPTO|94107"

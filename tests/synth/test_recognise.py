@@ -1,0 +1,66 @@
+"""Recognisers that validate: check digits, GS1 application identifiers, phone numbers
+by their numbering plans, weights and sizes by their units."""
+
+from __future__ import annotations
+
+import pytest
+
+from labelrender.synth import recognise
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1Z999AA10123456784", ("tracking_number", 0.95)),  # UPS, valid check character
+    ("1Z999AA10123456785", ("tracking_number", 0.8)),  # UPS shape, wrong check
+    ("EE123456785US", ("tracking_number", 0.95)),  # UPU S10
+    ("9405 5501 0579 6017 6694 67", ("tracking_number", 0.95)),  # USPS IMpb
+    ("(00) 0 00 12345 555555555 8", ("sscc", 0.95)),  # GS1 AI 00, valid check digit
+    ("(420) 54956", ("routing_code", 0.85)),  # GS1 AI 420: ship-to postal code
+    ("(2L)SE69430+02000000", ("routing_code", 0.85)),  # DHL routing
+    ("(J)JD00006046070035930001", ("tracking_number", 0.9)),  # licence plate
+    ("0.72 kg", ("weight", 0.85)),
+    ("0 kg 396 g", ("weight", 0.85)),
+    ("3700,00GR", ("weight", 0.85)),
+    ("17x17x17", ("dimensions", 0.85)),
+    ("2026-04-09 12:33:34", ("date", 0.85)),
+    ("08/04/2026", ("date", 0.85)),
+    ("+46 70 011 22 33", ("phone", 0.8)),
+    ("(901) 555-1234", ("phone", 0.65)),  # national: less sure
+    ("614.984.1858x3989", ("phone", 0.65)),
+])
+def test_printed_values(text: str, expected: tuple[str, float]) -> None:
+    assert recognise.text_value(text) == expected
+
+
+@pytest.mark.parametrize("text", ["Wooden logs", "1 OF 1", "12345", "ACME PARCEL"])
+def test_plain_text_is_not_recognised(text: str) -> None:
+    assert recognise.text_value(text) is None
+
+
+@pytest.mark.parametrize(("data", "symbology", "expected"), [
+    (">;>800000123455555555558", "BC", ("sscc", 0.95)),
+    (">;>842077082", "BC", ("routing_code", 0.85)),
+    ("40327660015+99000942000000", "BC", ("routing_code", 0.85)),
+    ("2LSE69430+02000000", "BC", ("routing_code", 0.85)),
+    ("4006381333931", "BE", ("gtin", 0.9)),  # an EAN-13 is a product, not a parcel
+    ("4006381333932", "BE", ("gtin", 0.7)),
+    ("042100005264", "BU", ("gtin", 0.9)),
+    (">:1Z999AA10123456784", "BC", ("tracking_number", 0.95)),
+    ("42000000>892612903000000000000000000", "BC", ("tracking_number", 0.9)),
+])
+def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) -> None:
+    assert recognise.barcode_data(data, symbology) == expected
+
+
+@pytest.mark.parametrize(("text", "is_phone"), [
+    ("+46700000000", True), ("0700112233", True), ("Tel: +36 70 123 4567", True),
+    ("0500-00000", True), ("08/04/2026", False), ("2024-03-06", False), ("94107", False),
+    ("1Z999AA10123456784", False), ("0000 0000 0000", False),
+])
+def test_phone_numbers_follow_their_numbering_plan(text: str, is_phone: bool) -> None:
+    assert recognise.phone(text) is is_phone
+
+
+def test_check_digit_helpers() -> None:
+    assert recognise.gs1_valid("4006381333931") and not recognise.gs1_valid("4006381333930")
+    assert recognise.ups_valid("1Z999AA10123456784")
+    assert recognise.s10_valid("EE123456785US") and not recognise.s10_valid("EE123456784US")

@@ -119,7 +119,7 @@ def tenant_create(r: redis.Redis, args: argparse.Namespace) -> object:
     overages = None if args.overages is None else args.overages == "on"
     tenant = create_tenant(r, args.name, args.plan, now=time.time(), overages=overages)
     created = create_key(r, tenant.tenant_id, label=None, now=time.time())
-    return {"tenant_id": tenant.tenant_id, "api_key": created.secret,
+    return {"tenant_id": tenant.tenant_id, **_secret(created.secret),
             "key_prefix": created.key.key_prefix}
 
 
@@ -135,8 +135,14 @@ def tenant_show(r: redis.Redis, args: argparse.Namespace) -> object:
 
 def key_create(r: redis.Redis, args: argparse.Namespace) -> object:
     created = create_key(r, args.tenant, label=args.label, now=time.time())
-    return {"tenant_id": created.key.tenant_id, "api_key": created.secret,
+    return {"tenant_id": created.key.tenant_id, **_secret(created.secret),
             "key_prefix": created.key.key_prefix, "label": created.key.label}
+
+
+def _secret(secret: str) -> dict[str, str]:
+    """A new key's secret under the name ``POST /v1/keys`` gives it (``apiKey``, the
+    spec's) and under the snake_case name of every other field here."""
+    return {"apiKey": secret, "api_key": secret}
 
 
 def plan_list(r: redis.Redis, _args: argparse.Namespace) -> object:

@@ -15,7 +15,8 @@ from tests.fixtures.admin_cli import env as env  # the fixture
 
 def test_tenant_create_prints_a_working_key(env: dict[str, str], redis_db: redis.Redis) -> None:
     created = admin_json(env, "tenant", "create", "--name", "Acme Shipping", "--plan", "pro")
-    assert set(created) == {"tenant_id", "api_key", "key_prefix"}
+    assert set(created) == {"tenant_id", "apiKey", "api_key", "key_prefix"}
+    assert created["apiKey"] == created["api_key"]  # POST /v1/keys's name, and ours
     key = authenticate(redis_db, created["api_key"])
     assert key is not None and key.tenant_id == created["tenant_id"]
     assert key.key_prefix == created["key_prefix"] == created["api_key"][9:17]

@@ -31,12 +31,26 @@ def settings_from_env(**overrides: Any) -> Settings:
     try:
         settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                             for e in exc.errors())
-        print(f"labelrender: invalid configuration: {problems}", file=sys.stderr)
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
+        print(f"labelrender: invalid configuration: {problems}; fix it and start again",
+              file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from exc
     configure_logging(settings)
     return settings
+
+
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """One problem, named by the environment variable (or option) that set it."""
+    if not loc:
+        return message.removeprefix("Value error, ")
+    field = str(loc[0])
+    info = Settings.model_fields.get(field)
+    names = [a for a in getattr(info and info.validation_alias, "choices", [])
+             if isinstance(a, str)]
+    name = names[-1] if names else f"LABELRENDER_{field.upper()}"
+    if field in ("host", "port"):  # also options of serve and api
+        name += f" (or --{field})"
+    return f"{name}: {message}"
 
 
 def configure_logging(settings: Settings) -> None:

@@ -1,4 +1,8 @@
-"""``labelrender render``: ZPL files to PNG or PDF with the engine, no service needed."""
+"""``labelrender render``: ZPL files to PNG or PDF with the engine, no service needed.
+
+Exit codes: 0 every file rendered, 1 some file could not be read, rendered or
+written (each says why on stderr), 2 bad usage.
+"""
 
 from __future__ import annotations
 
@@ -45,15 +49,31 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=render_command)
 
 
-def render_command(args: argparse.Namespace) -> int:
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+# Image formats people ask for by name that we do not write: refused rather than
+# PNG bytes under a misleading name.
+OTHER_IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff",
+                                  ".webp", ".svg", ".eps", ".zpl"})
+
+
+def usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line, and what to do, or None."""
     if args.output is not None and len(args.inputs) > 1:
-        print("labelrender render: -o takes one input; use --out-dir for several",
-              file=sys.stderr)
-        return 2
+        return "-o takes one input; use --out-dir for several"
     if (args.width_dots is None) != (args.height_dots is None):
-        print("labelrender render: give --width-dots and --height-dots together",
-              file=sys.stderr)
-        return 2
+        return "give --width-dots and --height-dots together"
+    if args.output is not None and args.output.suffix.lower() in OTHER_IMAGE_SUFFIXES:
+        return (f"-o {args.output}: only PNG and PDF are written; name the output "
+                f"{args.output.stem}.png or {args.output.stem}.pdf")
+    return None
+
+
+def render_command(args: argparse.Namespace) -> int:
+    problem = usage_problem(args)
+    if problem is not None:
+        print(f"labelrender render: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     pdf = args.format == "pdf" or (args.format is None and args.output is not None
                                    and args.output.suffix.lower() == ".pdf")
     options = RenderOptions(
@@ -62,7 +82,12 @@ def render_command(args: argparse.Namespace) -> int:
         font_profile=args.font_profile, rotation=args.rotate,
     )
     if args.out_dir is not None:
-        args.out_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            args.out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"labelrender render: cannot create --out-dir {args.out_dir}: "
+                  f"{exc.strerror or exc}; choose a folder you can write to", file=sys.stderr)
+            return EXIT_USAGE
     failures, timings, labels = 0, [], 0
     for path in args.inputs:
         target = args.output or args.out_dir / (path.stem + (".pdf" if pdf else ".png"))
@@ -78,12 +103,31 @@ def render_command(args: argparse.Namespace) -> int:
             continue
         for warning in warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
-        target.write_bytes(output)
+        problem = _write(target, output)
+        if problem is not None:
+            print(f"{path}: cannot write {target}: {problem}", file=sys.stderr)
+            failures += 1
+            continue
         labels += count
     mean = 1000 * sum(timings) / labels if labels else 0.0
     print(f"rendered {labels} label(s), {failures} failed, mean {mean:.1f} ms/label",
           file=sys.stderr)
-    return 1 if failures else 0
+    return EXIT_FAILED if failures else 0
+
+
+def _write(target: Path, output: bytes) -> str | None:
+    """Write the output file; what went wrong and what to do, or None."""
+    try:
+        target.write_bytes(output)
+    except FileNotFoundError:
+        if target.parent.is_dir():  # /proc, say: the folder takes no new files
+            return f"{target.parent} does not take new files; choose a place you can write to"
+        return f"there is no folder {target.parent}; create it first (mkdir -p {target.parent})"
+    except IsADirectoryError:
+        return "it is a folder; name a file, or use --out-dir"
+    except OSError as exc:
+        return f"{exc.strerror or exc}; choose a place you can write to"
+    return None
 
 
 def _render_one(data: bytes, options: RenderOptions, pdf: bool, every: bool

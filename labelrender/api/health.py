@@ -1,17 +1,19 @@
-"""GET /healthz (the process answers), /readyz (Redis answers), /metrics."""
+"""GET /healthz (the process answers), /readyz (Redis answers, and where the
+configuration asks, a render worker can take a job), /metrics."""
 
 from __future__ import annotations
 
 import contextlib
+import time
 
 import redis
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from labelrender.api import errors
-from labelrender.api.context import PUBLIC, app_state, route_policy
+from labelrender.api.context import PUBLIC, AppState, app_state, route_policy
 from labelrender.api.metrics import Metrics
-from labelrender.store import jobs
+from labelrender.store import jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
 
 
@@ -27,7 +29,17 @@ async def readyz(request: web.Request) -> web.StreamResponse:
         await state.call(state.redis.ping)
     except errors.ServiceUnavailable:
         return web.json_response({"status": "unavailable", "redis": "unreachable"}, status=503)
+    if state.config.ready_needs_worker and not await _a_worker_is_ready(state):
+        return web.json_response({"status": "unavailable", "redis": "ok", "workers": "none"},
+                                 status=503)
     return web.json_response({"status": "ok", "redis": "ok"})
+
+
+async def _a_worker_is_ready(state: AppState) -> bool:
+    try:
+        return await state.call(worker_presence.ready_count, state.redis, now=time.time()) > 0
+    except errors.ServiceUnavailable:
+        return False
 
 
 @route_policy(PUBLIC)

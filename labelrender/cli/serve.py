@@ -86,7 +86,7 @@ def serve(settings: Settings) -> None:
         on_redis_death=stop_serving)
     supervisor.start()
     try:
-        run_api(settings, factory, r, object_store, sock)
+        run_api(api_settings(settings), factory, r, object_store, sock)
     finally:
         supervisor.stop()
         if embedded:
@@ -122,6 +122,12 @@ def announce_demo_tenant(r: redis.Redis) -> None:
     mark_step_done(r, DEMO_STEP, tenant.tenant_id)
     print(f"Sandbox demo tenant: {tenant.tenant_id}", flush=True)
     print(f"API key (shown once): {created.secret}", flush=True)
+
+
+def api_settings(settings: Settings) -> Settings:
+    """What ``serve``'s API runs with: ready only once one of its workers can take
+    a job, so the first render after ready is as fast as the rest."""
+    return settings.model_copy(update={"ready_needs_worker": True})
 
 
 def worker_settings(settings: Settings, redis_url: str) -> Settings:

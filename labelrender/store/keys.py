@@ -23,6 +23,11 @@ def tenant(tenant_id: str) -> str:
     return f"{ROOT}:tenant:{tenant_id}"
 
 
+def ready_workers() -> str:
+    """Sorted set: consumer name -> when its "ready to take a job" expires."""
+    return f"{ROOT}:workers:ready"
+
+
 def tenant_pattern() -> str:
     """SCAN pattern of every tenant record (and, longer, its other keys)."""
     return f"{ROOT}:tenant:tnt_*"

@@ -145,6 +145,11 @@ class Settings(BaseSettings):
     operator_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     log_level: str = "INFO"
+    # The API's /readyz also waits for a render worker that can take a job
+    # (store.worker_presence). `serve` turns it on: its workers are its own. A
+    # separate API tier leaves it off, so a worker restart never empties the
+    # Service of API pods (they answer 503 AgentOverloaded or time out instead).
+    ready_needs_worker: bool = False
 
     @model_validator(mode="after")
     def _webhook_values(self) -> Settings:

@@ -7,7 +7,16 @@ from collections.abc import Callable
 import redis
 
 from labelrender.store import jobs as render_jobs
-from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, StartApi
+from labelrender.store.objects import FilesystemStore
+from labelrender.worker.sandbox import Sandbox
+from tests.api.conftest import (
+    SIMPLE_ZPL,
+    Api,
+    Caller,
+    RenderConsumer,
+    StartApi,
+    start_worker,
+)
 
 
 async def test_healthz_and_readyz(api: Api) -> None:
@@ -27,6 +36,33 @@ async def test_readyz_is_503_without_redis(start_api: StartApi) -> None:
         assert resp.status == 200
     async with api.session.get(api.url("/metrics")) as resp:
         assert resp.status == 200
+
+
+async def readiness(api: Api) -> tuple[int, dict[str, str]]:
+    async with api.session.get(api.url("/readyz")) as resp:
+        return resp.status, await resp.json()
+
+
+async def test_under_serve_readyz_waits_for_a_worker_that_can_take_a_job(
+        start_api: StartApi, redis_db: redis.Redis, object_store: FilesystemStore,
+        engine_sandbox: Sandbox) -> None:
+    """``serve`` asks for it (ready_needs_worker): ready only while a render
+    worker reads the stream, so the first render after ready finds one."""
+    api = await start_api(ready_needs_worker=True)
+    assert await readiness(api) == (503, {"status": "unavailable", "redis": "ok",
+                                          "workers": "none"})
+    worker = start_worker(redis_db, object_store, engine_sandbox)
+    try:
+        worker.consumer.reading.wait(30)
+        assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
+    finally:
+        worker.stop()
+    assert (await readiness(api))[0] == 503  # a stopped worker withdraws at once
+
+
+async def test_a_separate_api_tier_is_ready_without_workers(api: Api) -> None:
+    """``labelrender api`` alone: a worker restart must not empty the Service."""
+    assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
 
 
 async def test_redis_outage_is_503_envelope(start_api: StartApi) -> None:

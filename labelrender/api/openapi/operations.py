@@ -320,10 +320,11 @@ SERVICE = (
         storage=False),
     Operation(
         "GET", "/readyz", health.readyz, "getReadyz", "Operations",
-        "Readiness: Redis answers",
+        "Readiness: Redis answers (and under serve, a render worker can take a job)",
         answers=(Answer(200, "Ready", schemas.Readiness,
                         example={"status": "ok", "redis": "ok"}),
-                 Answer(503, "Redis does not answer", schemas.Readiness,
+                 Answer(503, "Redis does not answer, or no render worker can take a job yet",
+                        schemas.Readiness,
                         example={"status": "unavailable", "redis": "unreachable"})),
         storage=False),
     Operation(

@@ -328,6 +328,9 @@ class Health(Answer):
 class Readiness(Answer):
     status: Literal["ok", "unavailable"]
     redis: Literal["ok", "unreachable"]
+    workers: Literal["none"] | None = Field(
+        default=None, description="Under `labelrender serve`: no render worker can take a "
+                                  "job yet (absent when one can, or when not checked)")
 
 
 # --- errors ---------------------------------------------------------------------

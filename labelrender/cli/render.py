@@ -7,8 +7,10 @@ written (each says why on stderr), 2 bad usage.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from labelrender.zpl import (
@@ -46,6 +48,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="font family for font 0 (default: closest to Zebra's)")
     p.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
                    help="rotate the output image clockwise")
+    p.add_argument("--fit-content", action="store_true",
+                   help="grow the canvas until every field's ink fits (off by default: "
+                        "printers and Labelary cut what runs past the label's edge)")
     p.set_defaults(run=render_command)
 
 
@@ -94,7 +99,8 @@ def render_command(args: argparse.Namespace) -> int:
         try:
             data = path.read_bytes()
             start = time.perf_counter()
-            output, warnings, count = _render_one(data, options, pdf, every=args.index is None)
+            fitted = _fit_content(data, options) if args.fit_content else options
+            output, warnings, count = _render_one(data, fitted, pdf, every=args.index is None)
             timings.append(time.perf_counter() - start)
         except (OSError, ValueError) as exc:  # ZplError is a ValueError
             kind = "error" if isinstance(exc, ZplError) else "cannot render"
@@ -103,6 +109,8 @@ def render_command(args: argparse.Namespace) -> int:
             continue
         for warning in warnings:
             print(f"{path}: warning: {warning}", file=sys.stderr)
+        if any(OVERFLOW in w.message for w in warnings):
+            print(f"{path}: hint: {OVERFLOW_HINT}", file=sys.stderr)
         problem = _write(target, output)
         if problem is not None:
             print(f"{path}: cannot write {target}: {problem}", file=sys.stderr)
@@ -113,6 +121,24 @@ def render_command(args: argparse.Namespace) -> int:
     print(f"rendered {labels} label(s), {failures} failed, mean {mean:.1f} ms/label",
           file=sys.stderr)
     return EXIT_FAILED if failures else 0
+
+
+OVERFLOW = "overflows the label"
+OVERFLOW_HINT = ("to print what runs off, give a larger canvas (--width-dots W --height-dots "
+                 "H, or ^PW/^LL in the ZPL), or --fit-content to size it to the content")
+
+
+def _fit_content(data: bytes, options: RenderOptions) -> RenderOptions:
+    """The options with a canvas grown (never shrunk) until every field's ink
+    reaches no further right or down than its edges, in source dots."""
+    measured = render(data, replace(options, rotation=0))
+    scale = options.dpi / (options.source_dpi or options.dpi)
+    right = max([measured.width, *(f.x + f.width for f in measured.fields)])
+    bottom = max([measured.height, *(f.y + f.height for f in measured.fields)])
+    if (right, bottom) == (measured.width, measured.height):
+        return options
+    return replace(options, width_dots=math.ceil(right / scale),
+                   height_dots=math.ceil(bottom / scale))
 
 
 def _write(target: Path, output: bytes) -> str | None:

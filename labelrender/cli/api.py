@@ -23,7 +23,13 @@ AppFactory = Callable[[Settings, redis.Redis, ObjectStore], Any]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("api", help="run the API tier only (against REDIS_URL, S3_*)")
+    p = sub.add_parser(
+        "api", help="run the API tier only (against REDIS_URL, S3_*)",
+        description="Run the HTTP API alone, against the shared Redis (REDIS_URL) and "
+                    "object storage (S3_BUCKET and S3_*; unset: files in "
+                    "LABELRENDER_DATA_DIR). Render workers run separately (labelrender "
+                    "worker). Exit codes: 0 stopped, 2 invalid configuration, 3 Redis "
+                    "unreachable or the port unavailable.")
     http_options(p)
     p.set_defaults(run=api_command)
 

@@ -15,6 +15,7 @@ from labelrender.api import (
     files,
     from_data,
     health,
+    home,
     keys,
     label_listing,
     labelary,
@@ -65,7 +66,7 @@ def create_app(
     sync_redis = pooled_twin(redis_client, max_connections=size, pool_timeout_s=wait)
     app[STATE] = AppState(config, sync_redis, object_store, executor, new_metrics(), aredis,
                           Authorizer(aredis))
-    for module in (labels, keys, account, files, health, webhooks):
+    for module in (labels, keys, account, files, health, home, webhooks):
         module.add_routes(app)
     for module in (synthesis, templates, from_data, label_listing, labelary, studio):
         module.add_routes(app)

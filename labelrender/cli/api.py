@@ -110,7 +110,9 @@ def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
     app = factory(settings, r, object_store)
 
     def ready() -> None:
+        site = settings.public_base_url.rstrip("/").removesuffix("/v1")
         print(f"API at {settings.public_base_url} (listening on {settings.host}:"
               f"{settings.port})", flush=True)
+        print(f"Studio at {site}/studio; API reference at {site}/docs", flush=True)
 
     server.run(app, settings.host, settings.port, sock=sock, ready=ready)

@@ -23,6 +23,10 @@ class PortUnavailable(RuntimeError):
     """The API's port cannot be listened on (another process has it)."""
 
 
+class DataDirInUse(RuntimeError):
+    """Another ``labelrender serve`` runs on the same data directory."""
+
+
 def settings_from_env(**overrides: Any) -> Settings:
     """The one Settings object, from the environment plus command-line overrides.
     Exits with a readable message when the configuration is invalid."""
@@ -64,7 +68,7 @@ def run_service(name: str, start: Callable[[], None]) -> int:
     """Run a long-lived command; a store or tier that is missing is one clear line."""
     try:
         start()
-    except (StoreUnavailable, TierUnavailable, PortUnavailable) as exc:
+    except (StoreUnavailable, TierUnavailable, PortUnavailable, DataDirInUse) as exc:
         print(f"labelrender {name}: {exc}", file=sys.stderr)
         return EXIT_UNAVAILABLE
     return 0

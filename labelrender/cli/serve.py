@@ -17,6 +17,7 @@ line, once the API and the workers have stopped.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -25,11 +26,17 @@ import threading
 import time
 from functools import partial
 from multiprocessing.process import BaseProcess
+from typing import TextIO
 
 import redis
 
 from labelrender.cli.api import http_options, listen, load_app_factory, run_api
-from labelrender.cli.common import configure_logging, run_service, settings_from_env
+from labelrender.cli.common import (
+    DataDirInUse,
+    configure_logging,
+    run_service,
+    settings_from_env,
+)
 from labelrender.cli.supervisor import Supervisor, become_subreaper, process_running
 from labelrender.store import StoreUnavailable, create_key, create_tenant, socket_url
 from labelrender.store.bootstrap import mark_step_done, step_done
@@ -41,6 +48,7 @@ DEMO_STEP = "demo-tenant"
 DEMO_TENANT_NAME = "Sandbox demo"
 DEMO_PLAN = "sandbox"
 PARENT_CHECK_S = 1.0
+LOCK_FILENAME = "serve.lock"
 
 
 
@@ -70,7 +78,8 @@ def serve(settings: Settings) -> None:
     # made and shown (once) or anything is started.
     sock = listen(settings)
     factory = load_app_factory()
-    r = connect_redis(settings)
+    r = connect_redis(settings)  # makes the data directory, or says it cannot
+    lock = hold_data_dir(settings)  # noqa: F841  # held while this process lives
     embedded = settings.redis_url is None
     worker_url = settings.redis_url or socket_url(r)
     object_store = build_object_store(settings)  # creates the URL secret before workers
@@ -97,6 +106,31 @@ def serve(settings: Settings) -> None:
         raise StoreUnavailable(
             f"the embedded Redis server (pid {redis_pid}) stopped, so serve stopped too; "
             f"its data is in {settings.data_dir} (append-only file): start serve again")
+
+
+def hold_data_dir(settings: Settings) -> TextIO | None:
+    """The data directory's lock: a second ``serve`` on it would share the first
+    one's Redis, labels and demo tenant without a word, so it is refused. The
+    kernel drops the lock when this process ends, however it ends."""
+    if settings.redis_url is not None and settings.s3_bucket:
+        return None  # nothing of this serve's lives in the data directory
+    path = settings.data_dir / LOCK_FILENAME
+    lock = path.open("a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "?"
+        lock.close()
+        raise DataDirInUse(
+            f"another labelrender serve (pid {holder}) is using the data directory "
+            f"{settings.data_dir}; stop it, or give this one its own with "
+            "LABELRENDER_DATA_DIR=OTHER_DIR") from None
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
 
 
 def stop_serving() -> None:

@@ -102,3 +102,13 @@ async def test_metrics(
     assert 'labelrender_renders_total{outcome="rendered"} 1.0' in text
     assert "labelrender_render_cache_hits_total 1.0" in text
     assert "labelrender_render_queue_depth" in text
+
+
+async def test_the_root_points_to_the_studio_and_the_docs(api: Api) -> None:
+    async with api.session.get(api.url("/")) as resp:
+        assert resp.status == 200
+        links = await resp.json()
+    assert (links["studio"], links["docs"]) == ("/studio", "/docs")
+    html = {"Accept": "text/html,application/xhtml+xml"}
+    async with api.session.get(api.url("/"), headers=html, allow_redirects=False) as resp:
+        assert (resp.status, resp.headers["Location"]) == (302, "/studio")

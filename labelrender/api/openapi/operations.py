@@ -20,6 +20,7 @@ from labelrender.api import (
     files,
     from_data,
     health,
+    home,
     keys,
     label_listing,
     labelary,
@@ -332,6 +333,13 @@ SERVICE = (
         "Prometheus metrics",
         answers=(Answer(200, "Prometheus text format",
                         content_type=CONTENT_TYPE_LATEST),),
+        storage=False),
+    Operation(
+        "GET", "/", home.home, "getHome", "Reference",
+        "Where to go next: the studio, these docs, this document",
+        description="A browser asking for HTML (`Accept: text/html`) is redirected "
+                    "(302) to `/studio`; anything else gets the addresses as JSON.",
+        answers=(Answer(200, "The addresses", schemas.Home, example=dict(home.LINKS)),),
         storage=False),
     Operation(
         "GET", "/studio", studio.page, "getStudio", "Studio",

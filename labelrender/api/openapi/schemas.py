@@ -321,6 +321,14 @@ class WebhookTestQueued(Answer):
 
 # --- operations -----------------------------------------------------------------
 
+class Home(Answer):
+    name: Literal["labelrender"]
+    studio: str = Field(description="The studio page")
+    docs: str = Field(description="The reference docs rendered from the OpenAPI document")
+    openapi: str = Field(description="The OpenAPI document")
+    health: str = Field(description="Readiness")
+
+
 class Health(Answer):
     status: Literal["ok"]
 

@@ -72,6 +72,7 @@ def create_app(
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_startup.append(_start_creating_groups)
+    app.on_startup.append(health.warm_up)
     app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_finish_pending)
     app.on_cleanup.append(_shutdown_executor)

@@ -58,8 +58,9 @@ class ApiConfig:
     render_deadline_s: float = 4.0
     render_memory_mb: int = 1024
     engine_sandbox: Sandbox | None = field(default=None, compare=False, repr=False)
-    # /readyz is 503 until a render worker can take a job (store.worker_presence).
-    ready_needs_worker: bool = False
+    # /readyz is 503 until this many render workers can take a job
+    # (store.worker_presence); 0: not checked.
+    ready_min_workers: int = 0
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

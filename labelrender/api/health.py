@@ -1,5 +1,5 @@
 """GET /healthz (the process answers), /readyz (Redis answers, and where the
-configuration asks, a render worker can take a job), /metrics."""
+configuration asks, enough render workers can take a job), /metrics."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from labelrender.api import errors
-from labelrender.api.context import PUBLIC, AppState, app_state, route_policy
+from labelrender.api.context import PUBLIC, STATE, AppState, app_state, route_policy
 from labelrender.api.metrics import Metrics
 from labelrender.store import jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
@@ -29,15 +29,20 @@ async def readyz(request: web.Request) -> web.StreamResponse:
         await state.call(state.redis.ping)
     except errors.ServiceUnavailable:
         return web.json_response({"status": "unavailable", "redis": "unreachable"}, status=503)
-    if state.config.ready_needs_worker and not await _a_worker_is_ready(state):
-        return web.json_response({"status": "unavailable", "redis": "ok", "workers": "none"},
+    if state.config.ready_min_workers and not await _enough_workers(state):
+        return web.json_response({"status": "unavailable", "redis": "ok", "workers": "starting"},
                                  status=503)
     return web.json_response({"status": "ok", "redis": "ok"})
 
 
-async def _a_worker_is_ready(state: AppState) -> bool:
+def app_state_of(app: web.Application) -> AppState:
+    return app[STATE]
+
+
+async def _enough_workers(state: AppState) -> bool:
     try:
-        return await state.call(worker_presence.ready_count, state.redis, now=time.time()) > 0
+        ready = await state.call(worker_presence.ready_count, state.redis, now=time.time())
+        return ready >= state.config.ready_min_workers
     except errors.ServiceUnavailable:
         return False
 
@@ -52,6 +57,22 @@ async def metrics(request: web.Request) -> web.StreamResponse:
     response = web.Response(body=body)
     response.headers["Content-Type"] = CONTENT_TYPE_LATEST
     return response
+
+
+WARM_UP_KEY = "svc_live_" + "0" * 64  # the right shape, never issued: no tenant has it
+
+
+async def warm_up(app: web.Application) -> None:
+    """At start, the first request's one-time costs: a connection in each Redis
+    pool, a thread of the store executor, the render path's and the authorization
+    scripts loaded. The
+    first render after ready is then as fast as the rest. Redis may be down at
+    start: /readyz says so, and nothing here is needed to serve."""
+    state = app_state_of(app)
+    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, OSError):
+        await state.call(worker_presence.preload_render_scripts, state.redis)
+        await state.aredis.ping()
+        await state.authorizer.authorize(WARM_UP_KEY, now=state.now(), cost=0)
 
 
 def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:

@@ -93,7 +93,7 @@ def load_app_factory() -> AppFactory:
             engine_queue=settings.api_engine_queue,
             render_deadline_s=settings.render_deadline_s,
             render_memory_mb=settings.render_memory_mb,
-            ready_needs_worker=settings.ready_needs_worker,
+            ready_min_workers=settings.ready_min_workers,
         )
         return create_app(config, r, object_store)
 

@@ -159,9 +159,10 @@ def announce_demo_tenant(r: redis.Redis) -> None:
 
 
 def api_settings(settings: Settings) -> Settings:
-    """What ``serve``'s API runs with: ready only once one of its workers can take
-    a job, so the first render after ready is as fast as the rest."""
-    return settings.model_copy(update={"ready_needs_worker": True})
+    """What ``serve``'s API runs with: ready only once every worker it starts can
+    take a job (none still starting up beside the first render), so the first
+    render after ready is as fast as the rest."""
+    return settings.model_copy(update={"ready_min_workers": settings.workers})
 
 
 def worker_settings(settings: Settings, redis_url: str) -> Settings:

@@ -145,11 +145,11 @@ class Settings(BaseSettings):
     operator_metrics_port: int | None = Field(default=None, ge=0, le=65535)
 
     log_level: str = "INFO"
-    # The API's /readyz also waits for a render worker that can take a job
-    # (store.worker_presence). `serve` turns it on: its workers are its own. A
-    # separate API tier leaves it off, so a worker restart never empties the
-    # Service of API pods (they answer 503 AgentOverloaded or time out instead).
-    ready_needs_worker: bool = False
+    # The API's /readyz also waits for this many render workers that can take a
+    # job (store.worker_presence); 0: not checked. `serve` sets its worker count:
+    # its workers are its own. A separate API tier leaves 0, so a worker restart
+    # never empties the Service of API pods.
+    ready_min_workers: int = Field(default=0, ge=0)
 
     @model_validator(mode="after")
     def _webhook_values(self) -> Settings:

@@ -31,3 +31,14 @@ def mark_gone(r: redis.Redis, consumer: str) -> None:
 def ready_count(r: redis.Redis, *, now: float) -> int:
     """How many workers said they can take a job, and have not expired."""
     return int(r.zcount(keys.ready_workers(), f"({now}", "+inf"))
+
+
+def preload_render_scripts(r: redis.Redis) -> None:
+    """Load the Lua scripts a render's path runs (admission, the single-flight
+    claim, the worker's settlement) into the server's script cache, so the
+    first render does not pay for loading them. The cache is the server's:
+    every client, blocking or asyncio, then finds them."""
+    from labelrender.store import jobs, render_claims
+
+    for script in (jobs._ADMIT, jobs._FINISH, render_claims._CLAIM, render_claims._FINISH):
+        r.script_load(script)

@@ -101,6 +101,7 @@ class Consumer:
     def run(self) -> None:
         """Consume until ``stop``; returns once every job taken is done."""
         jobs.ensure_group(self._redis)
+        worker_presence.preload_render_scripts(self._redis)
         log.info("consumer %s started (%d render processes, holding up to %d jobs)", self.name,
                  self._sandbox.processes, self._concurrency)
         try:

@@ -46,11 +46,11 @@ async def readiness(api: Api) -> tuple[int, dict[str, str]]:
 async def test_under_serve_readyz_waits_for_a_worker_that_can_take_a_job(
         start_api: StartApi, redis_db: redis.Redis, object_store: FilesystemStore,
         engine_sandbox: Sandbox) -> None:
-    """``serve`` asks for it (ready_needs_worker): ready only while a render
-    worker reads the stream, so the first render after ready finds one."""
-    api = await start_api(ready_needs_worker=True)
+    """``serve`` asks for it (ready_min_workers): ready only while its render
+    workers read the stream, so the first render after ready finds one."""
+    api = await start_api(ready_min_workers=1)
     assert await readiness(api) == (503, {"status": "unavailable", "redis": "ok",
-                                          "workers": "none"})
+                                          "workers": "starting"})
     worker = start_worker(redis_db, object_store, engine_sandbox)
     try:
         worker.consumer.reading.wait(30)

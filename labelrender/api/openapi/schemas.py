@@ -336,9 +336,10 @@ class Health(Answer):
 class Readiness(Answer):
     status: Literal["ok", "unavailable"]
     redis: Literal["ok", "unreachable"]
-    workers: Literal["none"] | None = Field(
-        default=None, description="Under `labelrender serve`: no render worker can take a "
-                                  "job yet (absent when one can, or when not checked)")
+    workers: Literal["starting"] | None = Field(
+        default=None, description="Under `labelrender serve`: fewer of its render workers "
+                                  "than it started can take a job yet (absent when they "
+                                  "can, or when not checked)")
 
 
 # --- errors ---------------------------------------------------------------------

@@ -115,7 +115,13 @@ def hold_data_dir(settings: Settings) -> TextIO | None:
     if settings.redis_url is not None and settings.s3_bucket:
         return None  # nothing of this serve's lives in the data directory
     path = settings.data_dir / LOCK_FILENAME
-    lock = path.open("a+")
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)  # made already unless REDIS_URL
+        lock = path.open("a+")
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot use the data directory {settings.data_dir} ({exc.strerror or exc}); "
+            "point LABELRENDER_DATA_DIR at a folder you can write to") from exc
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -16,6 +16,7 @@ from labelrender.api import (
     from_data,
     graphics,
     health,
+    home,
     keys,
     label_listing,
     labelary,
@@ -70,13 +71,14 @@ def create_app(
         ThreadPoolExecutor(config.objects_threads, thread_name_prefix="labelrender-objects"),
         Circuit(config.objects_circuit_failures, config.objects_circuit_open_s),
         ThreadPoolExecutor(config.parse_threads, thread_name_prefix="labelrender-parse"))
-    for module in (labels, keys, account, files, health, webhooks):
+    for module in (labels, keys, account, files, health, home, webhooks):
         module.add_routes(app)
     for module in (synthesis, templates, from_data, label_listing, labelary, graphics, studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_response_prepare.append(_no_sniffing)
     app.on_startup.append(_start_creating_groups)
+    app.on_startup.append(health.warm_up)
     app.on_cleanup.append(_stop_creating_groups)
     app.on_cleanup.append(_finish_pending)
     app.on_cleanup.append(_shutdown_executor)

@@ -74,6 +74,9 @@ class ApiConfig:
     metrics_dir: str | None = None
     # POST /v1/graphics: caps checked before any image or PDF is decoded.
     graphic_limits: GraphicLimits = field(default_factory=GraphicLimits)
+    # /readyz is 503 until this many render workers can take a job
+    # (store.worker_presence); 0: not checked.
+    ready_min_workers: int = 0
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):

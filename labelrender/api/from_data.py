@@ -10,6 +10,7 @@ before answering (DECISIONS.md "Webhooks").
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import re
 from dataclasses import dataclass
@@ -130,14 +131,27 @@ def template_content_hash(tenant_id: str, version: TemplateVersion, fields: dict
     })).hexdigest()
 
 
+def _misspelt(unknown: list[str], missing: list[str]) -> str:
+    """The names given that the template does not use, each with the missing
+    name it most looks like: a misspelling shows as what it is."""
+    if not unknown:
+        return ""
+    named = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, missing, n=1)
+        named.append(f"{name} (did you mean {close[0]}?)" if close else name)
+    return f"; fields the template does not use: {', '.join(named)}"
+
+
 def check_fields(version: TemplateVersion, values: dict[str, Any]) -> dict[str, str]:
     """422 naming every missing field (no fallback to samples), then every value
     the template cannot take."""
     missing = sorted(set(version.field_map) - set(values))
-    if missing:
-        raise errors.MissingField(f"missing values for fields: {', '.join(missing)}",
-                                  param="fields", extra={"missing_fields": missing})
     unknown = sorted(set(values) - set(version.field_map))
+    if missing:
+        raise errors.MissingField(f"missing values for fields: {', '.join(missing)}"
+                                  + _misspelt(unknown, missing),
+                                  param="fields", extra={"missing_fields": missing})
     if unknown:
         raise errors.InvalidField(
             f"fields the template does not use: {', '.join(unknown)}", param="fields",

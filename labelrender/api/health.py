@@ -1,10 +1,13 @@
-"""GET /healthz (the process answers), /readyz (the stores work), /metrics."""
+"""GET /healthz (the process answers), /readyz (the stores work and, where the
+configuration asks, enough render workers can take a job), /metrics."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
+import time
 
 import redis
 from aiohttp import web
@@ -12,10 +15,17 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from labelrender.api import errors
-from labelrender.api.context import PUBLIC, AppState, app_state, request_id_of, route_policy
+from labelrender.api.context import (
+    PUBLIC,
+    STATE,
+    AppState,
+    app_state,
+    request_id_of,
+    route_policy,
+)
 from labelrender.api.metrics import Metrics
 from labelrender.api.middleware import cause_chain
-from labelrender.store import jobs
+from labelrender.store import jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
 from labelrender.store.readiness import probe_objects, probe_redis
 
@@ -29,7 +39,8 @@ async def healthz(request: web.Request) -> web.StreamResponse:
 
 @route_policy(PUBLIC)
 async def readyz(request: web.Request) -> web.StreamResponse:
-    checks = await dependency_checks(app_state(request))
+    state = app_state(request)
+    checks = await dependency_checks(state)
     failed = {name: cause for name, cause in checks.items() if cause is not None}
     body: dict[str, str] = {name: "ok" if cause is None else "unreachable"
                             for name, cause in checks.items()}
@@ -37,6 +48,9 @@ async def readyz(request: web.Request) -> web.StreamResponse:
         log.warning("readyz 503 (request %s): %s", request_id_of(request),
                     "; ".join(f"{name}: {cause}" for name, cause in failed.items()))
         return web.json_response({"status": "unavailable", **body}, status=503)
+    if state.config.ready_min_workers and not await _enough_workers(state):
+        return web.json_response({"status": "unavailable", **body, "workers": "starting"},
+                                 status=503)
     return web.json_response({"status": "ok", **body})
 
 
@@ -57,6 +71,18 @@ async def dependency_checks(state: AppState) -> dict[str, str | None]:
 
 
 _WRITER = f"{socket.gethostname()}:{os.getpid()}"
+
+
+def app_state_of(app: web.Application) -> AppState:
+    return app[STATE]
+
+
+async def _enough_workers(state: AppState) -> bool:
+    try:
+        ready = await state.call(worker_presence.ready_count, state.redis, now=time.time())
+        return ready >= state.config.ready_min_workers
+    except errors.ServiceUnavailable:
+        return False
 
 
 @route_policy(PUBLIC)
@@ -83,6 +109,22 @@ def shared_registry(metrics_dir: str | None) -> CollectorRegistry | None:
     registry = CollectorRegistry()
     MultiProcessCollector(registry, path=metrics_dir)  # type: ignore[no-untyped-call]
     return registry
+
+
+WARM_UP_KEY = "svc_live_" + "0" * 64  # the right shape, never issued: no tenant has it
+
+
+async def warm_up(app: web.Application) -> None:
+    """At start, the first request's one-time costs: a connection in each Redis
+    pool, a thread of the store executor, the render path's and the authorization
+    scripts loaded. The
+    first render after ready is then as fast as the rest. Redis may be down at
+    start: /readyz says so, and nothing here is needed to serve."""
+    state = app_state_of(app)
+    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, OSError):
+        await state.call(worker_presence.preload_render_scripts, state.redis)
+        await state.aredis.ping()
+        await state.authorizer.authorize(WARM_UP_KEY, now=state.now(), cost=0)
 
 
 def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:

@@ -137,7 +137,15 @@ def check_plan_dpi(params: RawRender, max_dpi: int, plan_name: str) -> None:
 
 @route_policy(RoutePolicy(rate="handler", kinds=True))
 async def create_label(request: web.Request) -> web.StreamResponse:
-    return await read_then_once(request, _render)
+    try:
+        return await read_then_once(request, _render)
+    except errors.UnsupportedMediaType as exc:  # raw ZPL, as Labelary takes it
+        raise errors.UnsupportedMediaType(f"{exc.message}; {RAW_ZPL_HINT}") from exc
+
+
+RAW_ZPL_HINT = ("send JSON {\"zpl\": \"...\"}, or post the raw ZPL to the Labelary route, "
+                "POST /v1/printers/8dpmm/labels/4x6/0/ (dpmm, size in inches and index "
+                "as Labelary's)")
 
 
 # What POST /v1/labels answers with: JSON (the spec's), or the file itself.

@@ -19,8 +19,9 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
 # The plan limits a request can be refused by: 402, and the two 429s (which
 # share the error kind ``RateLimitExceeded``).
-Refusal = Literal["QuotaExceeded", "RateLimited", "ConcurrencyLimited"]
-REFUSALS: tuple[Refusal, ...] = ("QuotaExceeded", "RateLimited", "ConcurrencyLimited")
+Refusal = Literal["QuotaExceeded", "RateLimitExceeded", "ConcurrencyLimited"]
+REFUSALS: tuple[Refusal, ...] = ("QuotaExceeded", "RateLimitExceeded",
+                                  "ConcurrencyLimited")
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def new_metrics() -> Metrics:
         ),
         limit_refusals=Counter(
             "labelrender_limit_refusals",
-            "Requests refused by a plan limit, by kind: QuotaExceeded (402), RateLimited "
+            "Requests refused by a plan limit, by kind: QuotaExceeded (402), RateLimitExceeded "
             "or ConcurrencyLimited (429).", ["kind"], registry=registry,
         ),
         synthesis_jobs=Counter(

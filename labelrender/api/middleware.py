@@ -203,7 +203,7 @@ async def charge_rate(request: web.Request) -> RateDecision:
 
 def _raise_if_denied(state: AppState, decision: RateDecision) -> None:
     if not decision.allowed:
-        state.metrics.refused("RateLimited")
+        state.metrics.refused("RateLimitExceeded")
         raise errors.RateLimited(
             f"rate limit of {decision.limit} requests per minute exceeded",
             retry_after=decision.retry_after,

@@ -313,6 +313,10 @@ async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
         state.metrics.renders.labels("invalid_zpl").inc()
         raise errors.InvalidZpl(reply.error_message or "the ZPL cannot be rendered",
                                 param=param)
+    if reply.error_kind == "InvalidLabelIndex":  # the request's index, not its ZPL
+        state.metrics.renders.labels("invalid_zpl").inc()
+        raise errors.InvalidRequest(reply.error_message or "label_index is out of range",
+                                    param="label_index", kind="InvalidLabelIndex")
     if reply.error_kind == "RenderTooComplex":
         state.metrics.renders.labels("too_complex").inc()
         raise errors.RenderTooComplex(reply.error_message or "the render went over a limit",

@@ -20,7 +20,7 @@ from labelrender.cli import admin, api, graphic, operator, render, serve, worker
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labelrender",
                                      description="ZPL label rendering engine and service.")
-    parser.add_argument("--version", action="version", version=f"labelrender {version()}")
+    parser.add_argument("-V", "--version", action="version", version=f"labelrender {version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in (render, graphic, serve, api, worker, operator, admin):
         command.add_parser(sub)

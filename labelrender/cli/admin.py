@@ -26,6 +26,8 @@ from labelrender.cli.admin_dlq import add_dlq_parser
 from labelrender.cli.admin_template import add_template_parser
 from labelrender.cli.common import settings_from_env
 from labelrender.store import (
+    LastActiveKey,
+    NotFound,
     StoreError,
     StoreUnavailable,
     create_key,
@@ -34,6 +36,8 @@ from labelrender.store import (
     get_tenant,
     list_keys,
     list_plans,
+    list_tenants,
+    revoke_key,
     set_plan,
 )
 from labelrender.store.apikeys import ApiKey
@@ -72,12 +76,21 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = tenant_cmds.add_parser("show", help="a tenant, its plan and its keys")
     p.add_argument("tenant", metavar="TENANT")
     p.set_defaults(run=run, admin=tenant_show)
+    tenant_cmds.add_parser("list", help="every tenant, oldest first").set_defaults(
+        run=run, admin=tenant_list)
     key = objects.add_parser("key", help="API keys")
     key_cmds = key.add_subparsers(dest="action", required=True)
     p = key_cmds.add_parser("create", help="create an API key for a tenant (shown once)")
     p.add_argument("tenant", metavar="TENANT")
     p.add_argument("--label", default=None, help="human label, at most 64 characters")
     p.set_defaults(run=run, admin=key_create)
+    p = key_cmds.add_parser("list", help="a tenant's keys, active and revoked (no secrets)")
+    p.add_argument("tenant", metavar="TENANT")
+    p.set_defaults(run=run, admin=key_list)
+    p = key_cmds.add_parser("revoke", help="revoke a tenant's key by its prefix")
+    p.add_argument("tenant", metavar="TENANT")
+    p.add_argument("prefix", metavar="KEY_PREFIX")
+    p.set_defaults(run=run, admin=key_revoke)
     plan = objects.add_parser("plan", help="plans")
     plan_cmds = plan.add_subparsers(dest="action", required=True)
     plan_cmds.add_parser("list", help="every effective plan").set_defaults(run=run,
@@ -101,13 +114,26 @@ def run_admin(settings: Settings, args: argparse.Namespace) -> int:
     try:
         result = command(client, args)
     except StoreError as exc:
-        return _fail(str(exc), EXIT_REFUSED)
+        return _fail(f"{exc}{_hint(exc)}", EXIT_REFUSED)
     except redis.RedisError as exc:
         return _fail(f"Redis error: {exc}", EXIT_UNAVAILABLE)
     finally:
         client.close()
     print(json.dumps(result, indent=2))
     return 0
+
+
+LIST_COMMANDS = {"tenant": "admin tenant list", "plan": "admin plan list",
+                 "key": "admin key list TENANT"}
+
+
+def _hint(exc: StoreError) -> str:
+    """Where to look for the right name, after a name that was not found."""
+    if isinstance(exc, NotFound) and exc.what in LIST_COMMANDS:
+        return f"; `labelrender {LIST_COMMANDS[exc.what]}` lists them"
+    if isinstance(exc, LastActiveKey):
+        return "; create another first (`labelrender admin key create TENANT`)"
+    return ""
 
 
 def _fail(message: str, code: int) -> int:
@@ -119,7 +145,7 @@ def tenant_create(r: redis.Redis, args: argparse.Namespace) -> object:
     overages = None if args.overages is None else args.overages == "on"
     tenant = create_tenant(r, args.name, args.plan, now=time.time(), overages=overages)
     created = create_key(r, tenant.tenant_id, label=None, now=time.time())
-    return {"tenant_id": tenant.tenant_id, "api_key": created.secret,
+    return {"tenant_id": tenant.tenant_id, **_secret(created.secret),
             "key_prefix": created.key.key_prefix}
 
 
@@ -133,10 +159,32 @@ def tenant_show(r: redis.Redis, args: argparse.Namespace) -> object:
             "keys": [_key_report(key) for key in list_keys(r, tenant.tenant_id)]}
 
 
+def tenant_list(r: redis.Redis, _args: argparse.Namespace) -> object:
+    return {"tenants": [tenant_report(r, tenant) for tenant in list_tenants(r)]}
+
+
+def key_list(r: redis.Redis, args: argparse.Namespace) -> object:
+    tenant = get_tenant(r, args.tenant)
+    return {"tenant_id": tenant.tenant_id,
+            "keys": [_key_report(key) for key in list_keys(r, tenant.tenant_id)]}
+
+
+def key_revoke(r: redis.Redis, args: argparse.Namespace) -> object:
+    get_tenant(r, args.tenant)
+    revoked = revoke_key(r, args.tenant, args.prefix, now=time.time())
+    return {"tenant_id": revoked.tenant_id, **_key_report(revoked)}
+
+
 def key_create(r: redis.Redis, args: argparse.Namespace) -> object:
     created = create_key(r, args.tenant, label=args.label, now=time.time())
-    return {"tenant_id": created.key.tenant_id, "api_key": created.secret,
+    return {"tenant_id": created.key.tenant_id, **_secret(created.secret),
             "key_prefix": created.key.key_prefix, "label": created.key.label}
+
+
+def _secret(secret: str) -> dict[str, str]:
+    """A new key's secret under the name ``POST /v1/keys`` gives it (``apiKey``, the
+    spec's) and under the snake_case name of every other field here."""
+    return {"apiKey": secret, "api_key": secret}
 
 
 def plan_list(r: redis.Redis, _args: argparse.Namespace) -> object:

@@ -24,7 +24,13 @@ AppFactory = Callable[[Settings, redis.Redis, ObjectStore], Any]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("api", help="run the API tier only (against REDIS_URL, S3_*)")
+    p = sub.add_parser(
+        "api", help="run the API tier only (against REDIS_URL, S3_*)",
+        description="Run the HTTP API alone, against the shared Redis (REDIS_URL) and "
+                    "object storage (S3_BUCKET and S3_*; unset: files in "
+                    "LABELRENDER_DATA_DIR). Render workers run separately (labelrender "
+                    "worker). Exit codes: 0 stopped, 2 invalid configuration, 3 Redis "
+                    "unreachable or the port unavailable.")
     http_options(p)
     p.set_defaults(run=api_command)
 
@@ -97,6 +103,7 @@ def load_app_factory(metrics_dir: str | None = None) -> AppFactory:
                 max_pixels=settings.graphic_max_pixels,
                 max_decoded_bytes=settings.graphic_max_decoded_mb * 1024 * 1024,
                 max_pdf_pages=settings.graphic_max_pdf_pages),
+            ready_min_workers=settings.ready_min_workers,
         )
         return create_app(config, r, object_store)
 
@@ -119,5 +126,7 @@ def run_api(settings: Settings, factory: AppFactory, r: redis.Redis,
 
 def announce_api(settings: Settings) -> None:
     """The line saying the API serves, and where."""
+    site = settings.public_base_url.rstrip("/").removesuffix("/v1")
     print(f"API at {settings.public_base_url} (listening on {settings.host}:"
           f"{settings.port})", flush=True)
+    print(f"Studio at {site}/studio; API reference at {site}/docs", flush=True)

@@ -25,6 +25,10 @@ class PortUnavailable(RuntimeError):
     """The API's port cannot be listened on (another process has it)."""
 
 
+class DataDirInUse(RuntimeError):
+    """Another ``labelrender serve`` runs on the same data directory."""
+
+
 def settings_from_env(**overrides: Any) -> Settings:
     """The one Settings object, from the environment plus command-line overrides.
     Exits with a readable message when the configuration is invalid."""
@@ -33,12 +37,26 @@ def settings_from_env(**overrides: Any) -> Settings:
     try:
         settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-                             for e in exc.errors())
-        print(f"labelrender: invalid configuration: {problems}", file=sys.stderr)
+        problems = "; ".join(_problem(e["loc"], e["msg"]) for e in exc.errors())
+        print(f"labelrender: invalid configuration: {problems}; fix it and start again",
+              file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from exc
     configure_logging(settings)
     return settings
+
+
+def _problem(loc: tuple[int | str, ...], message: str) -> str:
+    """One problem, named by the environment variable (or option) that set it."""
+    if not loc:
+        return message.removeprefix("Value error, ")
+    field = str(loc[0])
+    info = Settings.model_fields.get(field)
+    names = [a for a in getattr(info and info.validation_alias, "choices", [])
+             if isinstance(a, str)]
+    name = names[-1] if names else f"LABELRENDER_{field.upper()}"
+    if field in ("host", "port"):  # also options of serve and api
+        name += f" (or --{field})"
+    return f"{name}: {message}"
 
 
 def shared_redis_settings(command: str, **overrides: Any) -> Settings:
@@ -108,7 +126,7 @@ def run_service(name: str, start: Callable[[], None]) -> int:
     """Run a long-lived command; a store or tier that is missing is one clear line."""
     try:
         start()
-    except (StoreUnavailable, TierUnavailable, PortUnavailable) as exc:
+    except (StoreUnavailable, TierUnavailable, PortUnavailable, DataDirInUse) as exc:
         print(f"labelrender {name}: {exc}", file=sys.stderr)
         return EXIT_UNAVAILABLE
     return 0

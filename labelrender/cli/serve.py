@@ -21,6 +21,7 @@ supervised like the workers (``api_processes``).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import logging
 import multiprocessing
 import os
@@ -31,6 +32,7 @@ import time
 from dataclasses import replace
 from functools import partial
 from multiprocessing.process import BaseProcess
+from typing import TextIO
 
 import redis
 
@@ -41,7 +43,12 @@ from labelrender.cli.api_processes import (
     port_of,
     reuse_port_available,
 )
-from labelrender.cli.common import configure_logging, run_service, settings_from_env
+from labelrender.cli.common import (
+    DataDirInUse,
+    configure_logging,
+    run_service,
+    settings_from_env,
+)
 from labelrender.cli.sizing import Sizing, machine_cpus, size, sizing_options
 from labelrender.cli.supervisor import Supervisor, become_subreaper, process_running
 from labelrender.store import StoreUnavailable, create_key, create_tenant, socket_url
@@ -55,6 +62,7 @@ DEMO_TENANT_NAME = "Sandbox demo"
 DEMO_PLAN = "sandbox"
 PARENT_CHECK_S = 1.0
 API_METRICS_DIRNAME = "api-metrics"  # in the data dir: the API processes' metrics
+LOCK_FILENAME = "serve.lock"
 
 
 
@@ -87,7 +95,8 @@ def serve(settings: Settings) -> None:
     sock = listen(settings)
     sizing = announce_sizing(settings)
     factory = load_app_factory()
-    r = connect_redis(settings)
+    r = connect_redis(settings)  # makes the data directory, or says it cannot
+    lock = hold_data_dir(settings)  # noqa: F841  # held while this process lives
     embedded = settings.redis_url is None
     worker_url = settings.redis_url or socket_url(r)
     object_store = build_object_store(settings)  # creates the URL secret before workers
@@ -97,15 +106,17 @@ def serve(settings: Settings) -> None:
     # After Redis: the embedded server daemonizes, and its parent stays init.
     become_subreaper()
     redis_pid = embedded_redis_pid(r) if embedded else None
-    api = several_api_processes(settings, sizing, str(worker_url), sock)
+    api = several_api_processes(ready_settings(settings, sizing.workers), sizing,
+                                str(worker_url), sock)
     supervisor = Supervisor(
         partial(start_worker, worker_settings(settings, str(worker_url))), sizing.workers,
         on_death=partial(hand_over, r, settings), redis_pid=redis_pid,
         on_redis_death=stop_serving, also_own=api.pids if api else tuple)
     supervisor.start()
     try:
+        api_ready = ready_settings(settings, sizing.workers)
         if api is None:
-            run_api(settings, factory, r, object_store, sock)
+            run_api(api_ready, factory, r, object_store, sock)
         else:
             api.also_own = supervisor.pids
             api.run(partial(announce_api, settings))
@@ -144,6 +155,37 @@ def several_api_processes(settings: Settings, sizing: Sizing, redis_url: str,
                         sizing.api_processes, settings.data_dir / API_METRICS_DIRNAME)
 
 
+def hold_data_dir(settings: Settings) -> TextIO | None:
+    """The data directory's lock: a second ``serve`` on it would share the first
+    one's Redis, labels and demo tenant without a word, so it is refused. The
+    kernel drops the lock when this process ends, however it ends."""
+    if settings.redis_url is not None and settings.s3_bucket:
+        return None  # nothing of this serve's lives in the data directory
+    path = settings.data_dir / LOCK_FILENAME
+    try:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)  # made already unless REDIS_URL
+        lock = path.open("a+")
+    except OSError as exc:
+        raise StoreUnavailable(
+            f"cannot use the data directory {settings.data_dir} ({exc.strerror or exc}); "
+            "point LABELRENDER_DATA_DIR at a folder you can write to") from exc
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "?"
+        lock.close()
+        raise DataDirInUse(
+            f"another labelrender serve (pid {holder}) is using the data directory "
+            f"{settings.data_dir}; stop it, or give this one its own with "
+            "LABELRENDER_DATA_DIR=OTHER_DIR") from None
+    lock.seek(0)
+    lock.truncate()
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
+    return lock
+
+
 def stop_serving() -> None:
     """Stop the API as SIGTERM does; ``serve`` then stops the workers."""
     os.kill(os.getpid(), signal.SIGTERM)
@@ -167,6 +209,13 @@ def announce_demo_tenant(r: redis.Redis) -> None:
     mark_step_done(r, DEMO_STEP, tenant.tenant_id)
     print(f"Sandbox demo tenant: {tenant.tenant_id}", flush=True)
     print(f"API key (shown once): {created.secret}", flush=True)
+
+
+def ready_settings(settings: Settings, workers: int) -> Settings:
+    """What ``serve``'s API runs with: ready only once every one of the
+    ``workers`` it starts can take a job (none still starting up beside the first
+    render), so the first render after ready is as fast as the rest."""
+    return settings.model_copy(update={"ready_min_workers": workers})
 
 
 def worker_settings(settings: Settings, redis_url: str) -> Settings:

@@ -55,6 +55,7 @@ from labelrender.store.tenants import (
     Tenant,
     create_tenant,
     get_tenant,
+    list_tenants,
     set_overages,
     set_plan,
 )
@@ -67,5 +68,5 @@ __all__ = [
     "consume", "create_key", "create_tenant", "delete_plan", "get_plan", "get_tenant",
     "in_flight", "list_keys", "list_plans", "peek_rate", "period", "period_resets_at",
     "plan_from_dict", "put_plan", "read_usage", "refund", "release_slot", "renew_slot",
-    "revoke_key", "set_overages", "set_plan", "shutdown_server", "socket_url",
+    "list_tenants", "revoke_key", "set_overages", "set_plan", "shutdown_server", "socket_url",
 ]

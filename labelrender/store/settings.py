@@ -27,6 +27,8 @@ from labelrender.store.redis_conn import connect
 from labelrender.store.signing import MIN_SECRET_BYTES, UrlSigner
 
 URL_SECRET_FILENAME = "url_secret"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 OBJECTS_DIRNAME = "objects"
 
 
@@ -169,11 +171,23 @@ class Settings(BaseSettings):
 
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"  # json: one object a line, for log shippers
+    # The API's /readyz also waits for this many render workers that can take a
+    # job (store.worker_presence); 0: not checked. `serve` sets its worker count:
+    # its workers are its own. A separate API tier leaves 0, so a worker restart
+    # never empties the Service of API pods.
+    ready_min_workers: int = Field(default=0, ge=0)
 
     @model_validator(mode="after")
     def _webhook_values(self) -> Settings:
-        self.webhook_networks()
-        if len(self.webhook_backoff()) < 1:
+        try:
+            self.webhook_networks()
+        except ValueError as exc:
+            raise ValueError(f"LABELRENDER_WEBHOOK_ALLOW_NETWORKS: {exc}") from exc
+        try:
+            delays = self.webhook_backoff()
+        except ValueError as exc:
+            raise ValueError(f"LABELRENDER_WEBHOOK_BACKOFF_S: {exc}") from exc
+        if len(delays) < 1:
             raise ValueError("LABELRENDER_WEBHOOK_BACKOFF_S needs at least one delay")
         return self
 
@@ -190,6 +204,23 @@ class Settings(BaseSettings):
         if any(d < 0 for d in delays):
             raise ValueError("webhook backoff delays must be >= 0")
         return delays
+
+    @model_validator(mode="after")
+    def _usable_values(self) -> Settings:
+        """Values that would otherwise fail later, deep in a start-up, with a traceback."""
+        if self.log_level.upper() not in LOG_LEVELS:
+            raise ValueError(f"LABELRENDER_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}")
+        self.log_level = self.log_level.upper()
+        if self.s3_endpoint_url is not None and not self.s3_endpoint_url.startswith(
+                ("http://", "https://")):
+            raise ValueError("S3_ENDPOINT_URL must start with http:// or https://")
+        if self.redis_url is not None and not self.redis_url.startswith(REDIS_SCHEMES):
+            raise ValueError("REDIS_URL must start with redis://, rediss:// or unix://")
+        if (self.url_secret is not None
+                and len(self.url_secret.get_secret_value().encode()) < MIN_SECRET_BYTES):
+            raise ValueError(f"LABELRENDER_URL_SECRET must be at least {MIN_SECRET_BYTES} "
+                             "bytes (python3 -c 'import secrets; print(secrets.token_hex(32))')")
+        return self
 
     @model_validator(mode="after")
     def _local_base_url(self) -> Settings:

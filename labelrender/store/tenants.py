@@ -84,6 +84,19 @@ def get_tenant(r: redis.Redis, tenant_id: str) -> Tenant:
     return tenant_from_record(tenant_id, record)
 
 
+def list_tenants(r: redis.Redis) -> list[Tenant]:
+    """Every tenant, oldest first. A SCAN over the keyspace: for operators'
+    commands, never for a request's path."""
+    found = map(str, r.scan_iter(match=keys.tenant_pattern(), count=1000))
+    ids = sorted({k.split(":")[2] for k in found if TENANT_ID.match(k.split(":")[2])})
+    tenants = []
+    for tenant_id in ids:
+        record = text_map(r.hgetall(keys.tenant(tenant_id)))
+        if record:
+            tenants.append(tenant_from_record(tenant_id, record))
+    return sorted(tenants, key=lambda t: (t.created_at, t.tenant_id))
+
+
 def tenant_from_record(tenant_id: str, record: dict[str, str]) -> Tenant:
     """A stored tenant hash as a Tenant."""
     switch = record.get("overages")

@@ -32,7 +32,7 @@ from types import FrameType
 
 import redis
 
-from labelrender.store import jobs
+from labelrender.store import jobs, worker_presence
 from labelrender.store.jobs import RenderJob
 from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.worker import metrics
@@ -53,6 +53,9 @@ def worker_pid(name: str) -> int | None:
     """The process id in ``name`` if it is a consumer name of this host."""
     host, _, pid = name.rpartition("-")
     return int(pid) if host == socket.gethostname() and pid.isdigit() else None
+
+
+PRESENCE_EVERY_S = 1.0
 
 
 class Consumer:
@@ -78,6 +81,10 @@ class Consumer:
         self._next_claim = 0.0
         self._next_refresh = 0.0
         self._last_turn = time.monotonic()
+        self._next_presence = 0.0
+        # Set once this consumer has told Redis it can take a job: the worker's
+        # readiness (``health``), as the API's /readyz counts it.
+        self.reading = threading.Event()
 
     def last_turn(self) -> float:
         """When the loop last went round (``time.monotonic``): each turn waits at
@@ -94,6 +101,7 @@ class Consumer:
     def run(self) -> None:
         """Consume until ``stop``; returns once every job taken is done."""
         jobs.ensure_group(self._redis)
+        worker_presence.preload_render_scripts(self._redis)
         log.info("consumer %s started (%d render processes, holding up to %d jobs)", self.name,
                  self._sandbox.processes, self._concurrency)
         try:
@@ -108,6 +116,7 @@ class Consumer:
                     log.exception("consumer %s: unexpected error, retrying", self.name)
                     self._stop.wait(REDIS_RETRY_S)
         finally:
+            self._say_gone()
             self._threads.shutdown(wait=True)
             self._hand_back()
             self._prune()
@@ -129,6 +138,7 @@ class Consumer:
     def _step(self) -> None:
         self._prune()
         self._refresh()
+        self._say_ready()
         room = self._concurrency - len(self._in_flight)
         if room <= 0:
             wait(list(self._in_flight.values()), timeout=self._block_ms / 1000,
@@ -143,6 +153,22 @@ class Consumer:
                                                   block_ms=self._block_ms)
         for entry_id, job in entries:
             self._dispatch(entry_id, job)
+
+    def _say_ready(self) -> None:
+        """Every second: this worker's render processes are up and it reads the
+        stream, so it can take a job (``worker_presence``)."""
+        if time.monotonic() < self._next_presence:
+            return
+        worker_presence.mark_ready(self._redis, self.name, now=time.time())
+        self._next_presence = time.monotonic() + PRESENCE_EVERY_S
+        self.reading.set()
+
+    def _say_gone(self) -> None:
+        self.reading.clear()
+        try:
+            worker_presence.mark_gone(self._redis, self.name)
+        except redis.RedisError:  # it expires on its own
+            log.warning("consumer %s could not withdraw its presence", self.name)
 
     def _refresh(self) -> None:
         """Every ``claim_interval_s``: reset the idle time of the jobs held here."""

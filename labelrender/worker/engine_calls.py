@@ -20,6 +20,7 @@ from labelrender.synth.service import SynthesisInput, synthesize
 from labelrender.synth.template_checks import InvalidTemplate, check_draft
 from labelrender.zpl import (
     FieldBox,
+    LabelIndexOutOfRange,
     LimitExceeded,
     Limits,
     PdfPage,
@@ -30,6 +31,7 @@ from labelrender.zpl import (
 )
 
 INVALID_ZPL = "InvalidZpl"  # the spec's 422 kind for unparseable ZPL
+INVALID_LABEL_INDEX = "InvalidLabelIndex"  # a label_index past the stream's last label
 INVALID_OPTIONS = "InvalidOptions"  # DPI or font profile the API should have refused
 TOO_COMPLEX = "RenderTooComplex"  # over a limit: the engine's, or the sandbox's
 
@@ -82,6 +84,8 @@ def render_label(job: RenderJob, time_budget_s: float) -> Rendered | Rejected:
         result = render(job.zpl, options)
     except LimitExceeded as exc:
         return Rejected(TOO_COMPLEX, str(exc), exc.limit)
+    except LabelIndexOutOfRange as exc:
+        return Rejected(INVALID_LABEL_INDEX, str(exc))
     except ZplError as exc:
         return Rejected(INVALID_ZPL, str(exc))
     except ValueError as exc:  # option checks: render() raises plain ValueError

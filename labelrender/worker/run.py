@@ -11,7 +11,13 @@ from labelrender.store.settings import Settings, build_object_store, connect_red
 from labelrender.synth.engine import make_engine
 from labelrender.worker.consumer import Consumer, consumer_name, stop_on_signals
 from labelrender.worker.dispatcher import build_dispatcher
-from labelrender.worker.health import Probes, ProbeThread, loop_turns, redis_answers
+from labelrender.worker.health import (
+    Probes,
+    ProbeThread,
+    flag_set,
+    loop_turns,
+    redis_answers,
+)
 from labelrender.worker.render import JobHandler
 from labelrender.worker.retention import RetentionSweeper
 from labelrender.worker.sandbox import Sandbox, SandboxLimits
@@ -23,6 +29,7 @@ log = logging.getLogger(__name__)
 # A consumer loop that has not gone round for this long (beyond one blocking
 # read) is stuck: the liveness probe fails and the pod is restarted.
 LOOP_STUCK_S = 60.0
+NOT_READING = "the render consumer has not started reading jobs"
 
 
 def build_sandbox(settings: Settings) -> Sandbox:
@@ -92,10 +99,11 @@ def run_worker(settings: Settings, r: redis.Redis | None = None) -> None:
 
 
 def worker_probes(settings: Settings, r: redis.Redis, consumer: Consumer) -> Probes:
-    """Alive while the consumer loop goes round; ready while Redis answers."""
+    """Alive while the consumer loop goes round; ready while Redis answers and
+    once the consumer reads the stream (its render processes up): it can take a job."""
     stuck_after_s = LOOP_STUCK_S + settings.job_read_block_ms / 1000
     return Probes(live=[loop_turns(consumer.last_turn, stuck_after_s, "the render consumer")],
-                  ready=[redis_answers(r)])
+                  ready=[redis_answers(r), flag_set(consumer.reading, NOT_READING)])
 
 
 def start_probes(settings: Settings, r: redis.Redis, consumer: Consumer) -> ProbeThread | None:

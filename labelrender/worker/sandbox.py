@@ -52,8 +52,10 @@ log = logging.getLogger(__name__)
 P = ParamSpec("P")
 T = TypeVar("T")
 MB = 1024 * 1024
-# Imported once, in the forkserver: the engine and the image conversion.
-PRELOAD = ["labelrender.worker.engine_calls", "labelrender.graphics"]
+# Imported once, in the forkserver: the engine, the image conversion, and one
+# label rendered (warm_up).
+PRELOAD = ["labelrender.worker.engine_calls", "labelrender.graphics",
+           "labelrender.worker.warm_up"]
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _PARENT_POLL_S = 0.5
 _STOP_WAIT_S = 5.0
@@ -363,6 +365,7 @@ def _serve(conn: Connection, memory_bytes: int) -> None:
     for stop in (signal.SIGINT, signal.SIGTERM):  # the worker owns shutdown
         signal.signal(stop, signal.SIG_IGN)
     resource.setrlimit(resource.RLIMIT_DATA, (memory_bytes, memory_bytes))
+    _warm()
     conn.send(("ready",))
     while True:
         try:
@@ -387,6 +390,14 @@ def _answer(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any
         return ("memory",)
     except Exception as exc:  # the caller decides; the process lives on
         return ("raised", type(exc).__name__, str(exc)[:2000])
+
+
+def _warm() -> None:
+    """The first render's one-time costs, paid before the process says it is ready."""
+    with contextlib.suppress(ImportError):  # preloaded; absent only in a broken install
+        from labelrender.worker.warm_up import warm
+
+        warm()
 
 
 def _die_with_parent() -> None:

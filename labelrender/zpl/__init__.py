@@ -18,7 +18,15 @@ from . import fonts
 from .budget import Budget
 from .commands import execute
 from .elements import Label
-from .errors import DEFAULT_LIMITS, LimitExceeded, Limits, Warning, ZplError, check_deadline
+from .errors import (
+    DEFAULT_LIMITS,
+    LabelIndexOutOfRange,
+    LimitExceeded,
+    Limits,
+    Warning,
+    ZplError,
+    check_deadline,
+)
 from .ink import FieldBox, turned
 from .layout import LayoutContext, layout
 from .lexer import tokenize
@@ -26,8 +34,9 @@ from .pdf import PdfPage, pdf_document
 from .printer import PrinterState
 from .raster import encode_png, finish, paint
 
-__all__ = ["FONT_PROFILES", "FieldBox", "LimitExceeded", "Limits", "PdfPage", "PdfResult",
-           "RenderOptions", "RenderResult", "Warning", "ZplError", "render", "render_pdf"]
+__all__ = ["FONT_PROFILES", "FieldBox", "LabelIndexOutOfRange", "LimitExceeded", "Limits",
+           "PdfPage", "PdfResult", "RenderOptions", "RenderResult", "Warning", "ZplError",
+           "render", "render_pdf"]
 
 FONT_PROFILES = tuple(name for name in fonts.PROFILES if name != "default")
 
@@ -124,7 +133,7 @@ def _play(zpl: str | bytes, opts: RenderOptions) -> tuple[PrinterState, float]:
 def _label_result(state: PrinterState, index: int, opts: RenderOptions, deadline: float
                   ) -> RenderResult:
     if index >= len(state.labels):
-        raise ZplError(f"label index {index} is out of range: the stream has "
+        raise LabelIndexOutOfRange(f"label index {index} is out of range: the stream has "
                        f"{len(state.labels)} label(s)")
     png, width, height, notes, fields = _draw(state.labels[index], state, opts, deadline)
     return RenderResult(png, width, height, tuple(state.warnings + notes), len(state.labels),

@@ -100,3 +100,8 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+class LabelIndexOutOfRange(ZplError):
+    """The label index asked for is past the last label of the stream: the ZPL
+    is fine, the request is not (the API's 400 ``InvalidLabelIndex``)."""

@@ -141,7 +141,22 @@ def overflow(box: tuple[int, int, int, int], width: int, height: int, scale: flo
     size = f"{round(width / scale)} x {round(height / scale)}"
     return Warning(offset, command, f"field {what} overflows the label: its ink reaches "
                                     f"{' and '.join(sides)} of the {size}-dot label, "
-                                    "and that part does not print")
+                                    "and that part does not print; "
+                                    + _fix(past, width, height, scale))
+
+
+def _fix(past: dict[str, int], width: int, height: int, scale: float) -> str:
+    """What makes room: a larger label (in the ZPL, or the size the render asks
+    for), or, past the top or left edge, a field moved with ^FO."""
+    fixes = []
+    if past["right"] > 0:
+        fixes.append(f"^PW{math.ceil((width + past['right']) / scale)}")
+    if past["bottom"] > 0:
+        fixes.append(f"^LL{math.ceil((height + past['bottom']) / scale)}")
+    if not fixes:
+        return "move the field with ^FO"
+    return (f"a label of {' and '.join(fixes)} fits it (in the ZPL, or as the label "
+            "size the render asks for)")
 
 
 def turned(box: FieldBox, width: int, height: int, *, mirror: bool, invert: bool,

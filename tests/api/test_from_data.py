@@ -135,6 +135,20 @@ async def test_missing_fields_are_all_named(api: Api, make_caller: Callable[...,
     assert "city" in payload["error"]["message"] and "name" in payload["error"]["message"]
 
 
+async def test_a_misspelt_field_is_named_with_the_one_it_misses(
+        api: Api, make_caller: Callable[..., Caller]) -> None:
+    caller = make_caller()
+    await commit(api, caller)
+    misspelt = {("nmae" if name == "name" else name): value for name, value in VALUES.items()}
+    status, payload = await from_data(api, caller, {"template_id": "tpl_ship",
+                                                    "fields": misspelt})
+    assert status == 422
+    assert_error(payload, "validation_error", "MissingField", "fields")
+    assert payload["missing_fields"] == ["name"]
+    assert "fields the template does not use: nmae (did you mean name?)" in (
+        payload["error"]["message"])
+
+
 @pytest.mark.parametrize(("raw", "content_type", "status", "kind"), [
     (b"{oops", "application/json", 400, "InvalidJson"),
     (b"{}", "text/plain", 415, "UnsupportedMediaType"),

@@ -11,8 +11,16 @@ import redis
 
 from labelrender.store import connect, shutdown_server
 from labelrender.store import jobs as render_jobs
-from labelrender.store.objects import S3Store
-from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, StartApi
+from labelrender.store.objects import FilesystemStore, S3Store
+from labelrender.worker.sandbox import Sandbox
+from tests.api.conftest import (
+    SIMPLE_ZPL,
+    Api,
+    Caller,
+    RenderConsumer,
+    StartApi,
+    start_worker,
+)
 from tests.fixtures.s3 import make_s3_client
 
 
@@ -39,6 +47,33 @@ async def test_readyz_is_503_without_redis(start_api: StartApi) -> None:
 async def test_metrics_say_redis_answers(api: Api) -> None:
     async with api.session.get(api.url("/metrics")) as resp:
         assert "labelrender_redis_up 1.0" in (await resp.text()).splitlines()
+
+
+async def readiness(api: Api) -> tuple[int, dict[str, str]]:
+    async with api.session.get(api.url("/readyz")) as resp:
+        return resp.status, await resp.json()
+
+
+async def test_under_serve_readyz_waits_for_a_worker_that_can_take_a_job(
+        start_api: StartApi, redis_db: redis.Redis, object_store: FilesystemStore,
+        engine_sandbox: Sandbox) -> None:
+    """``serve`` asks for it (ready_min_workers): ready only while its render
+    workers read the stream, so the first render after ready finds one."""
+    api = await start_api(ready_min_workers=1)
+    assert await readiness(api) == (503, {"status": "unavailable", "redis": "ok",
+                                          "workers": "starting"})
+    worker = start_worker(redis_db, object_store, engine_sandbox)
+    try:
+        worker.consumer.reading.wait(30)
+        assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
+    finally:
+        worker.stop()
+    assert (await readiness(api))[0] == 503  # a stopped worker withdraws at once
+
+
+async def test_a_separate_api_tier_is_ready_without_workers(api: Api) -> None:
+    """``labelrender api`` alone: a worker restart must not empty the Service."""
+    assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
 
 
 async def test_redis_outage_is_503_envelope(start_api: StartApi) -> None:
@@ -120,3 +155,13 @@ async def test_every_answer_says_nosniff(api: Api, make_caller: Callable[..., Ca
                                   ("GET", "/v1/files/x.png?exp=1&sig=x", {})):
         async with api.session.request(method, api.url(path), headers=headers) as resp:
             assert resp.headers.get("X-Content-Type-Options") == "nosniff", (path, resp.status)
+
+
+async def test_the_root_points_to_the_studio_and_the_docs(api: Api) -> None:
+    async with api.session.get(api.url("/")) as resp:
+        assert resp.status == 200
+        links = await resp.json()
+    assert (links["studio"], links["docs"]) == ("/studio", "/docs")
+    html = {"Accept": "text/html,application/xhtml+xml"}
+    async with api.session.get(api.url("/"), headers=html, allow_redirects=False) as resp:
+        assert (resp.status, resp.headers["Location"]) == (302, "/studio")

@@ -76,7 +76,7 @@ ANSWERS: list[tuple[dict[str, Any], str | None, int, str, Any]] = [
     ({"zpl": THREE, "label_index": -1}, None, 400, "application/json", "InvalidLabelIndex"),
     ({"zpl": THREE, "format": "pdf", "fields": True}, None, 400, "application/json",
      "InvalidFields"),
-    ({"zpl": THREE, "label_index": 3}, None, 422, "application/json", "InvalidZpl"),
+    ({"zpl": THREE, "label_index": 3}, None, 400, "application/json", "InvalidLabelIndex"),
 ]
 
 

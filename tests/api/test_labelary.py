@@ -150,7 +150,7 @@ ERRORS: list[Any] = [
     ("/v1/printers/8dpmm/labels/16x6/0/", HELLO, {}, "pro", 400, "InvalidLabelSize"),
     ("/v1/printers/8dpmm/labels/4by6/0/", HELLO, {}, "pro", 400, "InvalidLabelSize"),
     ("/v1/printers/8dpmm/labels/4x6/first/", HELLO, {}, "pro", 400, "InvalidLabelIndex"),
-    ("/v1/printers/8dpmm/labels/4x6/5/", HELLO, {}, "pro", 400, "InvalidZpl"),
+    ("/v1/printers/8dpmm/labels/4x6/5/", HELLO, {}, "pro", 400, "InvalidLabelIndex"),
     ("/v1/printers/8dpmm/labels/4x6/0/", HELLO, {"X-Rotation": "45"}, "pro", 400,
      "InvalidRotation"),
     ("/v1/printers/8dpmm/labels/4x6/0/", HELLO, {"X-Quality": "Best"}, "pro", 400,

@@ -187,6 +187,8 @@ async def test_non_json_content_type_is_415(
                                           headers={"Content-Type": content_type})
     assert status == 415
     assert_error(payload, "invalid_request_error", "UnsupportedMediaType")
+    # Raw ZPL is what Labelary takes: the answer says where it goes here.
+    assert "POST /v1/printers/8dpmm/labels/4x6/0/" in payload["error"]["message"]
 
 
 async def test_body_over_5_mb_is_413(api: Api, make_caller: Callable[..., Caller]) -> None:

@@ -136,7 +136,7 @@ NOT_ANSWERED = {
     "InternalError": "a 500 is a bug, never documented",
     "MethodNotAllowed": "405: a method a path does not take (the document's description)",
     "ConcurrencyLimited": "a metrics label (the answer is RateLimitExceeded)",
-    "RateLimited": "a metrics label and an error class (kind RateLimitExceeded)",
+    "RateLimited": "an error class (kind RateLimitExceeded)",
     "ASCII_COMPRESSED": "zebrafy's name of a ^GF compression",
     "InvalidOptions": "a worker reply the API answers as 502 RenderFailed",
     "InvalidRequest": "base-class default, always narrowed",

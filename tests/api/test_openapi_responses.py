@@ -113,7 +113,7 @@ async def successes(w: Walk) -> None:
     await graphics_walk(w)
     await w.call("DELETE", "/v1/templates/{template_id}", "/v1/templates/tpl_shipping",
                  status=200)
-    for path in ("/healthz", "/readyz", "/metrics", "/v1/openapi.json", "/docs",
+    for path in ("/", "/healthz", "/readyz", "/metrics", "/v1/openapi.json", "/docs",
                  "/docs/redoc.standalone.js", "/studio", "/studio/"):
         await w.call("GET", path, key=False, status=200)
     for name in ("studio.js", "studio.css"):

@@ -1,9 +1,12 @@
 """The studio at /studio, end to end: a live ``labelrender serve`` and headless
-Chromium. Screenshots of the main states go to docs/studio/."""
+Chromium. Screenshots of the main states go to a temporary folder, or to the
+folder ``LABELRENDER_STUDIO_SCREENSHOTS`` names: ``python -m
+tests.api.studio_screenshots`` refreshes the docs' copies in docs/studio/."""
 
 from __future__ import annotations
 
 import base64
+import os
 import re
 import urllib.error
 import urllib.request
@@ -26,9 +29,16 @@ from tests.fixtures.images import encoded, logo, png_declaring
 __all__ = ["browser", "page", "pro_key", "service"]
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "docs" / "studio"
+SHOTS_FOLDER = "LABELRENDER_STUDIO_SCREENSHOTS"
 CARRIER = ROOT / "tests" / "synth" / "data" / "ups.zpl"
 NARROW = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: never into the tree unless asked to."""
+    folder = os.environ.get(SHOTS_FOLDER)
+    return Path(folder) if folder else tmp_path_factory.mktemp("studio")
 
 
 def sign_in(page: Any, key: str) -> None:
@@ -119,7 +129,7 @@ def test_the_page_loads_nothing_from_elsewhere(page: Any, service: Service) -> N
 
 # -- the editor --------------------------------------------------------------------
 
-def test_typing_zpl_changes_the_preview(page: Any, pro_key: str) -> None:
+def test_typing_zpl_changes_the_preview(page: Any, pro_key: str, shots: Path) -> None:
     sign_in(page, pro_key)
     editor = page.get_by_label("ZPL", exact=True)
     editor.press_sequentially("^XA^FO40,40^A0N,60^FDHello studio^FS^FO700,40^GB200,20,4^FS^XZ",
@@ -138,8 +148,8 @@ def test_typing_zpl_changes_the_preview(page: Any, pro_key: str) -> None:
     assert page.locator("#editor-preview .box").count() == 3
     assert page.locator("#warning-count").inner_text() == "1"
     page.locator("#editor-status").filter(has_text="Rendered").wait_for()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=SHOTS / "editor.png", full_page=True)
+    shots.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=shots / "editor.png", full_page=True)
     assert_accessible(page)
 
 
@@ -210,7 +220,7 @@ def test_typing_a_line_at_normal_speed_costs_at_most_three_renders(
 # -- synthesis, review, commit, render -------------------------------------------------
 
 def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
-                                                   pro_key: str) -> None:
+                                                   pro_key: str, shots: Path) -> None:
     sign_in(page, pro_key)
     page.get_by_role("button", name="Synthesize and review").click()
     page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
@@ -230,7 +240,7 @@ def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
     assert page.locator(f"#review-preview .box.active[data-fn='{fn}']").count() >= 1
     assert_fits(page, WIDE["width"])
     page.get_by_label("Commit as template id").fill("studio_ups")
-    page.screenshot(path=SHOTS / "review.png", full_page=True)
+    page.screenshot(path=shots / "review.png", full_page=True)
     assert_accessible(page)
     page.get_by_role("button", name="Commit", exact=True).click()
     page.locator("#commit-status").filter(has_text="Committed studio_ups version 1").wait_for()
@@ -261,7 +271,7 @@ def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
     assert re.fullmatch(r"[0-9a-f]{64}", page.locator("#render-hash").inner_text())
     assert page.locator("#render-cached").inner_text() == "false"
     page.wait_for_function("() => document.querySelector('#render-preview img').naturalWidth > 0")
-    page.screenshot(path=SHOTS / "render.png", full_page=True)
+    page.screenshot(path=shots / "render.png", full_page=True)
     assert_accessible(page)
     page.get_by_role("button", name="Render from data").click()
     page.locator("#render-cached").filter(has_text="true").wait_for()
@@ -311,7 +321,7 @@ def test_a_draft_with_nothing_variable_is_flagged_low_confidence(page: Any,
 
 @pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["1280px", "390px"])
 def test_every_section_fits_the_window(browser: Any, service: Service, pro_key: str,
-                                       viewport: dict[str, int]) -> None:
+                                       viewport: dict[str, int], shots: Path) -> None:
     context = browser.new_context(viewport=viewport, base_url=service.base)
     page = context.new_page()
     try:
@@ -328,9 +338,9 @@ def test_every_section_fits_the_window(browser: Any, service: Service, pro_key: 
         page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
         assert_fits(page, viewport["width"])
         if viewport is NARROW:
-            page.screenshot(path=SHOTS / "review-390px.png", full_page=True)
+            page.screenshot(path=shots / "review-390px.png", full_page=True)
             page.get_by_role("button", name="Editor").click()
-            page.screenshot(path=SHOTS / "editor-390px.png", full_page=True)
+            page.screenshot(path=shots / "editor-390px.png", full_page=True)
     finally:
         context.close()
 

@@ -15,7 +15,8 @@ from tests.fixtures.admin_cli import env as env  # the fixture
 
 def test_tenant_create_prints_a_working_key(env: dict[str, str], redis_db: redis.Redis) -> None:
     created = admin_json(env, "tenant", "create", "--name", "Acme Shipping", "--plan", "pro")
-    assert set(created) == {"tenant_id", "api_key", "key_prefix"}
+    assert set(created) == {"tenant_id", "apiKey", "api_key", "key_prefix"}
+    assert created["apiKey"] == created["api_key"]  # POST /v1/keys's name, and ours
     key = authenticate(redis_db, created["api_key"])
     assert key is not None and key.tenant_id == created["tenant_id"]
     assert key.key_prefix == created["key_prefix"] == created["api_key"][9:17]
@@ -95,3 +96,21 @@ def test_embedded_data_dir_keeps_tenants_between_commands(tmp_path: Path) -> Non
     shown = admin_json(env, "tenant", "show", created["tenant_id"])
     assert shown["name"] == "Local"
     assert [key["key_prefix"] for key in shown["keys"]] == [created["key_prefix"]]
+
+
+def test_tenant_list_key_list_and_revoke(env: dict[str, str], redis_db: redis.Redis) -> None:
+    created = admin_json(env, "tenant", "create", "--name", "Listed", "--plan", "pro")
+    tenant_id = created["tenant_id"]
+    listed = admin_json(env, "tenant", "list")["tenants"]
+    assert [t["name"] for t in listed if t["tenant_id"] == tenant_id] == ["Listed"]
+
+    second = admin_json(env, "key", "create", tenant_id, "--label", "ci")
+    keys = admin_json(env, "key", "list", tenant_id)["keys"]
+    assert [k["key_prefix"] for k in keys] == [created["key_prefix"], second["key_prefix"]]
+    assert all("api_key" not in k and "apiKey" not in k for k in keys)  # never secrets
+
+    revoked = admin_json(env, "key", "revoke", tenant_id, second["key_prefix"])
+    assert (revoked["key_prefix"], revoked["status"]) == (second["key_prefix"], "revoked")
+    assert authenticate(redis_db, second["api_key"]) is None
+    last = admin(env, "key", "revoke", tenant_id, created["key_prefix"])
+    assert last.returncode == 1 and "create another first" in last.stderr

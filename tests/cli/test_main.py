@@ -17,8 +17,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=60)
 
 
-def test_version() -> None:
-    done = run("--version")
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version(flag: str) -> None:
+    done = run(flag)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"labelrender {labelrender.__version__}"
 
@@ -27,7 +28,10 @@ def test_version() -> None:
     (["admin", "--help"], ["tenant", "key", "plan", "template", "dlq", "global templates",
                            "webhook dead letters"]),
     (["--help"], ["render", "serve", "api", "worker", "operator", "admin", "--version"]),
-    (["render", "--help"], ["--format", "pdf"]),
+    (["render", "--help"], ["--format", "pdf", "--fit-content"]),
+    (["api", "--help"], ["Run the HTTP API alone", "REDIS_URL", "Exit codes"]),
+    (["worker", "--help"], ["Run one render worker", "REDIS_URL", "Exit codes"]),
+    (["serve", "--help"], ["Run the service on one machine", "LABELRENDER_DATA_DIR"]),
 ])
 def test_help_is_plain_text_and_names_every_command(args: list[str],
                                                     must_name: list[str]) -> None:

@@ -59,3 +59,32 @@ def test_render_pdf_every_label(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (one / "two.pdf").read_bytes().startswith(b"%PDF-")
     assert "rendered 1 label(s), 0 failed" in done.stderr
+
+
+HELLO = Path(__file__).resolve().parents[2] / "examples" / "hello.zpl"
+
+
+def test_an_overflow_names_the_fix_and_fit_content_makes_room(tmp_path: Path) -> None:
+    from PIL import Image
+
+    short = run("render", str(HELLO), "-o", str(tmp_path / "short.png"), "--width-dots", "812",
+                "--height-dots", "200")
+    assert short.returncode == 0
+    assert "a label of ^LL303 fits it" in short.stderr  # the ^GB reaches 103 dots past
+    assert "--fit-content" in short.stderr and "--height-dots" in short.stderr
+    assert Image.open(tmp_path / "short.png").size == (812, 200)
+
+    fitted = run("render", str(HELLO), "-o", str(tmp_path / "fit.png"), "--width-dots", "812",
+                 "--height-dots", "200", "--fit-content")
+    assert fitted.returncode == 0 and "overflows" not in fitted.stderr
+    assert Image.open(tmp_path / "fit.png").size == (812, 303)
+
+
+def test_fit_content_is_off_by_default_and_never_shrinks(tmp_path: Path) -> None:
+    """Labelary parity: the default canvas is the label's, whatever the content."""
+    from PIL import Image
+
+    for extra in ([], ["--fit-content"]):
+        done = run("render", str(HELLO), "-o", str(tmp_path / "hello.png"), *extra)
+        assert done.returncode == 0
+        assert Image.open(tmp_path / "hello.png").size == (812, 1218)

@@ -36,7 +36,8 @@ def free_port() -> int:
 @contextmanager
 def serving(data_dir: Path, port: int) -> Iterator[list[str]]:
     """Run ``labelrender serve`` until the block ends; yields its stdout lines
-    up to the API banner. Stopping it with SIGTERM must exit cleanly."""
+    up to the API banner (its last line, the studio's address). Stopping it with
+    SIGTERM must exit cleanly."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "S3_BUCKET")}
     env.update(LABELRENDER_DATA_DIR=str(data_dir), LABELRENDER_WORKERS="1",
                LABELRENDER_RENDER_PROCESSES="1")
@@ -47,7 +48,7 @@ def serving(data_dir: Path, port: int) -> Iterator[list[str]]:
     assert process.stdout is not None
     try:
         lines: list[str] = []
-        while not lines or not lines[-1].startswith("API at"):
+        while not lines or not lines[-1].startswith("Studio at"):
             line = process.stdout.readline()
             assert line, f"serve exited early: {lines}"
             lines.append(line.strip())
@@ -84,6 +85,8 @@ def render(port: int, api_key: str) -> dict[str, Any]:
 def test_serve_renders_with_the_demo_key_and_survives_a_restart(tmp_path: Path) -> None:
     port = free_port()
     with serving(tmp_path / "data", port) as banner:
+        assert banner[-1] == (f"Studio at http://127.0.0.1:{port}/studio; API reference at "
+                              f"http://127.0.0.1:{port}/docs")
         [tenant_id] = [m[1] for line in banner if (m := TENANT.search(line))]
         [api_key] = [m[1] for line in banner if (m := KEY.search(line))]
         first = render(port, api_key)
@@ -124,3 +127,16 @@ def test_a_port_in_use_is_one_line_and_burns_no_key(tmp_path: Path, command: str
     if command == "serve":
         with serving(tmp_path / "data", free_port()) as lines:
             assert any(KEY.search(line) for line in lines), lines
+
+
+def test_a_second_serve_on_the_same_data_directory_is_refused(tmp_path: Path) -> None:
+    """It would share the first one's Redis and labels without a word."""
+    with serving(tmp_path / "data", free_port()):
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "S3_BUCKET")}
+        second = subprocess.run(
+            [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(free_port())],
+            env={**env, "LABELRENDER_DATA_DIR": str(tmp_path / "data")},
+            capture_output=True, text=True, timeout=120)
+    assert second.returncode == 3, second.stderr
+    assert "another labelrender serve (pid " in second.stderr
+    assert "LABELRENDER_DATA_DIR=OTHER_DIR" in second.stderr and "Traceback" not in second.stderr

@@ -285,7 +285,7 @@ ROWS: list[tuple[str, str, dict[str, str], Callable[[Live], None]]] = [
     ("labelrender_webhook_attempts_total", "worker", {"outcome": "dead_letter"}, dead_letter),
     ("labelrender_webhook_dead_letters", "api", {}, dead_letter),
     ("labelrender_webhook_attempt_seconds_count", "worker", {}, dead_letter),
-    ("labelrender_limit_refusals_total", "api", {"kind": "RateLimited"}, over_rate),
+    ("labelrender_limit_refusals_total", "api", {"kind": "RateLimitExceeded"}, over_rate),
     ("labelrender_limit_refusals_total", "api", {"kind": "QuotaExceeded"}, over_quota),
     ("labelrender_limit_refusals_total", "api", {"kind": "ConcurrencyLimited"},
      over_concurrency),

@@ -1,5 +1,5 @@
-"""The README's "Deploy on Kubernetes" section says what the chart does: its
-values files install, its values exist, and its metrics table is the list."""
+"""The docs' Kubernetes pages (deploy, scaling, metrics) say what the chart does:
+their values install, their values exist, and the metrics table is the list."""
 
 from __future__ import annotations
 
@@ -12,13 +12,12 @@ import yaml
 from tests.helm.support import REPO, chart, merged, metric_list, render
 from tests.helm.test_monitoring import listed_series
 
-README = (REPO / "README.md").read_text()
+PAGES = ("operators/deploy.md", "sre/scaling.md", "sre/metrics.md")
 
 
 def deploy_section() -> str:
-    start = README.index("## Deploy on Kubernetes\n")
-    end = README.index("\n## ", start + 1)
-    return README[start:end]
+    """The pages an operator and an SRE read to deploy, scale and watch it."""
+    return "\n".join((REPO / "docs" / page).read_text() for page in PAGES)
 
 
 def values_blocks() -> list[dict[str, Any]]:

@@ -18,6 +18,8 @@ NOT_SET_BY_THE_CHART = {
     "workers": "only `labelrender serve` starts worker processes; the chart scales pods",
     "api_processes": "only `labelrender serve` runs several API processes; the chart scales "
                      "pods",
+    "ready_min_workers": "an API pod ready only with workers would leave the Service empty "
+                         "while workers restart; `serve` sets it for its own workers",
     "kubeconfig": "in a pod the operator uses its service account",
     "operator_context": "in a pod the operator uses its service account",
     "operator_priority": "each replica draws its own; one for all would pause them all",

@@ -1,4 +1,4 @@
-"""The README's integrator code (loaded from README.md) against our signer:
+"""The docs' integrator code (loaded from docs/integrators/webhooks.md) against our signer:
 what it accepts and what it refuses. Real deliveries go through it in every
 dispatcher test (the receiver verifies with it)."""
 

@@ -1,19 +1,19 @@
 """The SSRF table: hostile webhook URLs, all refused at subscribe time, and the
 same address rules at connect time (DECISIONS.md "Target checks").
 
-README.md's "Security" section shows this same table; a test keeps them equal.
+docs/operators/security.md shows this same table; a test keeps them equal.
 """
 
 from __future__ import annotations
 
 import re
 import socket
+from pathlib import Path
 
 import pytest
 
 from labelrender.store.webhook_targets import TargetPolicy, TargetRejected, check_url
 from labelrender.worker.delivery import CheckedResolver, RefusedAddress
-from tests.fixtures.receiver import README
 
 DNS = {
     "public.example.test": ["93.184.216.34"],
@@ -185,9 +185,7 @@ async def test_connect_time_resolver_returns_only_checked_addresses() -> None:
         "93.184.216.34", "public.example.test", 443)
 
 
-def test_readme_security_section_shows_this_table() -> None:
-    text = README.read_text()
-    security = text[text.index("## Security"):]
-    security = security[:security.index("\n## ", 1)]
+def test_the_security_page_shows_this_table() -> None:
+    security = (Path(__file__).resolve().parents[2] / "docs/operators/security.md").read_text()
     missing = [url for url, _ in HOSTILE if f"`{url}`" not in security]
     assert missing == []

@@ -28,7 +28,7 @@ from labelrender.worker.health import (
     redis_answers,
 )
 from labelrender.worker.render import JobHandler
-from labelrender.worker.run import start_probes
+from labelrender.worker.run import NOT_READING, start_probes
 from labelrender.worker.sandbox import Sandbox
 from tests.fixtures.tiers import free_port, get
 from tests.worker.conftest import SIGNER
@@ -123,10 +123,18 @@ def test_a_worker_serves_its_probes_on_the_health_port(
                         claim_interval_s=5, block_ms=50)
     probes = start_probes(settings, redis_db, consumer)
     assert probes is not None
+    thread = threading.Thread(target=consumer.run, daemon=True)
     try:
         assert probe(port, "/healthz") == (200, {"status": "ok"})
+        # Not ready until it reads the stream: then it can take a job.
+        assert probe(port, "/readyz") == (503, {"status": "unavailable",
+                                                "problems": [NOT_READING]})
+        thread.start()
+        assert consumer.reading.wait(30)
         assert probe(port, "/readyz") == (200, {"status": "ready"})
         # A second worker on the same port logs it and goes on without probes.
         assert start_probes(settings, redis_db, consumer) is None
     finally:
+        consumer.stop()
+        thread.join(30)
         probes.stop()

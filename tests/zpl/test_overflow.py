@@ -98,4 +98,5 @@ def test_a_graphic_overflows_by_its_ink_not_its_bitmap(x: int, past: int | None)
     else:
         assert notes == [f"field ^GF overflows the label: its ink reaches {past} dots past "
                          "the right edge of the 812 x 1218-dot label, and that part does "
-                         "not print"]
+                         f"not print; a label of ^PW{812 + past} fits it (in the ZPL, or "
+                         "as the label size the render asks for)"]

@@ -21,6 +21,7 @@ from labelrender.api import (
     from_data,
     graphics,
     health,
+    home,
     keys,
     label_listing,
     labelary,
@@ -359,10 +360,12 @@ SERVICE = (
         storage=False),
     Operation(
         "GET", "/readyz", health.readyz, "getReadyz", "Operations",
-        "Readiness: Redis takes a write and reads it back, the object store answers",
+        "Readiness: Redis takes a write and reads it back, the object store answers "
+        "(and under serve, a render worker can take a job)",
         answers=(Answer(200, "Ready", schemas.Readiness,
                         example={"status": "ok", "redis": "ok", "objects": "ok"}),
-                 Answer(503, "A dependency does not work", schemas.Readiness,
+                 Answer(503, "A dependency does not work, or no render worker can take a "
+                        "job yet", schemas.Readiness,
                         example={"status": "unavailable", "redis": "unreachable",
                                  "objects": "ok"})),
         storage=False),
@@ -371,6 +374,13 @@ SERVICE = (
         "Prometheus metrics",
         answers=(Answer(200, "Prometheus text format",
                         content_type=CONTENT_TYPE_LATEST),),
+        storage=False),
+    Operation(
+        "GET", "/", home.home, "getHome", "Reference",
+        "Where to go next: the studio, these docs, this document",
+        description="A browser asking for HTML (`Accept: text/html`) is redirected "
+                    "(302) to `/studio`; anything else gets the addresses as JSON.",
+        answers=(Answer(200, "The addresses", schemas.Home, example=dict(home.LINKS)),),
         storage=False),
     Operation(
         "GET", "/studio", studio.page, "getStudio", "Studio",

@@ -351,6 +351,14 @@ class WebhookTestQueued(Answer):
 
 # --- operations -----------------------------------------------------------------
 
+class Home(Answer):
+    name: Literal["labelrender"]
+    studio: str = Field(description="The studio page")
+    docs: str = Field(description="The reference docs rendered from the OpenAPI document")
+    openapi: str = Field(description="The OpenAPI document")
+    health: str = Field(description="Readiness")
+
+
 class Health(Answer):
     status: Literal["ok"]
 
@@ -359,6 +367,10 @@ class Readiness(Answer):
     status: Literal["ok", "unavailable"]
     redis: Literal["ok", "unreachable"]
     objects: Literal["ok", "unreachable"]
+    workers: Literal["starting"] | None = Field(
+        default=None, description="Under `labelrender serve`: fewer of its render workers "
+                                  "than it started can take a job yet (absent when they "
+                                  "can, or when not checked)")
 
 
 # --- errors ---------------------------------------------------------------------

@@ -60,12 +60,12 @@ async def test_under_serve_readyz_waits_for_a_worker_that_can_take_a_job(
     """``serve`` asks for it (ready_min_workers): ready only while its render
     workers read the stream, so the first render after ready finds one."""
     api = await start_api(ready_min_workers=1)
-    assert await readiness(api) == (503, {"status": "unavailable", "redis": "ok",
+    assert await readiness(api) == (503, {"status": "unavailable", "redis": "ok", "objects": "ok",
                                           "workers": "starting"})
     worker = start_worker(redis_db, object_store, engine_sandbox)
     try:
         worker.consumer.reading.wait(30)
-        assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
+        assert await readiness(api) == (200, {"status": "ok", "redis": "ok", "objects": "ok"})
     finally:
         worker.stop()
     assert (await readiness(api))[0] == 503  # a stopped worker withdraws at once
@@ -73,7 +73,7 @@ async def test_under_serve_readyz_waits_for_a_worker_that_can_take_a_job(
 
 async def test_a_separate_api_tier_is_ready_without_workers(api: Api) -> None:
     """``labelrender api`` alone: a worker restart must not empty the Service."""
-    assert await readiness(api) == (200, {"status": "ok", "redis": "ok"})
+    assert await readiness(api) == (200, {"status": "ok", "redis": "ok", "objects": "ok"})
 
 
 async def test_redis_outage_is_503_envelope(start_api: StartApi) -> None:

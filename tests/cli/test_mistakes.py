@@ -44,7 +44,9 @@ MISTAKES: list[tuple[list[str], dict[str, str], int, str]] = [
     ([], {}, 2, "required: command"),
     # data directories
     (["serve"], {"LABELRENDER_DATA_DIR": "/proc/nope"}, 3, "point LABELRENDER_DATA_DIR at"),
-    (["worker"], {"LABELRENDER_DATA_DIR": "/proc/nope"}, 3, "point LABELRENDER_DATA_DIR at"),
+    (["worker"], {"LABELRENDER_DATA_DIR": "/proc/nope", "LABELRENDER_EMBEDDED_REDIS": "true"}, 3,
+     "point LABELRENDER_DATA_DIR at"),
+    (["worker"], {}, 2, "no Redis to share: set REDIS_URL"),
     (["admin", "plan", "list"], {"LABELRENDER_DATA_DIR": "/proc/nope"}, 3,
      "point LABELRENDER_DATA_DIR at"),
     (["admin", "plan", "list"], {"LABELRENDER_DATA_DIR": "{tmp}/file"}, 3, "it is a file"),
@@ -65,7 +67,8 @@ MISTAKES: list[tuple[list[str], dict[str, str], int, str]] = [
     (["serve"], {"LABELRENDER_WEBHOOK_ALLOW_NETWORKS": "office"}, 2,
      "LABELRENDER_WEBHOOK_ALLOW_NETWORKS"),
     (["serve"], {"LABELRENDER_WEBHOOK_BACKOFF_S": "soon"}, 2, "LABELRENDER_WEBHOOK_BACKOFF_S"),
-    (["operator"], {"KUBECONFIG": "{tmp}/missing"}, 3, "no cluster to run against"),
+    (["operator"], {"KUBECONFIG": "{tmp}/missing", "LABELRENDER_EMBEDDED_REDIS": "true"}, 3,
+     "no cluster to run against"),
     # admin names
     (["admin", "tenant", "create", "--name", "A", "--plan", "gold"], {}, 1,
      "`labelrender admin plan list` lists them"),

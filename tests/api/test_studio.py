@@ -227,6 +227,7 @@ def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
     page.get_by_role("button", name="Synthesize", exact=True).click()
     page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
     boxes = page.locator("#review-preview .box")
+    boxes.first.wait_for()  # drawn once the preview image has loaded
     assert boxes.count() >= 3
     assert re.fullmatch(r"\d\.\d\d of 1", page.locator("#confidence").inner_text())
     assert "round trip" in page.locator("#components").inner_text()

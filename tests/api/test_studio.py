@@ -285,6 +285,7 @@ def test_field_boxes_show_each_fields_confidence(page: Any, pro_key: str) -> Non
     page.get_by_role("button", name="Synthesize", exact=True).click()
     page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
     boxes = page.locator("#review-preview .box")
+    boxes.first.wait_for()  # drawn once the preview image has loaded
     figures = page.locator("#review-preview .box .conf")
     assert figures.count() == boxes.count() >= 3
     unsure_seen = sure_seen = False

@@ -1,0 +1,85 @@
+"""A finished batch's outputs: one PDF of every label in row order, and
+optionally a ZIP of the PNGs, then the batch completed with its event.
+
+The PDF is ``labelrender.zpl.pdf``'s (each label a 1-bit image mask at its
+physical size, or placed on sheets as the Labelary route's ``X-Page-*``
+headers say): packing PNGs the workers already rendered, not a render, so it
+runs here on the parse threads. Rows that failed have no page. Both files are
+deterministic for the same labels, so a process that dies between storing
+them and completing the batch leaves nothing a retry would change.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import zipfile
+from typing import Any
+
+from labelrender.api.context import AppState
+from labelrender.api.render import label_object_key
+from labelrender.store import batches
+from labelrender.store.events import BATCH_COMPLETED, LabelRendered, new_event_id
+from labelrender.zpl.pdf import PdfPage, pdf_document
+
+log = logging.getLogger("labelrender.api.batches")
+
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same labels give the same bytes
+
+
+def output_key(tenant_id: str, batch_id: str, extension: str) -> str:
+    return f"tenants/{tenant_id}/batches/{batch_id}.{extension}"
+
+
+async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: str) -> None:
+    batch = await state.call(batches.get_batch, state.redis, tenant_id, batch_id)
+    if batch is None or batch.state == batches.COMPLETED:
+        return
+    spec = batch.spec
+    results = await state.call(batches.load_results, state.redis, tenant_id, batch_id)
+    labelled = [(index, results[index].content_hash) for index in sorted(results)
+                if results[index].status != batches.FAILED]
+    pngs: list[tuple[int, bytes]] = []
+    for index, content_hash in labelled:
+        png = await state.call_objects(state.objects.get,
+                                       label_object_key(tenant_id, str(content_hash)))
+        if png is None:  # purged since (retention): the row keeps its result, no page
+            log.warning("batch %s: row %d's label is no longer stored", batch_id, index + 1)
+            continue
+        pngs.append((index, png))
+    pdf_key = zip_key = ""
+    if pngs:
+        page = PdfPage(**_page_args(spec.pdf_page)) if spec.pdf_page else None
+        pdf = await state.parse(pdf_document, [png for _, png in pngs], spec.target_dpi, page)
+        pdf_key = output_key(tenant_id, batch_id, "pdf")
+        await state.call_objects(state.objects.put, pdf_key, pdf, "application/pdf")
+        if spec.zip:
+            archive = await state.parse(zip_of, pngs)
+            zip_key = output_key(tenant_id, batch_id, "zip")
+            await state.call_objects(state.objects.put, zip_key, archive, "application/zip")
+    now = state.now()
+    event = LabelRendered(
+        event_id=new_event_id(now), tenant_id=tenant_id, content_hash="", object_key=pdf_key,
+        template_id=spec.template_id, template_version=spec.template_version,
+        external_ref=None, cached=False, created_at=now, topic=BATCH_COMPLETED,
+        batch={"batch_id": batch_id, "template_id": spec.template_id,
+               "template_version": spec.template_version, "rows": spec.row_count,
+               "done": batch.rendered + batch.cached, "cached": batch.cached,
+               "failed": batch.failed})
+    await state.call(batches.complete, state.redis, tenant_id, batch_id, token, now=now,
+                     pdf_key=pdf_key, zip_key=zip_key or None, event=event)
+
+
+def _page_args(page: dict[str, Any]) -> dict[str, Any]:
+    """PdfPage's fields; its sizes, which JSON carried as lists, as tuples."""
+    return {**page, **{name: tuple(page[name]) for name in ("label_size", "sheet")
+                       if page.get(name)}}
+
+
+def zip_of(pngs: list[tuple[int, bytes]]) -> bytes:
+    """The PNGs as ``row-00001.png`` ... (row numbers from 1), stored as they are."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as archive:
+        for index, png in pngs:
+            archive.writestr(zipfile.ZipInfo(f"row-{index + 1:05d}.png", _ZIP_TIME), png)
+    return out.getvalue()

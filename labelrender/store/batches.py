@@ -34,14 +34,25 @@ from labelrender.store.redis_conn import text, text_map
 
 MAX_ROWS = 10_000
 ROW_CHUNK = 1_000  # rows pushed or read per command
+KEPT_S = 7 * 86400  # a completed batch's record and results, like synthesis jobs
 
-QUEUED, RUNNING, COMPLETED = "queued", "running", "completed"
+QUEUED, COMPLETED = "queued", "completed"  # and "running" while a driver holds it
 RENDERED, CACHED, FAILED = "rendered", "cached", "failed"
 
 # KEYS: results, record. ARGV: row index, result JSON, counter field.
 _RECORD_RESULT = """
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+return 1
+"""
+
+# KEYS: lease, record. ARGV: token, lease ms. Only a batch not completed, and
+# held by nobody, is taken.
+_CLAIM = """
+local state = redis.call('HGET', KEYS[2], 'state')
+if not state or state == 'completed' then return 0 end
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[2], 'state', 'running')
 return 1
 """
 
@@ -52,16 +63,19 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
-# KEYS: record, lease, active set, event stream. ARGV: token, member, finish
-# time, pdf key, zip key, event JSON, stream cap. Only the lease holder
-# completes, and only once.
+# KEYS: record, lease, active set, event stream, rows, results. ARGV: token,
+# member, finish time, pdf key, zip key, event JSON, stream cap, seconds kept.
+# Only the lease holder completes, and only once. The rows are not needed any
+# more; the record and the results are kept ``KEPT_S``.
 _COMPLETE = """
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
 if redis.call('HGET', KEYS[1], 'state') == 'completed' then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'completed', 'finished_at', ARGV[3],
            'pdf_key', ARGV[4], 'zip_key', ARGV[5])
 redis.call('SREM', KEYS[3], ARGV[2])
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[5])
+redis.call('EXPIRE', KEYS[1], ARGV[8])
+redis.call('EXPIRE', KEYS[6], ARGV[8])
 redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'event', ARGV[6])
 return 1
 """
@@ -178,11 +192,8 @@ def active_batches(r: redis.Redis) -> list[tuple[str, str]]:
 
 def claim(r: redis.Redis, tenant_id: str, batch_id: str, token: str, lease_s: float) -> bool:
     """Take the batch's lease if nobody holds it; the batch is running from then."""
-    taken = r.set(keys.batch_lease(tenant_id, batch_id), token, nx=True,
-                  px=int(lease_s * 1000))
-    if taken:
-        r.hset(keys.batch(tenant_id, batch_id), "state", RUNNING)
-    return bool(taken)
+    return bool(r.eval(_CLAIM, 2, keys.batch_lease(tenant_id, batch_id),
+                       keys.batch(tenant_id, batch_id), token, int(lease_s * 1000)))
 
 
 def renew(r: redis.Redis, tenant_id: str, batch_id: str, token: str, lease_s: float) -> bool:
@@ -198,15 +209,17 @@ def release(r: redis.Redis, tenant_id: str, batch_id: str, token: str) -> None:
 
 
 def forget(r: redis.Redis, tenant_id: str, batch_id: str) -> None:
-    """Drop an active-set entry whose batch record is gone."""
+    """Drop an active-set entry whose batch is gone or completed."""
     r.srem(keys.active_batches(), member(tenant_id, batch_id))
 
 
 def complete(r: redis.Redis, tenant_id: str, batch_id: str, token: str, *, now: float,
              pdf_key: str, zip_key: str | None, event: LabelRendered) -> bool:
     """Mark the batch completed with its event, if ``token`` still drives it."""
-    done = r.eval(_COMPLETE, 4, keys.batch(tenant_id, batch_id),
+    done = r.eval(_COMPLETE, 6, keys.batch(tenant_id, batch_id),
                   keys.batch_lease(tenant_id, batch_id), keys.active_batches(),
-                  keys.event_stream(), token, member(tenant_id, batch_id), now, pdf_key,
-                  zip_key or "", event.to_fields()["event"], STREAM_MAX_LEN)
+                  keys.event_stream(), keys.batch_rows(tenant_id, batch_id),
+                  keys.batch_results(tenant_id, batch_id), token,
+                  member(tenant_id, batch_id), now, pdf_key, zip_key or "",
+                  event.to_fields()["event"], STREAM_MAX_LEN, KEPT_S)
     return bool(done)

@@ -39,8 +39,11 @@ from labelrender.store.tenants import get_tenant
 
 log = logging.getLogger("labelrender.api.batches")
 
-_RETRY_STATUSES = (429, 502, 503, 504)
-_MAX_RETRIES = 20  # a row refused this many times running fails with that refusal
+# Busy (no concurrency slot, the queue full, storage away): the row waits as long
+# as it takes. A render that failed or timed out is tried a few times more.
+_BUSY_STATUSES = (429, 503)
+_FAILED_STATUSES = (502, 504)
+_MAX_FAILURES = 5
 _RETRY_S = (0.05, 0.2, 0.5, 1.0, 2.0)
 
 
@@ -193,17 +196,20 @@ async def render_row(state: AppState, auth: AuthContext, spec: batches.BatchSpec
                                  field="template_id")
     params = TemplateRender(spec.template_id, dict(fields), spec.template_version, None,
                             spec.target_dpi, spec.threshold)
-    for attempt in range(_MAX_RETRIES + 1):
+    attempt = failures = 0
+    while True:
         try:
             outcome = await render_version(state, auth, version, params, emit=False)
         except errors.ApiError as exc:
-            if exc.status not in _RETRY_STATUSES or attempt == _MAX_RETRIES:
+            failures += exc.status in _FAILED_STATUSES
+            if exc.status not in _BUSY_STATUSES + _FAILED_STATUSES \
+                    or failures >= _MAX_FAILURES:
                 return failed_row(exc)
             await asyncio.sleep(_RETRY_S[min(attempt, len(_RETRY_S) - 1)])
+            attempt += 1
             continue
         return batches.RowResult(batches.CACHED if outcome.cached else batches.RENDERED,
                                  outcome.content_hash)
-    raise AssertionError("unreachable")
 
 
 def failed_row(exc: errors.ApiError) -> batches.RowResult:

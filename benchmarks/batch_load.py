@@ -15,7 +15,12 @@ then, in the same run:
    flight);
 3. one batch of ``--rows`` new rows as CSV, timed from the POST until GET says
    ``completed`` (the PDF of every label built and stored);
-4. the same batch again: every row a cache hit, nothing billed.
+4. the same batch again: every row a cache hit, nothing billed;
+5. a batch of ``--rows`` new rows, five of them missing a value.
+
+The first batch's PDF is checked: one page per row, and 20 pages spread over
+it read back (the Code 128 by zxing-cpp, the name by tesseract) against their
+rows.
 
 Then the noisy neighbour: tenant A starts a batch of ``--noise-rows`` new rows
 while tenant B (Pro plan) sends one small uncached raw render a second, until
@@ -28,9 +33,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import json
 import os
 import secrets
+import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +45,9 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pikepdf
+import zxingcpp
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.api_load import Service, percentile, start_service, stop_service  # noqa: E402
@@ -49,6 +59,8 @@ DRAFT = {"body": BODY, "field_map": {"name": 1, "street": 2, "city": 3, "order":
          "width_dots": 812, "height_dots": 406, "source_dpi": 203}
 SMALL = "^XA^FO50,50^A0N,40,40^FDNeighbour {}^FS^FO50,120^BCN,80^FD{}^FS^XZ"
 CONNECTIONS = 8
+SAMPLES = 20  # pages read back by OCR and bar code
+BAD_ROWS = (16, 250, 499, 777, 998)  # row indexes left without a city
 
 
 def rows_of(count: int, tag: str) -> list[dict[str, str]]:
@@ -107,12 +119,18 @@ async def batch_state(session: aiohttp.ClientSession, base: str, key: str, batch
 
 
 async def run_batch(session: aiohttp.ClientSession, base: str, key: str,
-                    rows: list[dict[str, str]]) -> tuple[float, dict[str, Any]]:
+                    rows: list[dict[str, str]]) -> tuple[float, float, dict[str, Any]]:
+    """Seconds until every row had its result (polled every 0.1 s), and until
+    the batch completed (its PDF stored), and the batch."""
     started = time.monotonic()
+    rows_done = None
     batch_id = await start_batch(session, base, key, rows)
     while (state := await batch_state(session, base, key, batch_id))["state"] != "completed":
-        await asyncio.sleep(0.2)
-    return time.monotonic() - started, state
+        if rows_done is None and state["counts"]["pending"] == 0:
+            rows_done = time.monotonic() - started
+        await asyncio.sleep(0.1)
+    finished = time.monotonic() - started
+    return rows_done or finished, finished, state
 
 
 async def neighbour(session: aiohttp.ClientSession, base: str, key: str,
@@ -165,6 +183,42 @@ async def noisy(session: aiohttp.ClientSession, base: str, a_key: str, b_key: st
         print(f"tenant B: no successful render; errors {errors}")
 
 
+def page_count(pdf: bytes) -> int:
+    with pikepdf.open(io.BytesIO(pdf)) as document:
+        return len(document.pages)
+
+
+def check_pdf(pdf: bytes, rows: list[dict[str, str]], workdir: Path) -> str:
+    """Pages against rows: the count, then ``SAMPLES`` pages spread over the
+    document read back (Code 128 by zxing-cpp, the name line by tesseract)."""
+    pages = page_count(pdf)
+    path = workdir / "batch.pdf"
+    path.write_bytes(pdf)
+    sampled = sorted({1 + round(k * (len(rows) - 1) / (SAMPLES - 1)) for k in range(SAMPLES)})
+    codes = ocr = 0
+    for page in sampled:
+        prefix = workdir / f"page-{page}"
+        subprocess.run(["pdftoppm", "-png", "-r", "203", "-f", str(page), "-l", str(page),
+                        "-singlefile", str(path), str(prefix)], check=True, timeout=60)
+        image = Image.open(prefix.with_suffix(".png")).convert("L")
+        found = zxingcpp.read_barcodes(image)
+        row = rows[page - 1]
+        codes += bool(found) and found[0].text == row["order"]
+        big = image.resize((image.width * 2, image.height * 2))
+        big.save(prefix.with_suffix(".big.png"))
+        text = subprocess.run(["tesseract", str(prefix.with_suffix(".big.png")), "stdout",
+                               "--psm", "6"], capture_output=True, text=True, timeout=60).stdout
+        ocr += row["name"].split()[-1] in text.split() and row["name"].split()[1] in text
+    return (f"PDF: {pages} pages for {len(rows)} rows; of {len(sampled)} sampled pages, "
+            f"{codes} bar codes and {ocr} OCR'd names match their row")
+
+
+async def labels_billed(session: aiohttp.ClientSession, base: str, key: str) -> int:
+    """The tenant's labels counted this month (``GET /v1/usage``)."""
+    async with session.get(f"{base}/v1/usage", headers=auth(key)) as resp:
+        return int((await resp.json())["labels"]["used"])
+
+
 async def measure(service: Service, args: argparse.Namespace) -> None:
     base, a_key = service.base_url, service.api_key
     b_key = tenant_key(service, "batch neighbour")
@@ -185,12 +239,26 @@ async def measure(service: Service, args: argparse.Namespace) -> None:
         print(f"from-data, {CONNECTIONS} connections: {n} labels in {wide_s:.1f} s = "
               f"{n / wide_s:.1f} labels/s ({wide_failed} failed)")
         rows = rows_of(n, secrets.token_hex(4))
-        batch_s, state = await run_batch(session, base, a_key, rows)
-        print(f"batch: {n} rows in {batch_s:.1f} s = {n / batch_s:.1f} labels/s, PDF "
-              f"included ({state['counts']}); {serial_s / batch_s:.1f}x one at a time")
-        again_s, state = await run_batch(session, base, a_key, rows)
+        rows_s, batch_s, state = await run_batch(session, base, a_key, rows)
+        print(f"batch: {n} rows rendered in {rows_s:.1f} s = {n / rows_s:.1f} labels/s; "
+              f"completed with its PDF in {batch_s:.1f} s = {n / batch_s:.1f} labels/s "
+              f"({state['counts']}); {serial_s / batch_s:.1f}x one at a time")
+        async with session.get(state["pdf_url"]) as resp:
+            pdf = await resp.read()
+        print(await asyncio.to_thread(check_pdf, pdf, rows, service.workdir))
+        billed = await labels_billed(session, base, a_key)
+        _, again_s, state = await run_batch(session, base, a_key, rows)
         print(f"batch again (all cached): {n} rows in {again_s:.1f} s = "
-              f"{n / again_s:.1f} labels/s ({state['counts']})")
+              f"{n / again_s:.1f} labels/s ({state['counts']}); labels billed before "
+              f"{billed}, after {await labels_billed(session, base, a_key)}")
+        bad_rows = rows_of(n, secrets.token_hex(4))
+        for index in BAD_ROWS:
+            del bad_rows[index % n]["city"]  # a short CSV row: MissingField
+        _, _, state = await run_batch(session, base, a_key, bad_rows)
+        async with session.get(state["pdf_url"]) as resp:
+            pages = page_count(await resp.read())
+        print(f"batch with {len(BAD_ROWS)} bad rows: {state['counts']}, {pages} PDF pages, "
+              f"errors {[(e['row'], e['kind'], e['field']) for e in state['errors']]}")
         await noisy(session, base, a_key, b_key, args.noise_rows, args.noise_seconds)
 
 

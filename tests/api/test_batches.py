@@ -149,6 +149,8 @@ async def test_csv_batch_pdf_in_row_order_then_repeat_is_cached_and_free(
     assert repeat["counts"]["cached"] == 24 and repeat["counts"]["rendered"] == 0
     assert labels_used(redis_db, caller) == 24  # nothing billed the second time
     assert page_count(await download(api, repeat["pdf_url"])) == 24
+    # The same labels on the same rows: the same stored PDF, not built again.
+    assert repeat["pdf_url"].split("?")[0] == done["pdf_url"].split("?")[0]
 
 
 async def test_bad_rows_fail_alone(

@@ -5,19 +5,24 @@ The PDF is ``labelrender.zpl.pdf``'s (each label a 1-bit image mask at its
 physical size, or placed on sheets as the Labelary route's ``X-Page-*``
 headers say): packing PNGs the workers already rendered, not a render, so it
 runs here on the parse threads. Rows that failed have no page. Both files are
-deterministic for the same labels, so a process that dies between storing
-them and completing the batch leaves nothing a retry would change.
+content-addressed (the labels' hashes in order, the DPI and the page layout)
+and deterministic: a repeated batch finds them stored and builds nothing, and
+a process that dies between storing them and completing the batch leaves
+nothing a retry would change.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import logging
 import zipfile
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState
-from labelrender.api.render import label_object_key
+from labelrender.api.render import label_object_key, stored_object
 from labelrender.store import batches
 from labelrender.store.events import BATCH_COMPLETED, LabelRendered, new_event_id
 from labelrender.zpl.pdf import PdfPage, pdf_document
@@ -27,8 +32,20 @@ log = logging.getLogger("labelrender.api.batches")
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same labels give the same bytes
 
 
-def output_key(tenant_id: str, batch_id: str, extension: str) -> str:
-    return f"tenants/{tenant_id}/batches/{batch_id}.{extension}"
+def output_key(tenant_id: str, spec: batches.BatchSpec, labelled: list[tuple[int, str]],
+               extension: str) -> str:
+    """Content-addressed, like labels: the same labels on the same rows on the
+    same pages are the same file, so a repeated batch finds its PDF stored."""
+    digest = hashlib.sha256(canonical_json({
+        "labels": labelled, "dpi": spec.target_dpi, "pages": spec.pdf_page,
+        "format": extension})).hexdigest()
+    return f"tenants/{tenant_id}/batches/{digest}.{extension}"
+
+
+async def _store_once(state: AppState, key: str, build: Callable[[], Awaitable[bytes]],
+                      content_type: str) -> None:
+    if await state.call_objects(stored_object, state, key) is None:
+        await state.call_objects(state.objects.put, key, await build(), content_type)
 
 
 async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: str) -> None:
@@ -37,26 +54,30 @@ async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: st
         return
     spec = batch.spec
     results = await state.call(batches.load_results, state.redis, tenant_id, batch_id)
-    labelled = [(index, results[index].content_hash) for index in sorted(results)
+    labelled = [(index, str(results[index].content_hash)) for index in sorted(results)
                 if results[index].status != batches.FAILED]
-    pngs: list[tuple[int, bytes]] = []
-    for index, content_hash in labelled:
-        png = await state.call_objects(state.objects.get,
-                                       label_object_key(tenant_id, str(content_hash)))
-        if png is None:  # purged since (retention): the row keeps its result, no page
-            log.warning("batch %s: row %d's label is no longer stored", batch_id, index + 1)
-            continue
-        pngs.append((index, png))
     pdf_key = zip_key = ""
-    if pngs:
-        page = PdfPage(**_page_args(spec.pdf_page)) if spec.pdf_page else None
-        pdf = await state.parse(pdf_document, [png for _, png in pngs], spec.target_dpi, page)
-        pdf_key = output_key(tenant_id, batch_id, "pdf")
-        await state.call_objects(state.objects.put, pdf_key, pdf, "application/pdf")
+    if labelled:
+        pngs: list[tuple[int, bytes]] = []
+
+        async def labels() -> list[tuple[int, bytes]]:
+            if not pngs:
+                pngs.extend(await _load(state, tenant_id, batch_id, labelled))
+            return pngs
+
+        async def pdf() -> bytes:
+            page = PdfPage(**_page_args(spec.pdf_page)) if spec.pdf_page else None
+            return await state.parse(pdf_document, [png for _, png in await labels()],
+                                     spec.target_dpi, page)
+
+        async def archive() -> bytes:
+            return await state.parse(zip_of, await labels())
+
+        pdf_key = output_key(tenant_id, spec, labelled, "pdf")
+        await _store_once(state, pdf_key, pdf, "application/pdf")
         if spec.zip:
-            archive = await state.parse(zip_of, pngs)
-            zip_key = output_key(tenant_id, batch_id, "zip")
-            await state.call_objects(state.objects.put, zip_key, archive, "application/zip")
+            zip_key = output_key(tenant_id, spec, labelled, "zip")
+            await _store_once(state, zip_key, archive, "application/zip")
     now = state.now()
     event = LabelRendered(
         event_id=new_event_id(now), tenant_id=tenant_id, content_hash="", object_key=pdf_key,
@@ -68,6 +89,20 @@ async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: st
                "failed": batch.failed})
     await state.call(batches.complete, state.redis, tenant_id, batch_id, token, now=now,
                      pdf_key=pdf_key, zip_key=zip_key or None, event=event)
+
+
+async def _load(state: AppState, tenant_id: str, batch_id: str,
+                labelled: list[tuple[int, str]]) -> list[tuple[int, bytes]]:
+    """The rows' PNGs in row order; one purged since (retention) has no page."""
+    pngs = []
+    for index, content_hash in labelled:
+        png = await state.call_objects(state.objects.get,
+                                       label_object_key(tenant_id, content_hash))
+        if png is None:
+            log.warning("batch %s: row %d's label is no longer stored", batch_id, index + 1)
+            continue
+        pngs.append((index, png))
+    return pngs
 
 
 def _page_args(page: dict[str, Any]) -> dict[str, Any]:

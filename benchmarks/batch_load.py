@@ -60,7 +60,7 @@ DRAFT = {"body": BODY, "field_map": {"name": 1, "street": 2, "city": 3, "order":
 SMALL = "^XA^FO50,50^A0N,40,40^FDNeighbour {}^FS^FO50,120^BCN,80^FD{}^FS^XZ"
 CONNECTIONS = 8
 SAMPLES = 20  # pages read back by OCR and bar code
-BAD_ROWS = (16, 250, 499, 777, 998)  # row indexes left without a city
+BAD_ROWS = (16, 250, 499, 777, 998)  # row indexes sent one value short
 
 
 def rows_of(count: int, tag: str) -> list[dict[str, str]]:
@@ -253,7 +253,7 @@ async def measure(service: Service, args: argparse.Namespace) -> None:
               f"{billed}, after {await labels_billed(session, base, a_key)}")
         bad_rows = rows_of(n, secrets.token_hex(4))
         for index in BAD_ROWS:
-            del bad_rows[index % n]["city"]  # a short CSV row: MissingField
+            del bad_rows[index % n]["city"]  # a short CSV row: its last field is missing
         _, _, state = await run_batch(session, base, a_key, bad_rows)
         async with session.get(state["pdf_url"]) as resp:
             pages = page_count(await resp.read())

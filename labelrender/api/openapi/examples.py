@@ -366,7 +366,7 @@ BATCH: Any = {
                 "field": "city"}],
     "created_at": "2026-11-25T16:02:11Z",
     "finished_at": "2026-11-25T16:03:40Z",
-    "pdf_url": "http://127.0.0.1:8080/v1/files/tenants/tnt_tvkj6h47awaqf74w2ueyurofky/batches/bat_k3v6q2xw7hn4sd5m2r7tqy3b6a.pdf?exp=1795451552&sig=e6ca1cda09f038a8236bb60938c699c531cd4296eeb3139329fa98ae51141166",
+    "pdf_url": "http://127.0.0.1:8080/v1/files/tenants/tnt_tvkj6h47awaqf74w2ueyurofky/batches/5d0e3f7c2b9a4e1f8c6d3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e.pdf?exp=1795451552&sig=e6ca1cda09f038a8236bb60938c699c531cd4296eeb3139329fa98ae51141166",
     "zip_url": None,
     "expires_at": "2026-11-26T16:03:40Z",
 }

@@ -666,7 +666,8 @@ async function refreshBatchTemplates() {
     $("batch-template").replaceChildren(...listing.templates.map((template) => {
       const option = document.createElement("option");
       option.value = template.id;
-      option.textContent = `${template.id} (${template.field_names.join(", ")})`;
+      option.textContent = template.id;
+      option.title = `Fields: ${template.field_names.join(", ")}`;
       return option;
     }));
   } catch (error) {

@@ -8,6 +8,7 @@ import io
 import json
 import shutil
 import subprocess
+import time
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,8 @@ from PIL import Image
 
 from labelrender.store import keys
 from labelrender.store.events import BATCH_COMPLETED, LabelRendered
+from labelrender.store.objects import FilesystemStore
+from labelrender.worker.retention import RetentionSweeper
 from tests.api.conftest import Api, Caller, RenderConsumer
 from tests.api.test_labels import labels_used
 from tests.api.test_templates import call
@@ -304,3 +307,20 @@ async def test_batch_completed_event_only_for_batches(
     assert [event.topic for event in mine] == [BATCH_COMPLETED]  # rows emit no label.rendered
     assert mine[0].batch is not None and mine[0].batch["batch_id"] == created["batch_id"]
     assert mine[0].batch["done"] == 2
+
+
+async def test_retention_purges_the_batch_files_with_the_labels(
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+    redis_db: redis.Redis, object_store: FilesystemStore,
+) -> None:
+    caller = make_caller()  # Pro: 90 days
+    await commit(api, caller)
+    status, created = await post_batch(api, caller, body={
+        "template_id": "tpl_batch", "rows": [row(1), row(2)], "zip": True})
+    assert status == 202, created
+    done = await finished(api, caller, created["batch_id"])
+    later = time.time() + 91 * 86400
+    assert RetentionSweeper(redis_db, object_store, clock=lambda: later).sweep_once() == 4
+    for url in (done["pdf_url"], done["zip_url"]):
+        async with api.session.get(url) as resp:
+            assert resp.status == 404

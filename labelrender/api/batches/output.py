@@ -23,7 +23,7 @@ from typing import Any
 from labelrender.api.body import canonical_json
 from labelrender.api.context import AppState
 from labelrender.api.render import label_object_key, stored_object
-from labelrender.store import batches
+from labelrender.store import batches, labels
 from labelrender.store.events import BATCH_COMPLETED, LabelRendered, new_event_id
 from labelrender.zpl.pdf import PdfPage, pdf_document
 
@@ -42,10 +42,17 @@ def output_key(tenant_id: str, spec: batches.BatchSpec, labelled: list[tuple[int
     return f"tenants/{tenant_id}/batches/{digest}.{extension}"
 
 
-async def _store_once(state: AppState, key: str, build: Callable[[], Awaitable[bytes]],
-                      content_type: str) -> None:
-    if await state.call_objects(stored_object, state, key) is None:
+async def _store_once(state: AppState, tenant_id: str, key: str,
+                      build: Callable[[], Awaitable[bytes]], content_type: str) -> None:
+    """Store the file unless it is stored; either way it goes in the tenant's
+    object index, so the retention sweeper purges it with the labels."""
+    found = await state.call_objects(stored_object, state, key)
+    if found is None:
         await state.call_objects(state.objects.put, key, await build(), content_type)
+        found = await state.call_objects(stored_object, state, key)
+    if found is not None:
+        await state.call(labels.record_object, state.redis, tenant_id, key,
+                         found[1].created_at)
 
 
 async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: str) -> None:
@@ -74,10 +81,10 @@ async def finish_batch(state: AppState, tenant_id: str, batch_id: str, token: st
             return await state.parse(zip_of, await labels())
 
         pdf_key = output_key(tenant_id, spec, labelled, "pdf")
-        await _store_once(state, pdf_key, pdf, "application/pdf")
+        await _store_once(state, tenant_id, pdf_key, pdf, "application/pdf")
         if spec.zip:
             zip_key = output_key(tenant_id, spec, labelled, "zip")
-            await _store_once(state, zip_key, archive, "application/zip")
+            await _store_once(state, tenant_id, zip_key, archive, "application/zip")
     now = state.now()
     event = LabelRendered(
         event_id=new_event_id(now), tenant_id=tenant_id, content_hash="", object_key=pdf_key,

@@ -20,7 +20,7 @@ import redis
 import zxingcpp
 from PIL import Image
 
-from labelrender.store import keys
+from labelrender.store import consume, get_plan, keys
 from labelrender.store.events import BATCH_COMPLETED, LabelRendered
 from labelrender.store.objects import FilesystemStore
 from labelrender.worker.retention import RetentionSweeper
@@ -324,3 +324,22 @@ async def test_retention_purges_the_batch_files_with_the_labels(
     for url in (done["pdf_url"], done["zip_url"]):
         async with api.session.get(url) as resp:
             assert resp.status == 404
+
+
+async def test_quota_is_checked_per_row(
+    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
+    redis_db: redis.Redis,
+) -> None:
+    caller = make_caller("sandbox")  # 50 labels a month, no overages, 1 render in flight
+    await commit(api, caller)
+    consume(redis_db, caller.tenant_id, "labels", get_plan(redis_db, "sandbox"),
+            overages=False, now=time.time(), count=47)
+    status, created = await post_batch(api, caller, body={
+        "template_id": "tpl_batch", "rows": [row(n) for n in range(1, 6)]})
+    assert status == 202, created
+    done = await finished(api, caller, created["batch_id"])
+    assert done["counts"]["done"] == 3 and done["counts"]["failed"] == 2
+    assert [(e["row"], e["kind"]) for e in done["errors"]] == [(4, "QuotaExceeded"),
+                                                               (5, "QuotaExceeded")]
+    assert labels_used(redis_db, caller, "sandbox") == 50
+    assert page_count(await download(api, done["pdf_url"])) == 3

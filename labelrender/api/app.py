@@ -12,6 +12,7 @@ from aiohttp import web
 
 from labelrender.api import (
     account,
+    batches,
     files,
     from_data,
     graphics,
@@ -73,7 +74,8 @@ def create_app(
         ThreadPoolExecutor(config.parse_threads, thread_name_prefix="labelrender-parse"))
     for module in (labels, keys, account, files, health, home, webhooks):
         module.add_routes(app)
-    for module in (synthesis, templates, from_data, label_listing, labelary, graphics, studio):
+    for module in (synthesis, templates, from_data, batches, label_listing, labelary, graphics,
+                   studio):
         module.add_routes(app)
     openapi.add_routes(app)  # every route above must be in openapi.operations
     app.on_response_prepare.append(_no_sniffing)

@@ -77,6 +77,15 @@ class ApiConfig:
     # /readyz is 503 until this many render workers can take a job
     # (store.worker_presence); 0: not checked.
     ready_min_workers: int = 0
+    # Batch renders: rows of one batch in flight at once (never more than the
+    # plan's concurrent renders less one, so the tenant's own calls get a slot),
+    # the lease a driving process holds on a batch (another resumes the batch
+    # this long after the holder died), and how often active batches are looked
+    # for. batch_drivers=False: this process never drives batches.
+    batch_in_flight: int = 8
+    batch_lease_s: float = 15.0
+    batch_poll_s: float = 1.0
+    batch_drivers: bool = True
 
     def __post_init__(self) -> None:
         if not self.public_base_url.startswith(("http://", "https://")):
@@ -93,6 +102,8 @@ class ApiConfig:
             raise ValueError("body, idle and Redis pool timeouts must be > 0")
         if self.listen_backlog < 1 or self.redis_max_connections < 1:
             raise ValueError("listen_backlog and redis_max_connections must be >= 1")
+        if self.batch_in_flight < 1 or min(self.batch_lease_s, self.batch_poll_s) <= 0:
+            raise ValueError("batch_in_flight must be >= 1, batch_lease_s and batch_poll_s > 0")
         if self.engine_processes < 1 or self.engine_queue < 0:
             raise ValueError("engine_processes must be >= 1 and engine_queue >= 0")
 

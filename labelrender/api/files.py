@@ -13,7 +13,7 @@ from labelrender.api import errors
 from labelrender.api.context import PUBLIC, app_state, route_policy
 from labelrender.store.objects import FilesystemStore, InvalidKeyError, SignedUrlRejected
 
-CONTENT_TYPES = {".png": "image/png", ".pdf": "application/pdf"}
+CONTENT_TYPES = {".png": "image/png", ".pdf": "application/pdf", ".zip": "application/zip"}
 
 
 class FileQuery(BaseModel):

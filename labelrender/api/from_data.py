@@ -188,8 +188,15 @@ def check_plan_dpi(target_dpi: int, auth: AuthContext) -> None:
 async def render_template(state: AppState, auth: AuthContext, params: TemplateRender
                           ) -> tuple[TemplateVersion, RenderOutcome]:
     """Resolve, check, render (or find the stored label), then record and emit."""
+    version = await resolve_version(state, auth.tenant_id, params)
+    return version, await render_version(state, auth, version, params)
+
+
+async def render_version(state: AppState, auth: AuthContext, version: TemplateVersion,
+                         params: TemplateRender, *, emit: bool = True) -> RenderOutcome:
+    """Check, render (or find the stored label), then record it, and emit its
+    ``label.rendered`` event unless ``emit`` is off (a batch's rows)."""
     tenant_id = auth.tenant_id
-    version = await resolve_version(state, tenant_id, params)
     fields = check_fields(version, params.fields)
     target_dpi = params.target_dpi or version.source_dpi
     check_plan_dpi(target_dpi, auth)
@@ -211,8 +218,8 @@ async def render_template(state: AppState, auth: AuthContext, params: TemplateRe
 
     outcome = await render_content(state, auth, content_hash, prepare, [],
                                    fields=params.field_boxes)
-    await state.call(_record, state, tenant_id, version, outcome, params.external_ref)
-    return version, outcome
+    await state.call(_record, state, tenant_id, version, outcome, params.external_ref, emit)
+    return outcome
 
 
 async def filled_template(state: AppState, version: TemplateVersion, fields: dict[str, str]
@@ -250,11 +257,14 @@ def placeholder_spans(body: str, filled: str) -> list[list[int]]:
 
 
 def _record(state: AppState, tenant_id: str, version: TemplateVersion, outcome: RenderOutcome,
-            external_ref: str | None) -> None:
+            external_ref: str | None, emit: bool) -> None:
     now = state.now()
     object_key = label_object_key(tenant_id, outcome.content_hash)
     record = labels.LabelRecord(outcome.content_hash, object_key, version.template_id,
                                 version.version, outcome.created_at, outcome.size_bytes)
+    if not emit:
+        labels.record_only(state.redis, tenant_id, record)
+        return
     event = LabelRendered(
         event_id=new_event_id(now), tenant_id=tenant_id, content_hash=outcome.content_hash,
         object_key=object_key, template_id=version.template_id,

@@ -21,7 +21,7 @@ from labelrender.api.context import app_state, auth_of
 from labelrender.store import NotFound as StoreNotFound
 from labelrender.store import deliveries
 from labelrender.store.clock import Now
-from labelrender.store.events import LABEL_RENDERED, LabelRendered, new_event_id
+from labelrender.store.events import BATCH_COMPLETED, LABEL_RENDERED, LabelRendered, new_event_id
 from labelrender.store.webhook_targets import (
     MAX_URL_LENGTH,
     TargetPolicy,
@@ -41,8 +41,8 @@ from labelrender.store.webhooks import (
     upsert_webhook,
 )
 
-TOPICS = (LABEL_RENDERED,)  # spec "Events": the only event in v1
-Topic = Literal["label.rendered"]
+TOPICS = (LABEL_RENDERED, BATCH_COMPLETED)  # spec "Events", and batch renders
+Topic = Literal["label.rendered", "batch.completed"]
 SAMPLE_HASH = "0" * 64
 
 
@@ -55,7 +55,9 @@ class UpsertBody(BaseModel):
                      description="Public HTTPS endpoint; loopback, private, link-local and "
                                  "metadata addresses and names are refused")
     topics: list[Topic] = Field(default=["label.rendered"], min_length=1,
-                                description="Only `label.rendered` exists in v1")
+                                description="`label.rendered` (each from-data label) "
+                                            "and/or `batch.completed` (a batch render "
+                                            "finished)")
 
 
 class WebhookPath(BaseModel):

@@ -20,6 +20,7 @@ import redis
 from labelrender.store import keys
 
 LABEL_RENDERED = "label.rendered"
+BATCH_COMPLETED = "batch.completed"
 EVENT_VERSION = "1"
 STREAM_MAX_LEN = 1_000_000  # approximate cap; delivered entries are deleted
 
@@ -44,9 +45,15 @@ class LabelRendered:
     created_at: float
     test: bool = False
     topic: str = LABEL_RENDERED
+    # ``batch.completed`` only: the batch's summary (its ``data`` but the URL);
+    # ``object_key`` is then the batch's PDF.
+    batch: dict[str, Any] | None = None
 
     def to_fields(self) -> dict[Any, Any]:
-        return {"event": json.dumps(asdict(self), separators=(",", ":"), sort_keys=True)}
+        fields = asdict(self)
+        if self.batch is None:  # label events are stored as they always were
+            del fields["batch"]
+        return {"event": json.dumps(fields, separators=(",", ":"), sort_keys=True)}
 
     @staticmethod
     def from_fields(fields: Any) -> LabelRendered:

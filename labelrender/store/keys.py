@@ -219,3 +219,29 @@ def readiness(writer: str) -> str:
     """String: what one API process last wrote to prove Redis takes writes
     (``store.readiness``); it expires within a minute."""
     return f"{ROOT}:readyz:{writer}"
+
+
+def batch(tenant_id: str, batch_id: str) -> str:
+    """Hash: one batch render's record (template, options, state, counts)."""
+    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}"
+
+
+def batch_rows(tenant_id: str, batch_id: str) -> str:
+    """List: the batch's rows in order, each the JSON object of its field values."""
+    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:rows"
+
+
+def batch_results(tenant_id: str, batch_id: str) -> str:
+    """Hash: row index -> JSON of how that row ended (written once)."""
+    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:results"
+
+
+def batch_lease(tenant_id: str, batch_id: str) -> str:
+    """String: the token of the process driving the batch; expires with its lease."""
+    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:lease"
+
+
+def active_batches() -> str:
+    """Set: ``<tenant> <batch>`` of every batch not finished yet. Not under a
+    tenant on purpose: it is how a driver finds the batches to resume."""
+    return f"{ROOT}:batches:active"

@@ -89,6 +89,13 @@ def record_render(r: redis.Redis, tenant_id: str, record: LabelRecord,
     pipe.execute()
 
 
+def record_only(r: redis.Redis, tenant_id: str, record: LabelRecord) -> None:
+    """The registry record of a label that has no event of its own (a batch row)."""
+    pipe = r.pipeline(transaction=True)
+    record_label(pipe, tenant_id, record)
+    pipe.execute()
+
+
 def get_label(r: redis.Redis, tenant_id: str, content_hash: str) -> LabelRecord | None:
     stored = text(r.hget(keys.label_records(tenant_id), content_hash))
     return LabelRecord(**json.loads(stored)) if stored is not None else None

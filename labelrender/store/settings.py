@@ -114,6 +114,12 @@ class Settings(BaseSettings):
     graphic_max_decoded_mb: int = Field(default=64, ge=1)
     graphic_max_pdf_pages: int = Field(default=100, ge=1)
     render_timeout_s: float = Field(default=30.0, gt=0)  # how long the API waits for a reply
+    # Batch renders (labelrender.api.batches): rows of one batch in flight at
+    # once, the lease a driving API process holds on a batch (another resumes it
+    # this long after the holder died), and how often active batches are looked for.
+    batch_in_flight: int = Field(default=8, ge=1)
+    batch_lease_s: float = Field(default=15.0, gt=0)
+    batch_poll_s: float = Field(default=1.0, gt=0)
     max_queue_depth: int = Field(default=1000, ge=1)  # backlog above this: 503
     # A pending job idle this long belongs to a dead worker and is claimed
     # again. Workers refresh the jobs they hold every claim interval.

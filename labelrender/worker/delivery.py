@@ -52,8 +52,9 @@ def signature(secret: str, timestamp: int, body: bytes) -> str:
 
 
 def payload(event: LabelRendered, url: str, delivered_at: float) -> bytes:
-    """The JSON body of spec "Events"; ``data.test`` only on test deliveries."""
-    data: dict[str, Any] = {
+    """The JSON body of spec "Events"; ``data.test`` only on test deliveries. A
+    ``batch.completed`` event's data is the batch's summary and its PDF's URL."""
+    data: dict[str, Any] = {**event.batch, "url": url} if event.batch is not None else {
         "content_hash": event.content_hash, "external_ref": event.external_ref,
         "template_id": event.template_id, "template_version": event.template_version,
         "url": url, "cached": event.cached,

@@ -124,7 +124,10 @@ def test_operation_ids_are_unique() -> None:
 
 # Where kinds are named: the API tier, and the engine calls whose refusals it
 # passes on as they are (synthesis and template checks).
-KIND_SOURCES = [*sorted((ROOT / "labelrender" / "api").glob("*.py")),
+# The API's modules, those of its resource packages (api/batches/) included; the
+# document's own package only repeats the kinds.
+KIND_SOURCES = [*sorted(path for path in (ROOT / "labelrender" / "api").rglob("*.py")
+                        if "openapi" not in path.parts),
                 ROOT / "labelrender" / "worker" / "engine_calls.py",
                 ROOT / "labelrender" / "graphics" / "convert.py",
                 ROOT / "labelrender" / "synth" / "template_checks.py"]

@@ -10,6 +10,7 @@ from such a run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Callable
@@ -98,6 +99,7 @@ async def successes(w: Walk) -> None:
     fields = dict(synthesized["draft"]["values"])
     rendered = await w.call("POST", "/v1/labels/from-data", status=200, body={
         "template_id": "tpl_shipping", "fields": fields, "external_ref": "order-1234"})
+    await batch_walk(w, fields)
     await w.call("GET", "/v1/labels", status=200)
     await w.call("GET", "/v1/labels", f"/v1/labels?content_hash={rendered['content_hash']}",
                  status=200)
@@ -120,9 +122,26 @@ async def successes(w: Walk) -> None:
         await w.call("GET", "/studio/{name}", f"/studio/{name}", key=False, status=200)
 
 
+async def batch_walk(w: Walk, fields: dict[str, str]) -> None:
+    """A batch from JSON (one good row, one bad) followed until completed, and one from CSV."""
+    created = await w.call("POST", "/v1/labels/batches", status=202, body={
+        "template_id": "tpl_shipping", "rows": [fields, {}], "zip": True})
+    path, url = "/v1/labels/batches/{batch_id}", f"/v1/labels/batches/{created['batch_id']}"
+    for _ in range(600):
+        if (await w.call("GET", path, url, status=200))["state"] == "completed":
+            break
+        await asyncio.sleep(0.1)
+    header = ",".join(fields)
+    values = ",".join(f'"{value}"' for value in fields.values())
+    await w.call("POST", "/v1/labels/batches", "/v1/labels/batches?template_id=tpl_shipping",
+                 raw=f"{header}\n{values}\n".encode(), headers={"Content-Type": "text/csv"},
+                 status=202)
+
+
 async def webhook_walk(w: Walk) -> None:
     one = "/v1/webhooks/warehouse-1"
-    hook = {"url": "https://receiver.test/hooks", "topics": ["label.rendered"]}
+    hook = {"url": "https://receiver.test/hooks", "topics": ["label.rendered",
+                                                             "batch.completed"]}
     await w.call("POST", "/v1/webhooks/{webhook_id}", one, body=hook, status=201)
     await w.call("POST", "/v1/webhooks/{webhook_id}", one, body=hook, status=200)
     await w.call("GET", "/v1/webhooks", status=200)
@@ -199,6 +218,12 @@ ERRORS: list[tuple[str, str, str, Any, dict[str, str], bool, int, str]] = [
      {"Idempotency-Key": "order-1234"}, True, 409, "IdempotencyKeyConflict"),
     ("POST", "/v1/labels/from-data", "/v1/labels/from-data",
      {"template_id": "nope", "fields": {}}, {}, True, 404, "TemplateNotFound"),
+    ("POST", "/v1/labels/batches", "/v1/labels/batches", {"template_id": "nope",
+     "rows": [{}]}, {}, True, 404, "TemplateNotFound"),
+    ("POST", "/v1/labels/batches", "/v1/labels/batches?template_id=nope", b"\n",
+     {"Content-Type": "text/csv"}, True, 400, "InvalidCsv"),
+    ("GET", "/v1/labels/batches/{batch_id}", "/v1/labels/batches/bat_x", None, {}, True, 404,
+     "BatchNotFound"),
     ("POST", "/v1/templates/synthesize", "/v1/templates/synthesize", {"input_zpl": "x"},
      {}, False, 401, "PRE_AUTH_UNAUTHORIZED"),
     ("POST", "/v1/templates/synthesize", "/v1/templates/synthesize",

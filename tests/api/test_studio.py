@@ -6,6 +6,7 @@ tests.api.studio_screenshots`` refreshes the docs' copies in docs/studio/."""
 from __future__ import annotations
 
 import base64
+import json
 import os
 import re
 import urllib.error
@@ -401,3 +402,31 @@ def test_a_bomb_dropped_on_the_editor_is_refused_in_one_line(page: Any, pro_key:
     page.locator("#editor-status").filter(has_text="bomb.png not converted").wait_for()
     assert "ImageTooManyPixels" in page.locator("#editor-status").inner_text()
     assert page.get_by_label("ZPL", exact=True).input_value() == "^XA^XZ"
+
+
+def test_a_csv_batch_shows_progress_row_errors_and_its_pdf(page: Any, service: Service,
+                                                           pro_key: str) -> None:
+    body = json.dumps({"body": "^XA^PW400^LL200^FO20,20^A0N,40,40^FN1^FS"
+                               "^FO20,100^A0N,30,30^FN2^FS^XZ",
+                       "field_map": {"name": 1, "city": 2}}).encode()
+    commit = urllib.request.Request(
+        service.base + "/v1/templates/studio_batch", data=body, method="POST",
+        headers={"Authorization": f"Bearer {pro_key}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(commit, timeout=60) as response:
+        assert response.status == 201
+    sign_in(page, pro_key)
+    page.get_by_role("button", name="Batch", exact=True).click()
+    page.get_by_label("Template", exact=True).select_option("studio_batch")
+    rows = b"name,city\nAda,Oslo\nAlan\nGrace,Lima\n"  # row 2 lacks its city
+    page.get_by_label(re.compile("^CSV file")).set_input_files(
+        {"name": "wave.csv", "mimeType": "text/csv", "buffer": rows})
+    page.get_by_role("button", name="Start batch").click()
+    page.get_by_role("link", name="Download PDF").wait_for()
+    assert "completed, 3 of 3 rows" in page.locator("#batch-status").inner_text()
+    assert page.locator("#batch-errors li").all_inner_texts() == [
+        "Row 2: MissingField (city): missing values for fields: city"]
+    with urllib.request.urlopen(page.get_by_role("link", name="Download PDF")
+                                .get_attribute("href"), timeout=30) as response:
+        assert response.read().startswith(b"%PDF")
+    assert_fits(page, WIDE["width"])
+    assert_accessible(page)

@@ -42,12 +42,14 @@ def any_case(*words: str) -> str:
 
 TAGS = (
     ("Labels", "Render raw ZPL or a template, and list rendered labels."),
+    ("Batches", "One template, up to 10,000 rows of fields (JSON or CSV), one PDF."),
     ("Graphics", "Images and PDF pages into ZPL graphic fields (`^GF`), as Labelary's "
                  "`POST /v1/graphics`."),
     ("Templates", "Synthesize drafts from legacy ZPL, commit, list and delete templates."),
     ("Account", "The tenant, plan and live counters behind the key."),
     ("Keys", "API keys: create, list, revoke."),
-    ("Webhooks", "Subscriptions to `label.rendered`, their deliveries and test sends."),
+    ("Webhooks", "Subscriptions to `label.rendered` and `batch.completed`, their "
+                 "deliveries and test sends."),
     ("Files", "Signed label URLs (filesystem object store)."),
     ("Operations", "Probes and metrics, for the platform rather than integrators."),
     ("Studio", "The studio web page and its files, no key needed."),
@@ -375,19 +377,36 @@ def operation_object(operation: Operation, components: Components,
     return built
 
 
+_VERIFY = (
+    "Verify before parsing: HMAC-SHA256 keyed by the subscription's `signing_secret` over "
+    "`<t>.` followed by the raw body, hex, compared in constant time with `v1`; refuse "
+    "timestamps older than 5 minutes. Any 2xx acknowledges; otherwise it is retried after "
+    "5 s, 30 s, 2 min, 10 min and 1 h (±20%), then dead-lettered. Deduplicate on the "
+    "event id.")
+
+
 def webhooks(components: Components) -> dict[str, Any]:
-    """``label.rendered`` as the receiver sees it (``worker.delivery``)."""
-    return {"label.rendered": {"post": {
-        "operationId": "labelRendered",
-        "summary": "A template label was rendered",
-        "description": (
+    """The events as the receiver sees them (``worker.delivery``)."""
+    return {
+        "label.rendered": _event(
+            components, "labelRendered", "A template label was rendered",
             "POSTed to each subscription's URL after every successful `POST "
-            "/v1/labels/from-data`, cache hits included. Verify before parsing: "
-            "HMAC-SHA256 keyed by the subscription's `signing_secret` over `<t>.` "
-            "followed by the raw body, hex, compared in constant time with `v1`; "
-            "refuse timestamps older than 5 minutes. Any 2xx acknowledges; otherwise "
-            "it is retried after 5 s, 30 s, 2 min, 10 min and 1 h (±20%), then "
-            "dead-lettered. Deduplicate on the event id."),
+            "/v1/labels/from-data`, cache hits included. ", "label.rendered",
+            schemas.LabelRenderedEvent, examples.LABEL_RENDERED),
+        "batch.completed": _event(
+            components, "batchCompleted", "A batch render completed",
+            "POSTed to each subscription that asked for the `batch.completed` topic when "
+            "a batch has a result for every row; `data.url` is its PDF. ",
+            "batch.completed", schemas.BatchCompletedEvent, examples.BATCH_COMPLETED),
+    }
+
+
+def _event(components: Components, operation_id: str, summary: str, when: str, topic: str,
+           model: type[schemas.Answer], example: Any) -> dict[str, Any]:
+    return {"post": {
+        "operationId": operation_id,
+        "summary": summary,
+        "description": when + _VERIFY,
         "parameters": [
             {"name": SIGNATURE_HEADER, "in": "header", "required": True,
              "description": "`t=<unix seconds>,v1=<hex HMAC-SHA256>`",
@@ -396,14 +415,14 @@ def webhooks(components: Components) -> dict[str, Any]:
              "description": "The event id, stable across retries",
              "schema": {"type": "string", "pattern": r"^evt_\d+_[0-9a-f]{8}$"}},
             {"name": TOPIC_HEADER, "in": "header", "required": True,
-             "schema": {"type": "string", "enum": ["label.rendered"]}},
+             "schema": {"type": "string", "enum": [topic]}},
         ],
         "requestBody": {"required": True, "content": {"application/json": {
-            "schema": components.schema(schemas.LabelRenderedEvent, "serialization"),
-            "example": examples.LABEL_RENDERED}}},
+            "schema": components.schema(model, "serialization"),
+            "example": example}}},
         "responses": {"2XX": {"description": "Acknowledged"},
                       "default": {"description": "Not acknowledged: retried with backoff"}},
-    }}}
+    }}
 
 
 def build_document() -> dict[str, Any]:

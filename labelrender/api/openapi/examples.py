@@ -357,3 +357,37 @@ GRAPHIC: Any = {
     "output": "label",
     "source": {"format": "PNG", "width": 16, "height": 4, "pages": 1},
 }
+
+BATCH_REQUEST: Any = {
+    "template_id": "tpl_shipping",
+    "rows": [{"name": "Ada Lovelace", "city": "Oslo"}, {"name": "Alan Turing", "city": "Lima"}],
+}
+
+BATCH: Any = {
+    "batch_id": "bat_k3v6q2xw7hn4sd5m2r7tqy3b6a",
+    "state": "completed",
+    "template_id": "tpl_shipping",
+    "template_version": 1,
+    "target_dpi": 203,
+    "rows": 1000,
+    "counts": {"done": 995, "rendered": 990, "cached": 5, "failed": 5, "pending": 0},
+    "progress": 1.0,
+    "errors": [{"row": 17, "kind": "MissingField", "message": "missing values for fields: city",
+                "field": "city"}],
+    "created_at": "2026-11-25T16:02:11Z",
+    "finished_at": "2026-11-25T16:03:40Z",
+    "pdf_url": "http://127.0.0.1:8080/v1/files/tenants/tnt_tvkj6h47awaqf74w2ueyurofky/batches/5d0e3f7c2b9a4e1f8c6d3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e.pdf?exp=1795451552&sig=e6ca1cda09f038a8236bb60938c699c531cd4296eeb3139329fa98ae51141166",
+    "zip_url": None,
+    "expires_at": "2026-11-26T16:03:40Z",
+}
+
+BATCH_COMPLETED: Any = {
+    "event": "batch.completed",
+    "event_id": "evt_1795365152_9d1e0f3a",
+    "event_version": "1",
+    "delivered_at": "2026-11-25T16:03:41Z",
+    "tenant_id": "tnt_tvkj6h47awaqf74w2ueyurofky",
+    "data": {"batch_id": BATCH["batch_id"], "template_id": "tpl_shipping",
+             "template_version": 1, "rows": 1000, "done": 995, "cached": 5, "failed": 5,
+             "url": BATCH["pdf_url"]},
+}

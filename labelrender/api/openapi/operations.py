@@ -17,6 +17,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from labelrender.api import (
     account,
+    batches,
     files,
     from_data,
     graphics,
@@ -101,6 +102,55 @@ LABELS = (
         errors={400: ("InvalidContentHash", "InvalidTemplateId", "InvalidLimit",
                       "InvalidCursor"),
                 404: ("LabelNotFound",)}),
+)
+
+_BATCH_DESCRIPTION = (
+    "One template, up to 10,000 rows, one PDF. The rows come as JSON (`rows`: objects of "
+    "field values) or as CSV (`Content-Type: text/csv`, a header row naming the fields; "
+    "the options are then query parameters; any type but JSON is read as CSV). Answers "
+    "202 at once; follow the batch with `GET /v1/labels/batches/{batch_id}`, or "
+    "subscribe to `batch.completed`. Each row is "
+    "a template render with the usual rules (its own content hash; a stored label is "
+    "free; a fresh one is billed; quota and a concurrency slot are taken per row) but "
+    "emits no `label.rendered`. A row that fails is listed with its row number and "
+    "field; the batch goes on. `X-Page-*` and `X-Label-Border` lay the PDF out on sheets "
+    "as on the Labelary route. A CSV header that does not name the template's fields is "
+    "422 at once.")
+
+BATCHES = (
+    Operation(
+        "POST", "/v1/labels/batches", batches.endpoints.create_batch, "createBatch",
+        "Batches", "Render a template for every row of a table",
+        description=_BATCH_DESCRIPTION, body=batches.rows.BatchBody,
+        body_example=examples.BATCH_REQUEST,
+        # text/csv is what clients send; any type but JSON is read as CSV, and
+        # this one client generators can write code for.
+        other_bodies={"application/octet-stream": {
+            "type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
+            "description": "CSV (`text/csv`, or any type but JSON): a header row naming the "
+                           "template's fields, then one row per label"}},
+        query=batches.rows.BatchQuery,
+        headers=("X-Page-Size", "X-Page-Orientation", "X-Page-Layout", "X-Label-Border"),
+        answers=(Answer(202, "Accepted: the batch, queued", schemas.BatchStatus,
+                        links={"GetTheBatch": ("getBatch", {
+                            "batch_id": "$response.body#/batch_id"})}),),
+        errors={400: _RENDER_400 + ("InvalidCsv", "InvalidPageSize", "InvalidPageLayout",
+                                    "InvalidLabelBorder"),
+                403: ("DpiNotPermitted",), 404: ("TemplateNotFound",), 409: _RENDER_409,
+                413: ("TooManyRows",),
+                422: ("MissingTemplateId", "MissingRows", "InvalidRows", "MissingField",
+                      "UnknownField", "InvalidTemplateVersion", "InvalidThreshold",
+                      "InvalidZip", "ValidationFailed")},
+        idempotent=True),
+    Operation(
+        "GET", "/v1/labels/batches/{batch_id}", batches.endpoints.get_batch, "getBatch",
+        "Batches", "A batch's progress, row errors and, once completed, its PDF",
+        description="State, counts and progress; every failed row with its number, kind "
+                    "and field; once `completed`, a signed URL to one PDF of every label "
+                    "in row order (and the ZIP of PNGs when asked for).",
+        path_params=batches.endpoints.BatchPath,
+        answers=(Answer(200, "The batch", schemas.BatchStatus, example=examples.BATCH),),
+        errors={404: ("BatchNotFound",)}),
 )
 
 _ZPL_BODIES: dict[str, dict[str, Any]] = {
@@ -421,5 +471,5 @@ SERVICE = (
         storage=False),
 )
 
-OPERATIONS: tuple[Operation, ...] = (LABELS + labelary_operations() + GRAPHICS + TEMPLATES
-                                     + ACCOUNT + WEBHOOKS + SERVICE)
+OPERATIONS: tuple[Operation, ...] = (LABELS + BATCHES + labelary_operations() + GRAPHICS
+                                     + TEMPLATES + ACCOUNT + WEBHOOKS + SERVICE)

@@ -306,7 +306,7 @@ class WebhookView(Answer):
     scope: Literal["tenant"]
     version: int = Field(ge=1, description="1 on create, +1 on every update")
     url: str
-    topics: list[Literal["label.rendered"]]
+    topics: list[Literal["label.rendered", "batch.completed"]]
     created_at: str = timestamp("Creation")
     updated_at: str = timestamp("Last update")
 
@@ -431,10 +431,73 @@ class LabelRenderedEvent(Answer):
     data: LabelRenderedData
 
 
+# --- batch renders -----------------------------------------------------------------
+
+BATCH = r"^bat_[a-z2-7]{26}$"
+
+
+class BatchCounts(Answer):
+    done: int = Field(ge=0, description="Rows with a label: rendered plus cached")
+    rendered: int = Field(ge=0, description="Fresh labels, billed")
+    cached: int = Field(ge=0, description="Labels already stored, free")
+    failed: int = Field(ge=0, description="Rows that failed; each is in `errors`")
+    pending: int = Field(ge=0, description="Rows not finished yet")
+
+
+class BatchRowError(Answer):
+    row: int = Field(ge=1, description="The row's number: 1 is the first row after a CSV "
+                                       "header, or the first of `rows`")
+    kind: str
+    message: str
+    field: str | None = Field(description="The field the error names, when it names one")
+
+
+class BatchStatus(Answer):
+    """A batch render (``api.batches``)."""
+
+    batch_id: str = Field(pattern=BATCH)
+    state: Literal["queued", "running", "completed"]
+    template_id: str
+    template_version: int = Field(ge=1, description="The version pinned when accepted")
+    target_dpi: int = Field(ge=1)
+    rows: int = Field(ge=1, le=10_000)
+    counts: BatchCounts
+    progress: float = Field(ge=0, le=1, description="Finished rows over rows")
+    errors: list[BatchRowError] = Field(description="Failed rows in row order")
+    created_at: str = timestamp("When the batch was accepted")
+    finished_at: str | None = Field(description="When it completed, else null")
+    pdf_url: str | None = Field(description="Completed: a signed URL to one PDF of every "
+                                            "label in row order (null if no row made one)")
+    zip_url: str | None = Field(description="Completed, with `zip: true`: the PNGs as "
+                                            "`row-00001.png` ...")
+    expires_at: str | None = Field(description="When the signed URLs expire")
+
+
+class BatchCompletedData(Answer):
+    batch_id: str = Field(pattern=BATCH)
+    template_id: str
+    template_version: int = Field(ge=1)
+    rows: int = Field(ge=1)
+    done: int = Field(ge=0)
+    cached: int = Field(ge=0)
+    failed: int = Field(ge=0)
+    url: str = Field(description="Signed PDF URL, valid for one hour (empty when no row "
+                                 "made a label)")
+
+
+class BatchCompletedEvent(Answer):
+    event: Literal["batch.completed"]
+    event_id: str = Field(pattern=r"^evt_\d+_[0-9a-f]{8}$")
+    event_version: Literal["1"]
+    delivered_at: str = timestamp("When this attempt was sent")
+    tenant_id: str = Field(pattern=TENANT)
+    data: BatchCompletedData
+
+
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     RawRenderResult, TemplateRenderResult, LabelList, SynthesisResult, JobQueued,
     SynthesisJob, TemplateCommitted, TemplateList, TemplateDeleted, Whoami, Usage,
     KeyCreated, KeyList, KeyRevoked, WebhookUpserted, WebhookView, WebhookList,
     WebhookDeleted, DeliveryList, WebhookTestQueued, Health, Readiness, ErrorBody,
-    LabelRenderedEvent,
+    LabelRenderedEvent, BatchStatus, BatchCompletedEvent,
 )

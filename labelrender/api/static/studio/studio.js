@@ -677,15 +677,92 @@ async function renderFromData(event) {
   }
 }
 
+// --- batches: a template and a CSV into one PDF ---------------------------------
+
+const BATCH_POLL_MS = 1000;
+let batchTimer = null;
+
+async function refreshBatchTemplates() {
+  try {
+    const listing = await api("GET", "/v1/templates");
+    $("batch-template").replaceChildren(...listing.templates.map((template) => {
+      const option = document.createElement("option");
+      option.value = template.id;
+      option.textContent = template.id;
+      option.title = `Fields: ${template.field_names.join(", ")}`;
+      return option;
+    }));
+  } catch (error) {
+    $("batch-status").textContent = failure("Templates not listed", error);
+  }
+}
+
+async function startBatch(event) {
+  event.preventDefault();
+  const file = $("batch-file").files[0];
+  const status = $("batch-status");
+  status.classList.remove("bad");
+  clearTimeout(batchTimer);
+  $("batch-pdf").hidden = true;
+  $("batch-errors").replaceChildren();
+  $("batch-errors-title").hidden = true;
+  if (!file) return;
+  const csv = file.type ? file : new Blob([file], { type: "text/csv" });
+  const query = new URLSearchParams({ template_id: $("batch-template").value });
+  try {
+    const batch = await api("POST", `/v1/labels/batches?${query}`, csv);
+    showBatch(batch);
+  } catch (error) {
+    status.classList.add("bad");
+    status.textContent = failure("Batch not started", error);
+  }
+}
+
+function showBatch(batch) {
+  const { counts } = batch;
+  const progress = $("batch-progress");
+  progress.hidden = false;
+  progress.value = batch.progress;
+  $("batch-status").textContent = `${batch.batch_id}: ${batch.state}, ` +
+    `${counts.done + counts.failed} of ${batch.rows} rows (${counts.cached} cached, ` +
+    `${counts.failed} failed).`;
+  $("batch-errors-title").hidden = batch.errors.length === 0;
+  $("batch-errors").replaceChildren(...batch.errors.map((row) => {
+    const item = document.createElement("li");
+    item.textContent = `Row ${row.row}: ${row.kind}${row.field ? ` (${row.field})` : ""}: ` +
+      row.message;
+    return item;
+  }));
+  if (batch.state === "completed") {
+    quietUsage();
+    if (batch.pdf_url) {
+      $("batch-pdf").href = batch.pdf_url;
+      $("batch-pdf").hidden = false;
+    }
+    return;
+  }
+  batchTimer = setTimeout(() => followBatch(batch.batch_id), BATCH_POLL_MS);
+}
+
+async function followBatch(batchId) {
+  try {
+    showBatch(await api("GET", `/v1/labels/batches/${encodeURIComponent(batchId)}`));
+  } catch (error) {
+    $("batch-status").textContent = failure("Batch state not read; retrying", error);
+    batchTimer = setTimeout(() => followBatch(batchId), BATCH_POLL_MS * 2);
+  }
+}
+
 // --- wiring ----------------------------------------------------------------------
 
 function start() {
   $("sign-in-form").addEventListener("submit", signIn);
   $("sign-out").addEventListener("click", signOut);
-  for (const name of ["editor", "synth", "templates"]) {
+  for (const name of ["editor", "synth", "templates", "batch"]) {
     $(`tab-${name}`).addEventListener("click", () => {
       showTab(name);
       if (name === "templates") refreshTemplates();
+      if (name === "batch") refreshBatchTemplates();
     });
   }
   $("zpl").addEventListener("input", scheduleRender);
@@ -702,6 +779,7 @@ function start() {
   $("commit-form").addEventListener("submit", commit);
   $("templates-refresh").addEventListener("click", refreshTemplates);
   $("render-form").addEventListener("submit", renderFromData);
+  $("batch-form").addEventListener("submit", startBatch);
   if (sessionStorage.getItem(KEY_STORE)) {
     refreshUsage().then(enterApp, () => sessionStorage.removeItem(KEY_STORE));
   }

@@ -279,9 +279,8 @@ def test_every_link_stays_in_the_repository() -> None:
 
 def test_every_page_is_in_the_site() -> None:
     """A page left out of the navigation would be missed by readers and by the
-    runnable walk; docs/pending/ holds pages not yet placed."""
-    pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")
-             if "pending" not in p.relative_to(ROOT / "docs").parts}
+    runnable walk."""
+    pages = {str(p.relative_to(ROOT / "docs")) for p in (ROOT / "docs").rglob("*.md")}
     assert pages == set(site_pages())
 
 

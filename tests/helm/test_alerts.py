@@ -18,7 +18,7 @@ import yaml
 from tests.helm.support import NAMESPACE, REPO, case_values, merged, render
 
 PROMTOOL = shutil.which("promtool")
-RUNBOOKS = REPO / "docs" / "pending" / "issue-20.md"
+RUNBOOKS = REPO / "docs" / "sre" / "runbooks.md"
 RUNBOOK_BASE = "https://docs.example.com/alerts"
 ALERTING = {"metrics": {"serviceMonitor": {"enabled": True},
                         "prometheusRule": {"enabled": True, "runbookBaseUrl": RUNBOOK_BASE}}}

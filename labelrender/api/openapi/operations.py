@@ -57,8 +57,9 @@ LABELS = (
         "Render raw ZPL",
         description="Renders ZPL to a PNG behind a signed URL. Identical requests are "
                     "answered from the stored label (`cached: true`), free. With "
-                    "`Idempotency-Key`, a replay with the same body gets the first "
-                    "answer again (`Idempotency-Replay: true`); another body is 409. "
+                    "`Idempotency-Key`, a replay of the same request (route, query, body and "
+                    "the headers that shape the answer) gets the first answer again "
+                    "(`Idempotency-Replay: true`); another request under the key is 409. "
                     "The key is checked before the rate limit.",
         body=labels.RawRenderBody, body_example=examples.RAW_RENDER_REQUEST,
         answers=(Answer(200, "Rendered, or answered from the stored label",

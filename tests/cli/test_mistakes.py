@@ -24,6 +24,7 @@ from tests.cli.test_serve import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 HELLO = str(ROOT / "examples" / "hello.zpl")
+LOGO = str(ROOT / "docs" / "images" / "shipping.png")
 
 # (command line, environment, exit code, text the one line holds)
 MISTAKES: list[tuple[list[str], dict[str, str], int, str]] = [
@@ -42,6 +43,10 @@ MISTAKES: list[tuple[list[str], dict[str, str], int, str]] = [
     (["render", HELLO, "-o", "{tmp}/x.png", "--rotate", "45"], {}, 2, "invalid choice"),
     (["render", HELLO, "-o", "{tmp}/x.png", "--dpi", "high"], {}, 2, "invalid int value"),
     ([], {}, 2, "required: command"),
+    # graphic
+    (["graphic", "{tmp}/missing.png", "-o", "{tmp}/x.zpl"], {}, 1, "cannot read"),
+    (["graphic", "{tmp}/file", "-o", "{tmp}/x.zpl"], {}, 1, "is not a PNG, JPEG, GIF, BMP or PDF"),
+    (["graphic", LOGO, "-o", "{tmp}/nodir/x.zpl"], {}, 1, "cannot write"),
     # data directories
     (["serve"], {"LABELRENDER_DATA_DIR": "/proc/nope"}, 3, "point LABELRENDER_DATA_DIR at"),
     (["worker"], {"LABELRENDER_DATA_DIR": "/proc/nope", "LABELRENDER_EMBEDDED_REDIS": "true"}, 3,

@@ -42,6 +42,8 @@ _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
+# Lines of one address share a print size: one twice as large is a code above it.
+_FONT_JUMP = 1.7
 
 
 @dataclass
@@ -339,8 +341,11 @@ def _address_blocks(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name and "caption" in d.reason:
             claimed.add(d.source.position)
+    captioned = {m.group(1) for d in decisions if d.variable and "address line" in d.reason
+                 and (m := re.match(_PARTY, d.name or ""))}
     ship_to_y = min((d.source.ry for d in decisions
                      if d.name and d.name.startswith("ship_to_")), default=None)
+    blocks: list[list[Decision]] = []
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
                 or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
@@ -348,14 +353,42 @@ def _address_blocks(decisions: list[Decision]) -> None:
         above = _lines_above(decisions, anchor, claimed)
         if len(above) < 2:
             continue  # an address has at least a name and a street above its town
-        role = "ship_from" if ship_to_y is not None and anchor.source.ry < ship_to_y else (
-            "ship_to" if ship_to_y is None else "address")
         lines = _block_lines(decisions, above[0], above[0].source.ry)
-        # Whose block this is comes from its position only: a person should look.
-        sure = 0.6 if role != "address" else 0.4
         block = [d for d in lines if d.source.position not in claimed]
+        claimed.update(d.source.position for d in block)
+        blocks.append(block)
+    for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
+                                   strict=True):
+        claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _font(block: list[Decision]) -> float:
+    heights = sorted(d.source.font_height for d in block)
+    return float(heights[len(heights) // 2]) if heights else 0.0
+
+
+def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: int | None
+                 ) -> list[tuple[str, float]]:
+    """Whose each uncaptioned address block is, from its place and its print size:
+    the recipient's block is printed larger than the sender's (and, at equal size,
+    below it); a block above a captioned recipient is the sender's. A person should
+    look: these come from layout only."""
+    if not blocks:
+        return []
+    if "ship_to" in captioned:
+        return [("ship_from", 0.6) if ship_to_y is not None and b[0].source.ry < ship_to_y
+                and "ship_from" not in captioned else ("address", 0.4) for b in blocks]
+    if len(blocks) == 1:
+        return [("ship_to", 0.6)]
+    recipient = max(range(len(blocks)), key=lambda i: (_font(blocks[i]), blocks[i][0].source.ry))
+    others = max(_font(b) for i, b in enumerate(blocks) if i != recipient)
+    larger = _font(blocks[recipient]) >= 1.2 * others
+    sender = "address" if "ship_from" in captioned else "ship_from"
+    return [("ship_to", 0.6) if i == recipient
+            else (sender, 0.6 if larger and sender == "ship_from" else 0.45)
+            for i in range(len(blocks))]
 
 
 def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
@@ -388,8 +421,9 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
     below = anchor
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
-                or shapes.is_caption(d.text) or len(lines) == 4:
-            break
+                or shapes.is_caption(d.text) or len(lines) == 4 \
+                or d.source.font_height > _FONT_JUMP * below.source.font_height:
+            break  # a code printed much larger above a block is no line of it
         lines.append(d)
         below = d
     return list(reversed(lines))
@@ -399,6 +433,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
+    # A postcode on a line of its own under the town (British form): town, then code.
+    town = postal - 1 if postal is not None and postal >= 2 \
+        and shapes.POSTAL.fullmatch(lines[postal].text.strip().upper()) \
+        and shapes.words_only(lines[postal - 1].text) \
+        and not shapes.is_country(lines[postal - 1].text) else None
     street = 0
     named = False
     for i, d in enumerate(lines):
@@ -412,8 +451,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "phone"
         elif not named:
             part, named = "name", True
+        elif i == town:
+            part = "city"
         elif i == postal:
-            part = "postal_city"
+            part = "postal_code" if town is not None else "postal_city"
         elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
                 and shapes.words_only(d.text):
             part = "country"

@@ -234,8 +234,12 @@ def is_caption(text: str) -> bool:
 
 
 # A caption without a colon before its value: "PRO NUMBER 123456789", "B/L NO 4711".
-_NUMBER_CAPTION = re.compile(r"^([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)",
-                             re.IGNORECASE)
+# Address lines that read like one ("Skrytka pocztowa nr 100", "Suite No 5") are not.
+_NUMBER_CAPTION = re.compile(
+    r"^(?!(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|BO[IÎ]TE POSTALE|APARTADO|CASELLA POSTALE|"
+    r"POSTBUS|POSTBOKS|BOX|SUITE|STE|APT|APARTMENT|UNIT|FLAT|FLOOR|BLDG|BUILDING|PSC|"
+    r"LOCAL|PISO|NUM[EÉ]RO|HAUS|HAUSNR)\b)"
+    r"([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)

@@ -132,7 +132,7 @@ def _text(d: Decision) -> None:
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
-        _variable(d, "short code in a large font", 0.6, indent, ("routing_code", 0.5))
+        _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
 
 
 def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision | None:
@@ -378,7 +378,7 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
     if not blocks:
         return []
     if "ship_to" in captioned:
-        return [("ship_from", 0.6) if ship_to_y is not None and b[0].source.ry < ship_to_y
+        return [("ship_from", 0.75) if ship_to_y is not None and b[0].source.ry < ship_to_y
                 and "ship_from" not in captioned else ("address", 0.4) for b in blocks]
     if len(blocks) == 1:
         return [("ship_to", 0.6)]
@@ -386,8 +386,8 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
     others = max(_font(b) for i, b in enumerate(blocks) if i != recipient)
     larger = _font(blocks[recipient]) >= 1.2 * others
     sender = "address" if "ship_from" in captioned else "ship_from"
-    return [("ship_to", 0.6) if i == recipient
-            else (sender, 0.6 if larger and sender == "ship_from" else 0.45)
+    return [("ship_to", 0.7 if larger else 0.6) if i == recipient
+            else (sender, 0.7 if larger and sender == "ship_from" else 0.45)
             for i in range(len(blocks))]
 
 

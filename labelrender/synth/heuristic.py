@@ -34,6 +34,8 @@ _HEIGHTS_IN = (1.0, 1.5, 2.0, 2.5, 3.0, 3.35, 4.0, 4.72, 5.0, 5.91, 6.0, 6.5, 7.
 _SIZE_TOLERANCE = 0.04
 # A field judged from weak signs below this certainty is one a person should check.
 _WEAK = 0.7
+# A name this sure (a caption, a check digit) vouches that its field is data too.
+_SURE_NAME = 0.8
 
 
 @dataclass
@@ -183,6 +185,8 @@ def field_confidence(p: naming.Placeholder) -> float:
     """How sure a placeholder is: that its fields are variable, and of its name
     (the kind of data and, for an address, whose)."""
     variable = min(d.certainty for d in p.decisions) if p.decisions else 0.5
+    if p.name_certainty >= _SURE_NAME and variable >= 0.4:
+        return round(p.name_certainty, 3)  # a caption or a validated shape says "data"
     return round(min(variable, p.name_certainty), 3)
 
 

@@ -146,3 +146,13 @@ def test_a_postcode_on_its_own_line_under_the_town() -> None:
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values["ship_to_city"] == "Chipping Campden"
     assert draft.values["ship_to_postal_code"] == "GL55 6HU"
+
+
+def test_print_size_makes_the_parties_surer_than_place_alone() -> None:
+    def reviewed(zpl: str) -> set[str]:
+        result = ENGINE.synthesize(SynthesisRequest(zpl))
+        return {name for name, c in result.field_confidence.items() if c < 0.7}
+    # A recipient printed larger than the sender: both blocks are sure enough.
+    assert not {"ship_to_name", "ship_from_name"} & reviewed(uncaptioned(22, 34))
+    # At equal size only the place says whose block is whose: a person should look.
+    assert {"ship_to_name", "ship_from_name"} <= reviewed(uncaptioned(28, 28))

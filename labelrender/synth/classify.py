@@ -135,6 +135,32 @@ def _text(d: Decision) -> None:
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
 
 
+def _captioned_barcode_value(d: Decision, barcodes: list[tuple[str, Decision]]) -> None:
+    """Text that prints a caption and then a barcode's data ("PO# 4500012345" above
+    its Code 39) is that value under its caption: the text changes with the barcode,
+    or a reprint would print the old number beside the new barcode."""
+    if d.variable and d.prefix_len:
+        return
+    raw = d.source.raw.rstrip()
+    for data, barcode in barcodes:
+        if len(data) < 4 or not shapes.has_digits(data, 3) or not raw.endswith(data) \
+                or len(raw) == len(data):
+            continue
+        caption = raw[:-len(data)]
+        if caption[-1:].isalnum() and not caption.rstrip(":#").endswith(tuple(" ")):
+            continue  # "AB12345" is one code, not a caption and a value
+        words = caption.strip().rstrip(":#.").strip()
+        if not words or shapes.has_digits(words, 1):
+            continue
+        name = shapes.caption_name(caption)
+        if name[1] < 0.7:
+            name = (barcode.name or "barcode_data", min(0.6, barcode.name_certainty))
+        d.variable = False
+        _variable(d, f"value of barcode after caption {caption.strip()!r}", 0.85,
+                  len(caption), name)
+        return
+
+
 def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision | None:
     """The barcode whose data ``d`` prints (spaces and brackets aside), if any."""
     code = shapes.compact(d.text)
@@ -156,6 +182,8 @@ def classify(label: SourceLabel) -> list[Decision]:
             continue
         _text(d)
         barcode = _barcode_of(d, barcodes)
+        if barcode is None:
+            _captioned_barcode_value(d, barcodes)
         generic = barcode is not None and (barcode.name or "").endswith("_data")
         if barcode is not None and barcode.name and generic and not d.variable:
             # The barcode says nothing of its data; the printed form may.

@@ -322,13 +322,20 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         gap = d.source.ry - previous.source.ry
         if d is not start and gap > max(3.0 * previous.source.font_height, 48):
             break
-        if d is not start and shapes.is_caption(d.text):
-            break
+        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)):
+            break  # "SERVICE: EXPRESS", "Weight: 2 kg" end the address above them
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
             break
     return lines
+
+
+def _captioned_data(d: Decision) -> bool:
+    """A "Caption: value" line whose caption is not one of an address's own."""
+    split = shapes.caption_split(d.source.raw)
+    return split is not None and shapes.caption_name(d.source.raw[:split])[0] not in (
+        "phone", "contact", "email") and shapes.caption_name(d.source.raw[:split])[1] >= 0.7
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -461,11 +468,15 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
-    # A postcode on a line of its own under the town (British form): town, then code.
-    town = postal - 1 if postal is not None and postal >= 2 \
-        and shapes.POSTAL.fullmatch(lines[postal].text.strip().upper()) \
-        and shapes.words_only(lines[postal - 1].text) \
-        and not shapes.is_country(lines[postal - 1].text) else None
+    # A postcode on a line of its own under the town (British, Australian forms):
+    # the town line, then the code.
+    lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
+            and shapes.POSTAL.fullmatch(d.text.strip().upper())
+            and shapes.words_only(lines[i - 1].text)
+            and not shapes.is_country(lines[i - 1].text)]
+    if postal is None or lone and lone[-1] == postal:
+        postal = lone[-1] if lone else postal
+    town = postal - 1 if lone and postal == lone[-1] else None
     street = 0
     named = False
     for i, d in enumerate(lines):

@@ -156,3 +156,20 @@ def test_print_size_makes_the_parties_surer_than_place_alone() -> None:
     assert not {"ship_to_name", "ship_from_name"} & reviewed(uncaptioned(22, 34))
     # At equal size only the place says whose block is whose: a person should look.
     assert {"ship_to_name", "ship_from_name"} <= reviewed(uncaptioned(28, 28))
+
+
+def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_block() -> None:
+    zpl = ("^XA^PW812^LL1218"
+           "^FO30,255^A0N,18^FDDELIVER TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS"
+           "^FO30,325^A0N,28^FD78 Collins Street^FS"
+           "^FO30,395^A0N,35^FDMelbourne VIC^FS"
+           "^FO30,435^A0N,50^FD3000^FS"
+           "^FO30,490^A0N,18^FDSERVICE: EXPRESS POST^FS"
+           "^FO30,515^A0N,18^FDNEXT BUSINESS DAY^FS"
+           "^FO30,905^A0N,18^FDITEMS: 1 OF 1^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_city"] == "Melbourne VIC"
+    assert draft.values["ship_to_postal_code"] == "3000"
+    assert draft.values["piece_count"] == "1 OF 1"
+    assert "NEXT BUSINESS DAY" not in draft.values.values()

@@ -53,6 +53,9 @@ _DATE_AND_TIME = re.compile(
 # Day and month without a year ("18/03"): a piece count never has more pieces than
 # its total, so a first number above the second that fits a day and a month is a date.
 _DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
+# UPS's printed routing code: state or country, three postcode digits, sort
+# ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
+_UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -163,6 +166,8 @@ def text_value(text: str) -> Recognised | None:
         if found is not None:
             return found
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
+        return "routing_code", 0.85
+    if _UPS_ROUTING.fullmatch(stripped):
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
         return "tracking_number", 0.9

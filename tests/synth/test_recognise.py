@@ -16,6 +16,8 @@ from labelrender.synth import recognise
     ("(00) 0 00 12345 555555555 8", ("sscc", 0.95)),  # GS1 AI 00, valid check digit
     ("(420) 54956", ("routing_code", 0.85)),  # GS1 AI 420: ship-to postal code
     ("(2L)SE69430+02000000", ("routing_code", 0.85)),  # DHL routing
+    ("CA 902 1-00", ("routing_code", 0.85)),  # UPS routing
+    ("ID 834 9-01 X", ("routing_code", 0.85)),
     ("(J)JD00006046070035930001", ("tracking_number", 0.9)),  # licence plate
     ("0.72 kg", ("weight", 0.85)),
     ("0 kg 396 g", ("weight", 0.85)),

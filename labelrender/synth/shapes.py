@@ -98,7 +98,7 @@ CAPTION_NAMES = {
              "aantal", "antal", "ilość"),
     **_words("account_number", "account", "account no", "account #", "account number",
              "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
-             "numero de compte", "konto", "kontonummer"),
+             "numero de compte", "konto", "kontonummer", "cad"),
     **_words("customer_number", "customer", "customer no", "customer #", "customer number",
              "cust no", "kundennummer", "kundennr", "kundnummer", "kundnr", "knr",
              "kundenummer", "numéro client", "codice cliente", "número de cliente",
@@ -117,7 +117,8 @@ CAPTION_NAMES = {
     **_words("service", "service", "serwis", "tjänst", "dienst", "servizio", "servicio",
              "produkt", "product", "service level"),
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
-             "sort", "sort code", "hub", "sortierung", "tournee", "zone"),
+             "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
+             "area", "zona"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
@@ -267,7 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     key = _caption_key(caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
     short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", key)
-    tries += [short, short.split(" ")[-1] if short else "", short.split(" ")[0] if short else ""]
+    words = short.split(" ") if short else [""]
+    # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
+    tries += [short, words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:

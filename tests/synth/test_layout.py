@@ -173,3 +173,14 @@ def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_blo
     assert draft.values["ship_to_postal_code"] == "3000"
     assert draft.values["piece_count"] == "1 OF 1"
     assert "NEXT BUSINESS DAY" not in draft.values.values()
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
+    ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
+])
+def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> None:
+    zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,24^FD{caption}^FS"
+           "^FO400,50^A0N,24^FD4711^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {name: "4711"}

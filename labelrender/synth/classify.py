@@ -42,6 +42,8 @@ _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
+# Lines of one address share a print size: one twice as large is a code above it.
+_FONT_JUMP = 1.7
 
 
 @dataclass
@@ -130,7 +132,33 @@ def _text(d: Decision) -> None:
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
-        _variable(d, "short code in a large font", 0.6, indent, ("routing_code", 0.5))
+        _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
+
+
+def _captioned_barcode_value(d: Decision, barcodes: list[tuple[str, Decision]]) -> None:
+    """Text that prints a caption and then a barcode's data ("PO# 4500012345" above
+    its Code 39) is that value under its caption: the text changes with the barcode,
+    or a reprint would print the old number beside the new barcode."""
+    if d.variable and d.prefix_len:
+        return
+    raw = d.source.raw.rstrip()
+    for data, barcode in barcodes:
+        if len(data) < 4 or not shapes.has_digits(data, 3) or not raw.endswith(data) \
+                or len(raw) == len(data):
+            continue
+        caption = raw[:-len(data)]
+        if caption[-1:].isalnum() and not caption.rstrip(":#").endswith(tuple(" ")):
+            continue  # "AB12345" is one code, not a caption and a value
+        words = caption.strip().rstrip(":#.").strip()
+        if not words or shapes.has_digits(words, 1):
+            continue
+        name = shapes.caption_name(caption)
+        if name[1] < 0.7:
+            name = (barcode.name or "barcode_data", min(0.6, barcode.name_certainty))
+        d.variable = False
+        _variable(d, f"value of barcode after caption {caption.strip()!r}", 0.85,
+                  len(caption), name)
+        return
 
 
 def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision | None:
@@ -154,6 +182,8 @@ def classify(label: SourceLabel) -> list[Decision]:
             continue
         _text(d)
         barcode = _barcode_of(d, barcodes)
+        if barcode is None:
+            _captioned_barcode_value(d, barcodes)
         generic = barcode is not None and (barcode.name or "").endswith("_data")
         if barcode is not None and barcode.name and generic and not d.variable:
             # The barcode says nothing of its data; the printed form may.
@@ -292,13 +322,20 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         gap = d.source.ry - previous.source.ry
         if d is not start and gap > max(3.0 * previous.source.font_height, 48):
             break
-        if d is not start and shapes.is_caption(d.text):
-            break
+        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)):
+            break  # "SERVICE: EXPRESS", "Weight: 2 kg" end the address above them
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
             break
     return lines
+
+
+def _captioned_data(d: Decision) -> bool:
+    """A "Caption: value" line whose caption is not one of an address's own."""
+    split = shapes.caption_split(d.source.raw)
+    return split is not None and shapes.caption_name(d.source.raw[:split])[0] not in (
+        "phone", "contact", "email") and shapes.caption_name(d.source.raw[:split])[1] >= 0.7
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -339,8 +376,11 @@ def _address_blocks(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name and "caption" in d.reason:
             claimed.add(d.source.position)
+    captioned = {m.group(1) for d in decisions if d.variable and "address line" in d.reason
+                 and (m := re.match(_PARTY, d.name or ""))}
     ship_to_y = min((d.source.ry for d in decisions
                      if d.name and d.name.startswith("ship_to_")), default=None)
+    blocks: list[list[Decision]] = []
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
                 or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
@@ -348,14 +388,42 @@ def _address_blocks(decisions: list[Decision]) -> None:
         above = _lines_above(decisions, anchor, claimed)
         if len(above) < 2:
             continue  # an address has at least a name and a street above its town
-        role = "ship_from" if ship_to_y is not None and anchor.source.ry < ship_to_y else (
-            "ship_to" if ship_to_y is None else "address")
         lines = _block_lines(decisions, above[0], above[0].source.ry)
-        # Whose block this is comes from its position only: a person should look.
-        sure = 0.6 if role != "address" else 0.4
         block = [d for d in lines if d.source.position not in claimed]
+        claimed.update(d.source.position for d in block)
+        blocks.append(block)
+    for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
+                                   strict=True):
+        claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _font(block: list[Decision]) -> float:
+    heights = sorted(d.source.font_height for d in block)
+    return float(heights[len(heights) // 2]) if heights else 0.0
+
+
+def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: int | None
+                 ) -> list[tuple[str, float]]:
+    """Whose each uncaptioned address block is, from its place and its print size:
+    the recipient's block is printed larger than the sender's (and, at equal size,
+    below it); a block above a captioned recipient is the sender's. A person should
+    look: these come from layout only."""
+    if not blocks:
+        return []
+    if "ship_to" in captioned:
+        return [("ship_from", 0.75) if ship_to_y is not None and b[0].source.ry < ship_to_y
+                and "ship_from" not in captioned else ("address", 0.4) for b in blocks]
+    if len(blocks) == 1:
+        return [("ship_to", 0.6)]
+    recipient = max(range(len(blocks)), key=lambda i: (_font(blocks[i]), blocks[i][0].source.ry))
+    others = max(_font(b) for i, b in enumerate(blocks) if i != recipient)
+    larger = _font(blocks[recipient]) >= 1.2 * others
+    sender = "address" if "ship_from" in captioned else "ship_from"
+    return [("ship_to", 0.7 if larger else 0.6) if i == recipient
+            else (sender, 0.7 if larger and sender == "ship_from" else 0.45)
+            for i in range(len(blocks))]
 
 
 def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
@@ -388,8 +456,9 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
     below = anchor
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
-                or shapes.is_caption(d.text) or len(lines) == 4:
-            break
+                or shapes.is_caption(d.text) or len(lines) == 4 \
+                or d.source.font_height > _FONT_JUMP * below.source.font_height:
+            break  # a code printed much larger above a block is no line of it
         lines.append(d)
         below = d
     return list(reversed(lines))
@@ -399,6 +468,15 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
+    # A postcode on a line of its own under the town (British, Australian forms):
+    # the town line, then the code.
+    lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
+            and shapes.POSTAL.fullmatch(d.text.strip().upper())
+            and shapes.words_only(lines[i - 1].text)
+            and not shapes.is_country(lines[i - 1].text)]
+    if postal is None or lone and lone[-1] == postal:
+        postal = lone[-1] if lone else postal
+    town = postal - 1 if lone and postal == lone[-1] else None
     street = 0
     named = False
     for i, d in enumerate(lines):
@@ -412,8 +490,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "phone"
         elif not named:
             part, named = "name", True
+        elif i == town:
+            part = "city"
         elif i == postal:
-            part = "postal_city"
+            part = "postal_code" if town is not None else "postal_city"
         elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
                 and shapes.words_only(d.text):
             part = "country"

@@ -32,8 +32,10 @@ _WIDTHS_IN = (1.0, 1.25, 1.5, 2.0, 2.25, 2.5, 3.0, 3.35, 3.5, 4.0, 4.09, 4.25, 5
 _HEIGHTS_IN = (1.0, 1.5, 2.0, 2.5, 3.0, 3.35, 4.0, 4.72, 5.0, 5.91, 6.0, 6.5, 7.0, 7.5, 8.0,
                10.0, 12.0)
 _SIZE_TOLERANCE = 0.04
-_WEIGHTS = {"parse_coverage": 0.1, "variable_certainty": 0.25, "naming_certainty": 0.5,
-            "dimension_detection": 0.15}
+# A field judged from weak signs below this certainty is one a person should check.
+_WEAK = 0.7
+# A name this sure (a caption, a check digit) vouches that its field is data too.
+_SURE_NAME = 0.8
 
 
 @dataclass
@@ -150,13 +152,14 @@ class HeuristicEngine:
         round_trip = _round_trip(draft, label.text, original_png)
         fields = {p.name: field_confidence(p) for p in placeholders}
         components = _components(label, decisions, fields, size, render_warnings)
-        score = sum(_WEIGHTS[k] * v for k, v in components.items())
+        likely = _likely_right(components, placeholders != [])
         warnings += _warnings(label, decisions, fields, size, render_warnings)
-        review = [name for name, c in fields.items() if c < LOW_CONFIDENCE]
-        if review:  # a field whose kind or party is uncertain needs a person's look
-            score = min(score, LOW_CONFIDENCE - 0.01) - 0.2 * len(review) / len(fields)
-        if not placeholders:
-            score *= 0.5
+        if not placeholders or any(c < LOW_CONFIDENCE for c in fields.values()):
+            # A field whose kind or party is uncertain needs a person's look: the label
+            # is below the threshold, still ordered by how much of it is likely right.
+            score = (LOW_CONFIDENCE - 0.01) * likely
+        else:
+            score = LOW_CONFIDENCE + (1.0 - LOW_CONFIDENCE) * likely
         if not round_trip:
             score *= 0.5
             warnings.append("the body filled with the sample values does not render like "
@@ -182,6 +185,8 @@ def field_confidence(p: naming.Placeholder) -> float:
     """How sure a placeholder is: that its fields are variable, and of its name
     (the kind of data and, for an address, whose)."""
     variable = min(d.certainty for d in p.decisions) if p.decisions else 0.5
+    if p.name_certainty >= _SURE_NAME and variable >= 0.4:
+        return round(p.name_certainty, 3)  # a caption or a validated shape says "data"
     return round(min(variable, p.name_certainty), 3)
 
 
@@ -193,13 +198,25 @@ def _components(label: SourceLabel, decisions: list[Decision], fields: dict[str,
                 size: _Size, render_warnings: int) -> dict[str, float]:
     coverage = label.known_commands / max(1, label.commands)
     coverage *= max(0.5, 1.0 - 0.02 * render_warnings)
-    judged = [d.certainty for d in decisions if d.text]
+    judged = [d for d in decisions if d.text]
+    weak_static = sum(1 for d in judged if not d.variable and d.certainty < _WEAK)
     return {
         "parse_coverage": round(coverage, 3),
-        "variable_certainty": round(_mean(judged, 0.3), 3),
+        "variable_certainty": round(_mean([d.certainty for d in judged], 0.3), 3),
+        "static_certainty": round(1.0 - weak_static / max(1, len(judged)), 3),
         "naming_certainty": round(_mean(list(fields.values()), 0.0), 3),
         "dimension_detection": size.certainty,
     }
+
+
+def _likely_right(components: dict[str, float], any_field: bool) -> float:
+    """The share of the label's fields likely found and named right, 0-1.
+    The fields' mean confidence (how sure each name is) times the share of text
+    not left static on weak signs (a field there may be a missed variable one),
+    times the share of the input understood. Label size and the other signals are
+    reported, not scored: they say nothing of whether the names are right."""
+    naming = components["naming_certainty"] if any_field else 0.5
+    return naming * components["static_certainty"] * components["parse_coverage"]
 
 
 def _warnings(label: SourceLabel, decisions: list[Decision], fields: dict[str, float],
@@ -212,7 +229,7 @@ def _warnings(label: SourceLabel, decisions: list[Decision], fields: dict[str, f
         warnings.append(f"the input renders with {render_warnings} warning(s)")
     if not fields:
         warnings.append("no variable data found: the body has no placeholders")
-    unsure = [d.text for d in decisions if d.text and d.certainty < 0.7]
+    unsure = [d.text for d in decisions if d.text and d.certainty < _WEAK]
     if unsure:
         warnings.append(f"{len(unsure)} field(s) judged static or variable from weak signs, "
                         f"for example {unsure[0][:40]!r}")

@@ -33,6 +33,29 @@ _PHONE_CAPTION = re.compile(r"(?:tel|phone|telefon|tlf|mob|mobile|fon|gsm)\.?:?\
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
+# Month names and abbreviations in the carriers' languages (English, German, French,
+# Spanish, Italian, Dutch, Nordic, Polish), for dates such as "Mar 11, 2024",
+# "11-MAR-2024", "11. März 2024", "WED - 04 FEB 5:00P".
+_MONTH = (r"(?:jan(?:uar[iy]?|vier)?|feb(?:ruar[iy]?)?|f[ée]v(?:r(?:ier)?)?|m[äa]r(?:ch|s|z|zo)?|"
+          r"apr(?:il[e]?)?|avr(?:il)?|abr(?:il)?|ma[yij]o?|mei|mag(?:gio)?|june?|juin|jun[ie]?o?|"
+          r"giu(?:gno)?|jul[iy]?o?|juil(?:let)?|lug(?:lio)?|aug(?:ust[i]?)?|ao[uû]t|ago(?:sto)?|"
+          r"sep(?:t(?:ember|iembre|embre)?)?|set(?:tembre)?|o[ck]t(?:ober|obre|obre)?|ott(?:obre)?|"
+          r"nov(?:ember|embre)?|d[eé]c(?:ember|embre)?|de[zc]|dic(?:iembre|embre)?|"
+          r"sty|lut|kwi|cze|lip|sie|wrz|pa[zź]|lis|gru)\.?")
+_WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun|mo|di|mi|do|fr|sa|so|lun|mar|mer|jeu|ven|sam|dim)\.?"
+_TIME = r"\d{1,2}[:.h]\d{2}(?::\d{2})?\s?(?:[ap]\.?m?\.?)?"
+_NAMED_DATE = re.compile(
+    rf"^(?:{_WEEKDAY}\s*[-,]?\s*)?(?:\d{{1,2}}\.?[\s-]?{_MONTH}(?:[\s-]?\d{{2,4}})?|"
+    rf"{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?,?(?:\s\d{{4}})?)(?:,?\s+{_TIME})?$", re.IGNORECASE)
+_DATE_AND_TIME = re.compile(
+    rf"^(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}[./-]\d{{2}}[./-]\d{{2}}),?\s+{_TIME}$",
+    re.IGNORECASE)
+# Day and month without a year ("18/03"): a piece count never has more pieces than
+# its total, so a first number above the second that fits a day and a month is a date.
+_DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
+# UPS's printed routing code: state or country, three postcode digits, sort
+# ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
+_UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -144,6 +167,8 @@ def text_value(text: str) -> Recognised | None:
             return found
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
         return "routing_code", 0.85
+    if _UPS_ROUTING.fullmatch(stripped):
+        return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
         return "tracking_number", 0.9
     found = tracking(compact.replace("-", ""))
@@ -153,8 +178,13 @@ def text_value(text: str) -> Recognised | None:
         return "weight", 0.85
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85
-    if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped):
+    if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
+            or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped):
         return "date", 0.85
+    day_month = _DAY_MONTH.fullmatch(stripped)
+    if day_month and 12 >= int(day_month.group(2)) >= 1 \
+            and 31 >= int(day_month.group(1)) > int(day_month.group(2)):
+        return "date", 0.7
     captioned = _PHONE_CAPTION.match(stripped)
     if captioned and 6 <= sum(c.isdigit() for c in stripped) <= 15 \
             and not re.search(r"[^\d\s()+./-]", stripped[captioned.end():]):

@@ -92,13 +92,13 @@ CAPTION_NAMES = {
              "mhd", "use by", "termin ważności", "termin waznosci", "à consommer avant"),
     **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
              "kolli", "anzahl", "paczka", "paczki", "pakke", "pakker", "packages", "pkg",
-             "pkgs", "pieza", "piezas", "pezzi", "colis", "carton", "cartons", "box",
+             "pkgs", "items", "pieza", "piezas", "pezzi", "colis", "carton", "cartons", "box",
              "packstück", "packstücke", "paket"),
     **_words("quantity", "qty", "quantity", "menge", "quantité", "quantità", "cantidad",
              "aantal", "antal", "ilość"),
     **_words("account_number", "account", "account no", "account #", "account number",
              "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
-             "numero de compte", "konto", "kontonummer"),
+             "numero de compte", "konto", "kontonummer", "cad"),
     **_words("customer_number", "customer", "customer no", "customer #", "customer number",
              "cust no", "kundennummer", "kundennr", "kundnummer", "kundnr", "knr",
              "kundenummer", "numéro client", "codice cliente", "número de cliente",
@@ -117,7 +117,8 @@ CAPTION_NAMES = {
     **_words("service", "service", "serwis", "tjänst", "dienst", "servizio", "servicio",
              "produkt", "product", "service level"),
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
-             "sort", "sort code", "hub", "sortierung", "tournee", "zone"),
+             "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
+             "area", "zona"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
@@ -129,9 +130,9 @@ CAPTION_NAMES = {
     **_words("pin", "pin", "pin code", "pincode", "code pin"),
     **_words("order_type", "order type"),
     **_words("delivery_instructions", "delivery instructions", "delivery instr", "instructions",
-             "instr", "safe place", "leave at", "instructie", "instruction", "zustellhinweis",
-             "lieferhinweis", "instructions de livraison", "istruzioni", "instrucciones",
-             "leveransinstruktion", "transportinstruktion", "wskazówki"),
+             "instr", "safe place", "safe drop", "leave at", "instructie", "instruction",
+             "zustellhinweis", "lieferhinweis", "instructions de livraison", "istruzioni",
+             "instrucciones", "leveransinstruktion", "transportinstruktion", "wskazówki"),
     **_words("remarks", "note", "notes", "remarks", "remark", "comment", "comments",
              "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
              "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
@@ -234,8 +235,12 @@ def is_caption(text: str) -> bool:
 
 
 # A caption without a colon before its value: "PRO NUMBER 123456789", "B/L NO 4711".
-_NUMBER_CAPTION = re.compile(r"^([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)",
-                             re.IGNORECASE)
+# Address lines that read like one ("Skrytka pocztowa nr 100", "Suite No 5") are not.
+_NUMBER_CAPTION = re.compile(
+    r"^(?!(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|BO[IÎ]TE POSTALE|APARTADO|CASELLA POSTALE|"
+    r"POSTBUS|POSTBOKS|BOX|SUITE|STE|APT|APARTMENT|UNIT|FLAT|FLOOR|BLDG|BUILDING|PSC|"
+    r"LOCAL|PISO|NUM[EÉ]RO|HAUS|HAUSNR)\b)"
+    r"([^\W\d_][^\d:]{0,24}?\s(?:NUMBER|NO\.?|NR\.?|#))\s+(?=\S*\d)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)
@@ -263,7 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     key = _caption_key(caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
     short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", key)
-    tries += [short, short.split(" ")[-1] if short else "", short.split(" ")[0] if short else ""]
+    words = short.split(" ") if short else [""]
+    # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
+    tries += [short, words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:

@@ -161,3 +161,28 @@ def test_values_are_what_integrators_send() -> None:
 def test_only_the_heuristic_engine_exists(name: str) -> None:
     with pytest.raises(ValueError, match="heuristic"):
         make_engine(name)
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.zpl")), ids=lambda p: p.stem)
+def test_a_label_is_low_confidence_exactly_when_a_name_needs_review(path: Path) -> None:
+    result = synthesize(path.read_text(encoding="utf-8"))
+    reviewed = any(w.startswith("names to review: ") for w in result.warnings)
+    assert result.low_confidence is (reviewed or not result.draft.field_map)
+    # The score orders labels by the share of their fields likely right.
+    parts = result.confidence_components
+    likely = parts["naming_certainty"] * parts["static_certainty"] * parts["parse_coverage"]
+    expected = (LOW_CONFIDENCE - 0.01) * likely if result.low_confidence \
+        else LOW_CONFIDENCE + (1 - LOW_CONFIDENCE) * likely
+    assert result.confidence_score == pytest.approx(expected, abs=0.002)
+
+
+def test_text_left_static_on_weak_signs_lowers_the_score() -> None:
+    sure = ("^XA^PW812^LL1218^FO50,50^A0N,30^FDTracking #:^FS"
+            "^FO300,50^A0N,30^FD1Z999AA10123456784^FS^XZ")
+    doubtful = sure.replace("^XZ", "^FO50,300^A0N,30^FDPlease keep dry^FS^XZ")
+    first, second = synthesize(sure), synthesize(doubtful)
+    assert first.draft.field_map == second.draft.field_map
+    # Plain words judged static on no sign at all may be a missed name or street.
+    assert first.confidence_components["static_certainty"] == 1.0
+    assert second.confidence_components["static_certainty"] < 1.0
+    assert second.confidence_score < first.confidence_score

@@ -106,3 +106,81 @@ def test_the_printed_form_of_an_unnamed_barcode_is_named_by_its_own_shape() -> N
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["tracking_number"] == "1Z 999 AA1 01 2345 6784"
     assert values["datamatrix_data"] == "1Z999AA10123456784|SHIPTO|94107"
+
+
+def uncaptioned(sender_height: int, receiver_height: int) -> str:
+    """A sender block and a receiver block without captions, a routing code printed
+    large above the sender (as on the Polish Pocztex label of the corpus)."""
+    return ("^XA^CI28^PW812^LL1218"
+            "^FO70,20^A0N,60^FDBY1^FS"
+            f"^FO70,100^A0N,{sender_height}^FDMerchant AB^FS"
+            f"^FO70,125^A0N,{sender_height}^FDSkrytka pocztowa nr 100^FS"
+            f"^FO70,150^A0N,{sender_height}^FD62-056 Komorniki^FS"
+            f"^FO70,400^A0N,{receiver_height}^FDAnna Nowak^FS"
+            f"^FO70,440^A0N,{receiver_height}^FDWyzwolenia 106^FS"
+            f"^FO70,480^A0N,{receiver_height}^FD85-790 Bydgoszcz^FS^XZ")
+
+
+def test_uncaptioned_blocks_take_their_party_from_their_print_size() -> None:
+    # The recipient's block is printed larger; a post-office box line is an address
+    # line, not a caption; the large code above the sender is not the sender's name.
+    draft = ENGINE.synthesize(SynthesisRequest(uncaptioned(22, 34))).draft
+    assert draft.values["ship_from_name"] == "Merchant AB"
+    assert draft.values["ship_from_address_1"] == "Skrytka pocztowa nr 100"
+    assert draft.values["ship_from_postal_city"] == "62-056 Komorniki"
+    assert draft.values["ship_to_name"] == "Anna Nowak"
+    assert draft.values["ship_to_postal_city"] == "85-790 Bydgoszcz"
+    # At equal size, the lower block is the recipient's.
+    same = ENGINE.synthesize(SynthesisRequest(uncaptioned(28, 28))).draft
+    assert same.values["ship_to_name"] == "Anna Nowak"
+    assert same.values["ship_from_name"] == "Merchant AB"
+
+
+def test_a_postcode_on_its_own_line_under_the_town() -> None:
+    zpl = ("^XA^PW812^LL1218"
+           "^FO70,70^A0N,28^FDDeliver To:^FS"
+           "^FO70,100^A0N,28^FDA Recipient^FS"
+           "^FO70,135^A0N,28^FD12 Long Lane^FS"
+           "^FO70,170^A0N,28^FDChipping Campden^FS"
+           "^FO70,205^A0N,28^FDGL55 6HU^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_city"] == "Chipping Campden"
+    assert draft.values["ship_to_postal_code"] == "GL55 6HU"
+
+
+def test_print_size_makes_the_parties_surer_than_place_alone() -> None:
+    def reviewed(zpl: str) -> set[str]:
+        result = ENGINE.synthesize(SynthesisRequest(zpl))
+        return {name for name, c in result.field_confidence.items() if c < 0.7}
+    # A recipient printed larger than the sender: both blocks are sure enough.
+    assert not {"ship_to_name", "ship_from_name"} & reviewed(uncaptioned(22, 34))
+    # At equal size only the place says whose block is whose: a person should look.
+    assert {"ship_to_name", "ship_from_name"} <= reviewed(uncaptioned(28, 28))
+
+
+def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_block() -> None:
+    zpl = ("^XA^PW812^LL1218"
+           "^FO30,255^A0N,18^FDDELIVER TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS"
+           "^FO30,325^A0N,28^FD78 Collins Street^FS"
+           "^FO30,395^A0N,35^FDMelbourne VIC^FS"
+           "^FO30,435^A0N,50^FD3000^FS"
+           "^FO30,490^A0N,18^FDSERVICE: EXPRESS POST^FS"
+           "^FO30,515^A0N,18^FDNEXT BUSINESS DAY^FS"
+           "^FO30,905^A0N,18^FDITEMS: 1 OF 1^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values["ship_to_city"] == "Melbourne VIC"
+    assert draft.values["ship_to_postal_code"] == "3000"
+    assert draft.values["piece_count"] == "1 OF 1"
+    assert "NEXT BUSINESS DAY" not in draft.values.values()
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
+    ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
+])
+def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> None:
+    zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,24^FD{caption}^FS"
+           "^FO400,50^A0N,24^FD4711^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {name: "4711"}

@@ -118,3 +118,14 @@ def test_text_over_printed_for_bold_is_one_placeholder() -> None:
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     indexes = [i for _, _, i in field_indexes(draft.body) if i is not None]
     assert len(indexes) == 2 and len(set(indexes)) == 1
+
+
+@pytest.mark.parametrize("text", ["PO# 4500012345", "PO: 4500012345", "P.O. NUMBER 4500012345"])
+def test_a_captioned_number_and_its_code_39_share_one_placeholder(text: str) -> None:
+    # The caption stays static; the number beside it is the barcode's value, so a
+    # reprint never prints the old number beside the new barcode.
+    zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,30^FD{text}^FS"
+           "^FO50,100^B3N,N,80,Y,N^FD4500012345^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"purchase_order": "4500012345"}
+    assert f"^FD{text[:-len('4500012345')]}" in draft.body

@@ -16,6 +16,8 @@ from labelrender.synth import recognise
     ("(00) 0 00 12345 555555555 8", ("sscc", 0.95)),  # GS1 AI 00, valid check digit
     ("(420) 54956", ("routing_code", 0.85)),  # GS1 AI 420: ship-to postal code
     ("(2L)SE69430+02000000", ("routing_code", 0.85)),  # DHL routing
+    ("CA 902 1-00", ("routing_code", 0.85)),  # UPS routing
+    ("ID 834 9-01 X", ("routing_code", 0.85)),
     ("(J)JD00006046070035930001", ("tracking_number", 0.9)),  # licence plate
     ("0.72 kg", ("weight", 0.85)),
     ("0 kg 396 g", ("weight", 0.85)),
@@ -23,6 +25,12 @@ from labelrender.synth import recognise
     ("17x17x17", ("dimensions", 0.85)),
     ("2026-04-09 12:33:34", ("date", 0.85)),
     ("08/04/2026", ("date", 0.85)),
+    ("11.03.2024 14:30", ("date", 0.85)),  # a date and a time
+    ("Mar 11, 2024", ("date", 0.85)),  # month names in the carriers' languages
+    ("11-MAR-2024", ("date", 0.85)),
+    ("11. März 2024", ("date", 0.85)),
+    ("WED - 04 FEB 5:00P", ("date", 0.85)),
+    ("18/03", ("date", 0.7)),  # 18 pieces of 3 cannot be: day and month
     ("+46 70 011 22 33", ("phone", 0.8)),
     ("(901) 555-1234", ("phone", 0.65)),  # national: less sure
     ("614.984.1858x3989", ("phone", 0.65)),
@@ -31,7 +39,8 @@ def test_printed_values(text: str, expected: tuple[str, float]) -> None:
     assert recognise.text_value(text) == expected
 
 
-@pytest.mark.parametrize("text", ["Wooden logs", "1 OF 1", "12345", "ACME PARCEL"])
+@pytest.mark.parametrize("text", ["Wooden logs", "1 OF 1", "12345", "ACME PARCEL", "3/11",
+                                  "Marseille", "2 May Street", "10 Rue de Lyon"])
 def test_plain_text_is_not_recognised(text: str) -> None:
     assert recognise.text_value(text) is None
 

@@ -40,6 +40,7 @@ T = TypeVar("T")
 RENDERED = "rendered"  # the outcome of a render whose object is stored
 POLL_S = 0.025  # how often a waiter looks for the holder's outcome
 LOOK_AGAIN_S = 0.5  # how often a waiter looks for the stored answer itself
+LOOK_AGAIN = "look again"  # _wait_for: the holder still holds the hash, with no outcome yet
 _CLAIM_MARGIN_S = 5.0  # quota, slot and queue checks before the holder's wait begins
 
 
@@ -60,7 +61,16 @@ async def render_once(state: AppState, tenant_id: str, content_hash: str,
                                                            content_hash, job_id, hold_s))
         if holder == job_id:
             return await _render_claimed(state, tenant_id, content_hash, job_id, render)
-        outcome = await _wait_for(state, tenant_id, content_hash, holder, deadline)
+        while True:
+            outcome = await _wait_for(state, tenant_id, content_hash, holder, deadline)
+            if outcome != LOOK_AGAIN:
+                break
+            # The holder still holds the hash: its process may have died after
+            # queueing the job, and a worker stored the answer since. Only the
+            # stored answer is looked for: claiming now could render twice.
+            found = await lookup()
+            if found is not None:
+                return found
         if outcome is not None and outcome != RENDERED:
             raise decode_error(outcome)
         # Rendered (the lookup finds it), or the holder let go: go round again.
@@ -83,14 +93,16 @@ async def _render_claimed(state: AppState, tenant_id: str, content_hash: str, jo
 
 async def _wait_for(state: AppState, tenant_id: str, content_hash: str, holder: str,
                     deadline: float) -> str | None:
-    """The holder's outcome, or None once it no longer holds the claim without one
-    or ``LOOK_AGAIN_S`` has passed (look the answer up again). Raises
-    ``GatewayTimeout`` at ``deadline``."""
+    """The holder's outcome, None once it no longer holds the claim without one,
+    or ``LOOK_AGAIN`` while it still holds it after ``LOOK_AGAIN_S`` (look the
+    stored answer up again). Raises ``GatewayTimeout`` at ``deadline``."""
     look_again = time.monotonic() + LOOK_AGAIN_S
     while time.monotonic() < deadline:
         seen = await state.call(render_state, state.redis, tenant_id, content_hash, holder)
-        if seen.outcome is not None or not seen.held or time.monotonic() >= look_again:
+        if seen.outcome is not None or not seen.held:
             return seen.outcome
+        if time.monotonic() >= look_again:
+            return LOOK_AGAIN
         await asyncio.sleep(POLL_S)
     state.metrics.renders.labels("timeout").inc()
     raise errors.GatewayTimeout("the render did not finish in time; retry shortly",

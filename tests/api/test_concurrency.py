@@ -14,9 +14,11 @@ import pytest
 import redis
 
 from labelrender.api.render import RawRender, raw_content_hash
-from labelrender.store import get_plan, in_flight, read_usage
+from labelrender.store import get_plan, in_flight, keys, read_usage
+from labelrender.store.objects import FilesystemStore
 from labelrender.store.render_claims import claim_render
-from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, slow_zpl
+from labelrender.worker.sandbox import Sandbox
+from tests.api.conftest import SIMPLE_ZPL, Api, Caller, RenderConsumer, slow_zpl, start_worker
 
 
 async def post_label(api: Api, caller: Caller, zpl: str) -> tuple[int, dict[str, Any]]:
@@ -44,15 +46,25 @@ async def test_parallel_identical_requests_render_once_and_bill_once(
 
 
 async def test_parallel_identical_invalid_requests_share_the_error(
-    api: Api, make_caller: Callable[..., Caller], render_worker: RenderConsumer,
-    redis_db: redis.Redis,
+    api: Api, make_caller: Callable[..., Caller], redis_db: redis.Redis,
+    object_store: FilesystemStore, engine_sandbox: Sandbox,
 ) -> None:
+    """No worker until the job is queued and every request has arrived: a warm
+    worker answers an invalid label in a few milliseconds, before the last of six
+    requests sent together would otherwise have been admitted."""
     caller = make_caller("pro")
-    answers = await asyncio.gather(*(post_label(api, caller, "no label here")
-                                     for _ in range(6)))
+    sent = [asyncio.create_task(post_label(api, caller, "no label here")) for _ in range(6)]
+    while not redis_db.xlen(keys.render_stream()):
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.5)
+    worker = start_worker(redis_db, object_store, engine_sandbox)
+    try:
+        answers = await asyncio.gather(*sent)
+    finally:
+        worker.stop()
     assert [status for status, _ in answers] == [422] * 6
     assert len({json.dumps(payload["errors"]) for _, payload in answers}) == 1
-    assert len(render_worker.rendered) == 1
+    assert len(worker.rendered) == 1
     assert labels_used(redis_db, caller, "pro") == 0
 
 

@@ -220,15 +220,22 @@ def test_typing_a_line_at_normal_speed_costs_at_most_three_renders(
 
 # -- synthesis, review, commit, render -------------------------------------------------
 
-def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
-                                                   pro_key: str, shots: Path) -> None:
-    sign_in(page, pro_key)
+def review_the_carrier(page: Any, key: str) -> Any:
+    """Signed in with ``key``, the carrier label synthesized: its field boxes on
+    the review preview, drawn once the preview image has loaded."""
+    sign_in(page, key)
     page.get_by_role("button", name="Synthesize and review").click()
     page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
     page.get_by_role("button", name="Synthesize", exact=True).click()
     page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
     boxes = page.locator("#review-preview .box")
-    boxes.first.wait_for()  # drawn once the preview image has loaded
+    boxes.first.wait_for()
+    return boxes
+
+
+def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
+                                                   pro_key: str, shots: Path) -> None:
+    boxes = review_the_carrier(page, pro_key)
     assert boxes.count() >= 3
     assert re.fullmatch(r"\d\.\d\d of 1", page.locator("#confidence").inner_text())
     assert "round trip" in page.locator("#components").inner_text()
@@ -280,13 +287,7 @@ def test_synthesize_review_rename_commit_and_render(page: Any, service: Service,
 
 
 def test_field_boxes_show_each_fields_confidence(page: Any, pro_key: str) -> None:
-    sign_in(page, pro_key)
-    page.get_by_role("button", name="Synthesize and review").click()
-    page.get_by_label("Legacy ZPL").fill(CARRIER.read_text(encoding="utf-8"))
-    page.get_by_role("button", name="Synthesize", exact=True).click()
-    page.locator("#review-status").filter(has_text="field boxes outlined").wait_for()
-    boxes = page.locator("#review-preview .box")
-    boxes.first.wait_for()  # drawn once the preview image has loaded
+    boxes = review_the_carrier(page, pro_key)
     figures = page.locator("#review-preview .box .conf")
     assert figures.count() == boxes.count() >= 3
     unsure_seen = sure_seen = False

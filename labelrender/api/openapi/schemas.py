@@ -422,12 +422,19 @@ class LabelRenderedData(Answer):
     test: bool | None = Field(default=None, description="Only on test deliveries: true")
 
 
-class LabelRenderedEvent(Answer):
-    event: Literal["label.rendered"]
+class _EventEnvelope(Answer):
+    """What every webhook event carries around its ``data``; each topic's event
+    names itself in ``event`` and adds its ``data``."""
+
+    event: str
     event_id: str = Field(pattern=r"^evt_\d+_[0-9a-f]{8}$")
     event_version: Literal["1"]
     delivered_at: str = timestamp("When this attempt was sent")
     tenant_id: str = Field(pattern=TENANT)
+
+
+class LabelRenderedEvent(_EventEnvelope):
+    event: Literal["label.rendered"]
     data: LabelRenderedData
 
 
@@ -485,12 +492,8 @@ class BatchCompletedData(Answer):
                                  "made a label)")
 
 
-class BatchCompletedEvent(Answer):
+class BatchCompletedEvent(_EventEnvelope):
     event: Literal["batch.completed"]
-    event_id: str = Field(pattern=r"^evt_\d+_[0-9a-f]{8}$")
-    event_version: Literal["1"]
-    delivered_at: str = timestamp("When this attempt was sent")
-    tenant_id: str = Field(pattern=TENANT)
     data: BatchCompletedData
 
 

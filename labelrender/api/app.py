@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
@@ -30,7 +29,7 @@ from labelrender.api import (
 )
 from labelrender.api.bulkhead import Circuit
 from labelrender.api.config import ApiConfig
-from labelrender.api.context import STATE, AppState
+from labelrender.api.context import STATE, AppState, cancel_and_wait
 from labelrender.api.metrics import new_metrics
 from labelrender.api.middleware import authenticate_key, envelope, observe
 from labelrender.store import deliveries, jobs, synthesis_jobs
@@ -127,11 +126,7 @@ async def _retry_creating_groups(state: AppState) -> None:
 
 
 async def _stop_creating_groups(app: web.Application) -> None:
-    task = app.get(_GROUPS_TASK)
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    await cancel_and_wait(app.get(_GROUPS_TASK))
 
 
 async def _no_sniffing(request: web.Request, response: web.StreamResponse) -> None:

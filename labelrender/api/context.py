@@ -11,6 +11,7 @@ keys, usage, templates and webhooks never wait behind it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
@@ -187,6 +188,15 @@ class AppState:
 
 
 STATE = web.AppKey("labelrender_state", AppState)
+
+
+async def cancel_and_wait(task: asyncio.Task[Any] | None) -> None:
+    """Stop a background task the app started, and wait until it has stopped."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 def app_state(request: web.Request) -> AppState:

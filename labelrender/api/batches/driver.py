@@ -30,7 +30,7 @@ from aiohttp import web
 
 from labelrender.api import errors
 from labelrender.api.batches.output import finish_batch
-from labelrender.api.context import STATE, AppState, AuthContext
+from labelrender.api.context import STATE, AppState, AuthContext, cancel_and_wait
 from labelrender.api.from_data import TemplateRender, render_version
 from labelrender.store import batches, get_plan, templates
 from labelrender.store.apikeys import ApiKey
@@ -163,9 +163,7 @@ async def start_driver(app: web.Application) -> None:
 async def stop_driver(app: web.Application) -> None:
     task = app.get(_DRIVER_TASK)
     if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await cancel_and_wait(task)
         await app[DRIVER].stop()
 
 

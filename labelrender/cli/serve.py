@@ -106,15 +106,14 @@ def serve(settings: Settings) -> None:
     # After Redis: the embedded server daemonizes, and its parent stays init.
     become_subreaper()
     redis_pid = embedded_redis_pid(r) if embedded else None
-    api = several_api_processes(ready_settings(settings, sizing.workers), sizing,
-                                str(worker_url), sock)
+    api_ready = ready_settings(settings, sizing.workers)
+    api = several_api_processes(api_ready, sizing, str(worker_url), sock)
     supervisor = Supervisor(
         partial(start_worker, worker_settings(settings, str(worker_url))), sizing.workers,
         on_death=partial(hand_over, r, settings), redis_pid=redis_pid,
         on_redis_death=stop_serving, also_own=api.pids if api else tuple)
     supervisor.start()
     try:
-        api_ready = ready_settings(settings, sizing.workers)
         if api is None:
             run_api(api_ready, factory, r, object_store, sock)
         else:

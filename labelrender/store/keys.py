@@ -14,8 +14,37 @@ Hash tags are not used: v1 runs on a single Redis (primary + replicas).
 from __future__ import annotations
 
 import hashlib
+import zlib
 
 ROOT = "lr"
+
+# Tenant groups: the unit of sharding on a Redis Cluster. A tenant's keys and
+# its group's shared structures carry the hash tag ``{g:N}`` so that every
+# script and transaction on them lands in one slot. GROUPS is fixed for the
+# life of a deployment (changing it moves every tenant): 64 groups spread over
+# any cluster up to 64 primaries, and cost a worker 64 short reads to sweep.
+GROUPS = 64
+
+
+def group(tenant_id: str) -> int:
+    """The tenant group of ``tenant_id``: CRC-32 of the id modulo GROUPS."""
+    return zlib.crc32(tenant_id.encode()) % GROUPS
+
+
+def group_tag(number: int) -> str:
+    """The hash tag of tenant group ``number`` (0 <= number < GROUPS)."""
+    if not 0 <= number < GROUPS:
+        raise ValueError(f"tenant group {number} is not in 0..{GROUPS - 1}")
+    return f"{{g:{number}}}"
+
+
+def tenant_tag(tenant_id: str) -> str:
+    """The hash tag every key of ``tenant_id`` carries."""
+    return group_tag(group(tenant_id))
+
+
+# Global records (plans, global templates, their owners): one tag of their own.
+GLOBAL_TAG = "{global}"
 
 
 def tenant(tenant_id: str) -> str:

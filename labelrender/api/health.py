@@ -23,6 +23,7 @@ from labelrender.api.context import (
     request_id_of,
     route_policy,
 )
+from labelrender.api.labels import warm_request_path
 from labelrender.api.metrics import Metrics
 from labelrender.api.middleware import cause_chain
 from labelrender.store import jobs, worker_presence
@@ -125,6 +126,7 @@ async def warm_up(app: web.Application) -> None:
         await state.call(worker_presence.preload_render_scripts, state.redis)
         await state.aredis.ping()
         await state.authorizer.authorize(WARM_UP_KEY, now=state.now(), cost=0)
+    await state.parse(warm_request_path)  # on a parse thread: it starts that thread too
 
 
 def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:

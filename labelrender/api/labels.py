@@ -17,7 +17,13 @@ from labelrender.api.body import PARSE_ON_LOOP_BYTES, parse_object
 from labelrender.api.context import RoutePolicy, app_state, auth_of, route_policy
 from labelrender.api.idempotency import read_then_once
 from labelrender.api.middleware import charge_rate
-from labelrender.api.render import RawRender, RenderOutcome, render_raw
+from labelrender.api.render import (
+    RawRender,
+    RenderOutcome,
+    dpi_advisories,
+    raw_content_hash,
+    render_raw,
+)
 
 FontProfile = Literal["dejavu", "inter", "plex", "roboto"]
 Rotation = Literal[0, 90, 180, 270]
@@ -63,6 +69,18 @@ class RawRenderBody(BaseModel):
         if not value.strip():
             raise ValueError("zpl must not be empty")
         return value
+
+
+WARM_UP_BODY = b'{"zpl": "^XA^FO20,20^A0N,40^FDWarm up^FS^XZ", "source_dpi": 203}'
+
+
+def warm_request_path() -> None:
+    """A render request's own steps once, at start, for a tenant that is never
+    issued: their first call pays for lazy set-up (the JSON parser, the body's
+    model, the content hash) that the first real request would otherwise."""
+    params = validate_body(parse_object(WARM_UP_BODY), answers.FORMATS.get(answers.JSON))
+    raw_content_hash("warm-up", params)
+    dpi_advisories(params)
 
 
 def validate_body(payload: dict[str, Any], accepted_format: str | None = None) -> RawRender:

@@ -29,6 +29,7 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from types import FrameType
+from typing import Any
 
 import redis
 
@@ -102,6 +103,7 @@ class Consumer:
         """Consume until ``stop``; returns once every job taken is done."""
         jobs.ensure_group(self._redis)
         worker_presence.preload_render_scripts(self._redis)
+        self._warm_up()
         log.info("consumer %s started (%d render processes, holding up to %d jobs)", self.name,
                  self._sandbox.processes, self._concurrency)
         try:
@@ -121,6 +123,27 @@ class Consumer:
             self._hand_back()
             self._prune()
             log.info("consumer %s stopped", self.name)
+
+    def _warm_up(self) -> None:
+        """Before the first ``_say_ready``: what the first jobs would otherwise
+        pay for (``JobHandler.warm_up``), and a Redis connection for each job
+        thread (the loop's own is busy in its blocking read when they settle).
+        A failure here only leaves those costs to the first jobs."""
+        started = time.perf_counter()
+        pool = self._redis.connection_pool
+        held: list[Any] = []
+        try:
+            self._handler.warm_up()
+            held.extend(pool.get_connection() for _ in range(self._concurrency))
+        except Exception as exc:  # noqa: BLE001 - the jobs pay instead; never fatal
+            log.warning("consumer %s: warm-up failed (%s); the first jobs pay for it",
+                        self.name, exc)
+            return
+        finally:
+            for connection in held:
+                pool.release(connection)
+        log.debug("consumer %s warmed up in %.0f ms", self.name,
+                  (time.perf_counter() - started) * 1000)
 
     def _hand_back(self) -> None:
         """Jobs taken but not finished (not started, or failed): claimable now."""

@@ -70,6 +70,13 @@ class Refused:
     param: str
 
 
+# What a render process renders before it says it is ready (``warm_up``), and a
+# worker through each of them before it takes a job (``JobHandler.warm_up``):
+# font 0 (the default and most used), a scalable font, and a Code 128 barcode.
+WARM_UP_LABEL = (b"^XA^FO20,20^A0N,40^FDWarm up 0123^FS^FO20,80^ADN,18^FDWarm up^FS"
+                 b"^FO20,120^BCN,60^FD0123456789^FS^XZ")
+
+
 def render_label(job: RenderJob, time_budget_s: float) -> Rendered | Rejected:
     """Run the engine on one render job, with its own time budget."""
     options = RenderOptions(

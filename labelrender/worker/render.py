@@ -39,6 +39,7 @@ from labelrender.worker import metrics
 from labelrender.worker.engine_calls import (
     INVALID_ZPL,
     TOO_COMPLEX,
+    WARM_UP_LABEL,
     Rejected,
     Rendered,
     render_label,
@@ -46,6 +47,11 @@ from labelrender.worker.engine_calls import (
 from labelrender.worker.sandbox import CallFailed, OverLimit, ProcessLost, Sandbox
 
 log = logging.getLogger(__name__)
+
+# The warm-up's job belongs to no tenant, and its object key to no label.
+WARM_UP_TENANT = "warm-up"
+WARM_UP_OBJECT = "warm-up/absent.png"
+
 
 class NotStarted(Exception):  # noqa: N818 - a state, not a failure
     """The worker is stopping: a job whose turn came is left for another."""
@@ -98,6 +104,16 @@ class JobHandler:
         metrics.JOB_SECONDS.observe(elapsed)
         metrics.RENDER_SECONDS.labels(outcome=answer).observe(elapsed)
         return True
+
+    def warm_up(self) -> None:
+        """The first job's one-time costs, paid before the worker says it can take
+        one: each render process's first call over its pipe (the real job
+        function, on a label of no tenant) and the object store's first lookup
+        (a key no label has). Nothing is stored, counted or answered."""
+        job = RenderJob(tenant=WARM_UP_TENANT, content_hash="0" * 64,
+                        object_key=WARM_UP_OBJECT, zpl=WARM_UP_LABEL.decode())
+        self._sandbox.call_each(render_label, job, self._sandbox.limits.engine_budget_s)
+        self._store.head(WARM_UP_OBJECT)
 
     def abandon(self, entry_id: str, job: RenderJob, reason: str) -> None:
         """A job handed out too many times without finishing (its workers kept

@@ -216,6 +216,22 @@ class Sandbox:
         finally:
             self._release(tenant, slot)
 
+    def call_each(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> list[T]:
+        """``fn(*args, **kwargs)`` once in every process that is free now, one
+        after another, outside the fair share (a worker's warm-up, before it
+        takes a job). Raises as ``call`` does."""
+        with self._cond:
+            if self._closed:
+                raise SandboxClosed("the sandbox is shutting down")
+            slots, self._gate.idle[:] = list(self._gate.idle), []
+        try:
+            return [self._run(slot, fn, args, kwargs) for slot in slots]
+        finally:
+            with self._cond:
+                self._gate.idle.extend(slots)
+                self._gate.grant()
+                self._cond.notify_all()
+
     def idle(self) -> int:
         """Processes free now."""
         with self._cond:

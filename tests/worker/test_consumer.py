@@ -77,6 +77,24 @@ def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path,
     assert len(list((tmp_path / "objects").rglob("*.png"))) == 10
 
 
+def test_a_consumer_warms_up_before_it_says_ready_and_leaves_no_trace(
+        redis_db: redis.Redis, tmp_path: Path, engine_sandbox: Sandbox) -> None:
+    """Before its first "ready": a Redis connection open for each job thread (the
+    first jobs would open them), and nothing stored, queued or counted."""
+    client = redis.Redis.from_url(redis_url_of(redis_db), decode_responses=True,
+                                  client_name="warm-up-test")
+    consumer = build_consumer(settings_for(tmp_path), client, engine_sandbox, name="c-warm")
+    before = set(redis_db.keys("*"))
+    with running(consumer):
+        assert consumer.reading.wait(60)
+        named = [c for c in redis_db.client_list() if c.get("name") == "warm-up-test"]
+        assert len(named) >= engine_sandbox.processes + settings_for(tmp_path).job_read_ahead
+        assert not list((tmp_path / "objects").rglob("*.png"))
+        assert jobs.backlog(redis_db) == 0
+        assert set(redis_db.keys("*")) - before <= {keys.ready_workers(), keys.render_stream()}
+    client.close()
+
+
 def test_stop_finishes_started_renders_and_hands_back_the_rest(
         redis_db: redis.Redis, tmp_path: Path, make_sandbox: MakeSandbox,
         engine_sandbox: Sandbox) -> None:

@@ -112,6 +112,16 @@ def test_renders_under_the_real_limits(engine_sandbox: Sandbox) -> None:
     assert isinstance(refused, Rejected) and refused.kind == "InvalidZpl"
 
 
+def test_call_each_reaches_every_process_and_gives_them_back(
+        make_sandbox: MakeSandbox) -> None:
+    """A worker's warm-up: one call in each process, whatever the fair share
+    (one tenant may hold only one of two), then both free for callers."""
+    sandbox = make_sandbox(processes=2, deadline_s=30.0)
+    assert sorted(sandbox.call_each(own_pid)) == sorted(sandbox.pids())
+    assert sandbox.idle() == 2
+    assert sandbox.call("tnt_a", own_pid) in sandbox.pids()
+
+
 def test_no_tenant_holds_every_process(make_sandbox: MakeSandbox) -> None:
     """Two processes: tenant A's second call waits for its first, while B's
     call, sent later, starts at once on the process A may not take."""

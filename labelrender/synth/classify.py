@@ -111,6 +111,11 @@ def _text(d: Decision) -> None:
     if split is not None:
         caption = d.source.raw[:split]
         name = shapes.caption_name(caption)
+        if name[0] == "service":
+            # "SERVICE: EXPRESS 9AM" describes the product the layout is made for;
+            # another service is another layout (and another template), so it is static.
+            d.reason, d.certainty = "service line: part of the layout", 0.8
+            return
         value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
         if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
@@ -234,8 +239,8 @@ def _caption_values(decisions: list[Decision]) -> None:
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is None:
-            continue
+        if target is None or name[0] == "service":
+            continue  # a service banner is part of the layout (see _text)
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8

@@ -184,3 +184,15 @@ def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> N
            "^FO400,50^A0N,24^FD4711^FS^XZ")
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values == {name: "4711"}
+
+
+@pytest.mark.parametrize("service", [
+    "^FO30,530^A0N,25^FDSERVICE: BPACK 24H BUSINESS^FS",
+    "^FO30,530^A0N,25^FDService: System Premium^FS",
+    "^FO30,530^A0N,25^FDSERVICE:^FS^FO160,530^A0N,25^FDEXPRESS 9AM^FS",
+])
+def test_a_service_line_is_part_of_the_layout(service: str) -> None:
+    # Another service is another layout: the banner stays static, the data beside it not.
+    zpl = f"^XA^PW812^LL1218{service}^FO30,600^A0N,25^FDREF: AB-2026-0315^FS^XZ"
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"reference": "AB-2026-0315"}

@@ -171,7 +171,12 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
     code = shapes.compact(d.text)
     if len(code) < 6 or not shapes.has_digits(code, 3):
         return None
-    return next((b for data, b in barcodes if code in data), None)
+    found = next((b for data, b in barcodes if code in data), None)
+    # Printed forms group digits with dots or dashes too: "99.60.000000.00000000".
+    plain = re.sub(r"[.-]", "", code)
+    if found is None and plain != code and len(plain) >= 8 and plain.isalnum():
+        found = next((b for data, b in barcodes if plain in data), None)
+    return found
 
 
 def classify(label: SourceLabel) -> list[Decision]:
@@ -311,11 +316,33 @@ def _echoes(decisions: list[Decision]) -> None:
         indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
         d.variable = False
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
+    _sort_area_country(decisions)
+
+
+def _sort_area_country(decisions: list[Decision]) -> None:
+    """A country code printed under the postcode and town a sort area repeats
+    ("75002" / "PARIS" / "FR") is the destination country of that address."""
+    echoes = [d for d in decisions if d.variable and d.reason.startswith("repeats part of ")]
+    for d in decisions:
+        code = d.text.strip().upper()
+        if d.variable or d.source.is_barcode or len(code) != 2 \
+                or not shapes.is_country(code):
+            continue
+        above = [e for e in echoes if abs(e.source.rx - d.source.rx) <= _COLUMN_TOLERANCE
+                 and 0 < d.source.ry - e.source.ry <= 2 * max(e.source.font_height, 30)]
+        if not above:
+            continue
+        role = re.match(_PARTY, above[0].name or "")
+        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        if role:
+            _variable(d, f"country code under {above[0].name}", 0.6, indent,
+                      (f"{role.group(1)}_country", 0.6))
 
 
 def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> list[Decision]:
     """The lines of the column that starts at ``start``, top to bottom."""
-    column = [d for d in decisions if not d.source.is_barcode and d.text
+    # Empty fields count as lines: an address line left blank keeps its place.
+    column = [d for d in decisions if not d.source.is_barcode
               and abs(d.source.rx - start.source.rx) <= _COLUMN_TOLERANCE
               and d.source.ry >= first_y]
     column.sort(key=lambda d: (d.source.ry, d.source.rx))
@@ -327,8 +354,12 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         gap = d.source.ry - previous.source.ry
         if d is not start and gap > max(3.0 * previous.source.font_height, 48):
             break
-        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)):
-            break  # "SERVICE: EXPRESS", "Weight: 2 kg" end the address above them
+        if not d.text:
+            previous = d if gap > 0 else previous
+            continue
+        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
+                               or shapes.is_known_caption(d.text)):
+            break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
@@ -352,7 +383,9 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
             and not shapes.is_caption(d.text)
             and c.rx - 40 <= d.source.rx <= c.rx + 420
             and c.ry - line <= d.source.ry <= c.ry + max(3 * c.font_height, 60)]
-    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx]
+    # An address starts with a name: a number beside the caption is a value of its own.
+    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx
+              and shapes.has_letters(d.text)]
     below = [d for d in near if d.source.ry > c.ry + line and d.source.rx <= c.rx + 80]
     # A column under the caption wins over a value far to its right ("FROM:  phone").
     far = not beside or min(d.source.rx for d in beside) - c.rx > 120
@@ -390,11 +423,14 @@ def _address_blocks(decisions: list[Decision]) -> None:
         if anchor.source.position in claimed or anchor.source.is_barcode \
                 or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
             continue
-        above = _lines_above(decisions, anchor, claimed)
+        prefix = _country_prefix(decisions, anchor, claimed)
+        above = _lines_above(decisions, prefix or anchor, claimed)
         if len(above) < 2:
             continue  # an address has at least a name and a street above its town
         lines = _block_lines(decisions, above[0], above[0].source.ry)
-        block = [d for d in lines if d.source.position not in claimed]
+        block = [d for d in lines if d.source.position not in claimed and d is not prefix]
+        if prefix is not None:  # "DK" then "2500 Copenhagen": the town line, then its country
+            block += [anchor, prefix]
         claimed.update(d.source.position for d in block)
         blocks.append(block)
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
@@ -402,6 +438,18 @@ def _address_blocks(decisions: list[Decision]) -> None:
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _country_prefix(decisions: list[Decision], anchor: Decision, claimed: set[int]
+                    ) -> Decision | None:
+    """A country code printed in a field of its own just left of a postal line
+    ("DK" | "2500 Copenhagen"): the block's column is the code's."""
+    left = [d for d in decisions if d.source.position not in claimed and d is not anchor
+            and not d.source.is_barcode and not d.variable
+            and abs(d.source.ry - anchor.source.ry) <= 4
+            and 0 < anchor.source.rx - d.source.rx <= 120
+            and len(d.text.strip()) <= 3 and shapes.is_country(d.text)]
+    return max(left, key=lambda d: d.source.rx) if left else None
 
 
 def _font(block: list[Decision]) -> float:
@@ -434,10 +482,22 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
 def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
                     certainty: float, claimed: set[int]) -> None:
     """A town printed in a field of its own right of its postal code ("04230" and
-    "Roma" on one line) is the block's town."""
+    "Roma" on one line) is the block's town; a postal code in a field of its own
+    right of the country code ("DK" "2500" "Copenhagen") is the block's postal code."""
     for line in lines:
         if not (line.name or "").endswith(("_postal_code", "_country")):
             continue
+        codes = [d for d in decisions if d.source.position not in claimed
+                 and not d.source.is_barcode and (line.name or "").endswith("_country")
+                 and shapes.POSTAL.fullmatch(d.text.strip().upper())
+                 and abs(d.source.ry - line.source.ry) <= 4
+                 and 0 < d.source.rx - line.source.rx <= 200]
+        if codes:
+            code = min(codes, key=lambda d: d.source.rx)
+            claimed.add(code.source.position)
+            code.variable = False
+            _variable(code, f"{role} address line", certainty, 0,
+                      (f"{role}_postal_code", certainty))
         beside = [d for d in decisions if d.source.position not in claimed
                   and not d.source.is_barcode and d.text and shapes.words_only(d.text)
                   and not shapes.is_caption(d.text) and not shapes.is_country(d.text)

@@ -335,6 +335,10 @@ def data_digits(text: str, count: int) -> bool:
     return has_digits(_TIMES.sub("", text), count)
 
 
+def has_letters(text: str) -> bool:
+    return bool(_WORD.search(text))
+
+
 def words_only(text: str) -> bool:
     return not any(c.isdigit() for c in text)
 

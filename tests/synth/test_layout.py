@@ -196,3 +196,35 @@ def test_a_service_line_is_part_of_the_layout(service: str) -> None:
     zpl = f"^XA^PW812^LL1218{service}^FO30,600^A0N,25^FDREF: AB-2026-0315^FS^XZ"
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values == {"reference": "AB-2026-0315"}
+
+
+def test_a_danish_block_with_its_country_code_before_the_town_and_a_blank_line() -> None:
+    # As on the GLS return label of the corpus: an uncaptioned block whose town line
+    # starts after a "DK" field, and a rotated sender block with a blank second
+    # street line and the parcel number beside its caption.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FO50,694^A0N,40^FDIngrid Tester^FS"
+           "^FO50,799^A0N,40^FDPer frediks allee 21^FS"
+           "^FO50,867^A0N,26^FDDK^FS^FO110,867^A0N,26^FD2500  Copenhagen^FS"
+           "^FO50,899^A0N,20^FDKontakt^FS"
+           "^FO750,474^A0R,20^FDAfsender^FS^FO750,584^A0R,20^FD2080000075^FS"
+           "^FO725,474^A0R,23^FDJens Hansen^FS"
+           "^FO700,474^A0R,23^FD^FS^FO675,474^A0R,23^FD^FS"
+           "^FO650,474^A0R,23^FDStrandvejen 4^FS"
+           "^FO625,474^A0R,23^FDDK^FS^FO625,514^A0R,23^FD8000^FS"
+           "^FO625,584^A0R,23^FDAarhus^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert {k: v for k, v in values.items() if k.startswith(("ship_to", "ship_from"))} == {
+        "ship_to_name": "Ingrid Tester", "ship_to_address_1": "Per frediks allee 21",
+        "ship_to_country": "DK", "ship_to_postal_city": "2500  Copenhagen",
+        "ship_from_name": "Jens Hansen", "ship_from_address_1": "Strandvejen 4",
+        "ship_from_country": "DK", "ship_from_postal_code": "8000",
+        "ship_from_city": "Aarhus"}
+    assert "Kontakt" not in values.values()
+
+
+def test_a_printed_form_with_dots_shares_its_barcode_name() -> None:
+    zpl = ("^XA^PW812^LL1218^FO400,60^BCN,80,N^FD996000000000000000^FS"
+           "^FO400,160^A0N,24^FD99.60.000000.00000000^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["sscc", "sscc_2"]  # named as its barcode is, not ``text_2``

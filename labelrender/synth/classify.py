@@ -118,6 +118,8 @@ def _text(d: Decision) -> None:
             return
         value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
+        if found is None and name[1] < 0.7:  # an unknown caption: the value's shape names it
+            found = shapes.shape_name(value)
         if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
                                   and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
@@ -421,12 +423,16 @@ def _address_blocks(decisions: list[Decision]) -> None:
     blocks: list[list[Decision]] = []
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
-                or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
+                or not shapes.is_postal_line(anchor.text) and not _lone_postcode(anchor) \
+                or shapes.is_tracking(anchor.text):
             continue
         prefix = _country_prefix(decisions, anchor, claimed)
         above = _lines_above(decisions, prefix or anchor, claimed)
-        if len(above) < 2:
-            continue  # an address has at least a name and a street above its town
+        if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
+                len(above) < 3 or not shapes.words_only(above[-1].text)
+                or shapes.is_country(above[-1].text)):
+            continue  # a name and a street above the town; name, street and town above
+            # a postcode printed alone under its town (British, Nordic forms)
         lines = _block_lines(decisions, above[0], above[0].source.ry)
         block = [d for d in lines if d.source.position not in claimed and d is not prefix]
         if prefix is not None:  # "DK" then "2500 Copenhagen": the town line, then its country
@@ -438,6 +444,10 @@ def _address_blocks(decisions: list[Decision]) -> None:
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _lone_postcode(d: Decision) -> bool:
+    return bool(shapes.POSTAL.fullmatch(d.text.strip().upper())) and not d.prefix_len
 
 
 def _country_prefix(decisions: list[Decision], anchor: Decision, claimed: set[int]

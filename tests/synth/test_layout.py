@@ -178,6 +178,7 @@ def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_blo
 @pytest.mark.parametrize(("caption", "name"), [
     ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
     ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
+    ("BULTOS:", "piece_count"), ("Szt.:", "piece_count"),
 ])
 def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> None:
     zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,24^FD{caption}^FS"
@@ -228,3 +229,17 @@ def test_a_printed_form_with_dots_shares_its_barcode_name() -> None:
            "^FO400,160^A0N,24^FD99.60.000000.00000000^FS^XZ")
     names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
     assert names == ["sscc", "sscc_2"]  # named as its barcode is, not ``text_2``
+
+
+@pytest.mark.parametrize("postcode", ["6539", "GL55 6HU", "75002"])
+def test_a_postcode_alone_under_its_town_closes_an_uncaptioned_block(postcode: str) -> None:
+    # The British form of the DHL Parcel UK label, with a Norwegian, a British and a
+    # French code: name, two streets, the town, then the code on a line of its own.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FO40,272^A0N,28^FDMay Ellingsen^FS^FO40,353^A0N,28^FDBerntsenroa 7^FS"
+           "^FO40,393^A0N,28^FDSthergropa 4^FS^FO40,475^A0N,28^FDJanfjell^FS"
+           f"^FO40,515^A0N,28^FD{postcode}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "May Ellingsen", "ship_to_address_1": "Berntsenroa 7",
+                      "ship_to_address_2": "Sthergropa 4", "ship_to_city": "Janfjell",
+                      "ship_to_postal_code": postcode}

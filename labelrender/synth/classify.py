@@ -107,9 +107,9 @@ def _text(d: Decision) -> None:
     if shapes.is_caption(text):
         d.reason, d.certainty = "caption", 0.9
         return
-    split = shapes.caption_split(d.source.raw)
+    split = _caption_split(d.source)
     if split is not None:
-        caption = d.source.raw[:split]
+        caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
         if name[0] == "service":
             # "SERVICE: EXPRESS 9AM" describes the product the layout is made for;
@@ -140,6 +140,24 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
+
+
+def _caption_split(source: SourceField) -> int | None:
+    """Where the value starts in the raw data of a "Caption: value" field. A caption
+    written with ^FH escapes ("Zawarto_c5_9b_c4_87:") is read as it prints, and the
+    split taken back to the raw data."""
+    split = shapes.caption_split(source.raw)
+    indicator = source.hex_indicator
+    if split is not None or indicator is None or indicator not in source.raw:
+        return split
+    printed = printed_bytes(source, source.raw)
+    at = shapes.caption_split(printed)
+    if at is None:
+        return None
+    for end in range(at, len(source.raw) + 1):
+        if printed_bytes(source, source.raw[:end]) == printed[:at]:
+            return end
+    return None
 
 
 def _captioned_barcode_value(d: Decision, barcodes: list[tuple[str, Decision]]) -> None:
@@ -286,8 +304,13 @@ def _parties(decisions: list[Decision]) -> None:
                 best = (distance, role)
         if best is not None:
             d.name, d.name_certainty = f"{best[1]}_{d.name}", min(d.name_certainty, 0.75)
+        elif blocks:  # whose phone? the nearest block's, for a person to check
+            role = min(blocks, key=lambda r: min(
+                abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
+                for x in blocks[r]))
+            d.name, d.name_certainty = f"{role}_{d.name}", min(d.name_certainty, 0.5)
         else:
-            d.name_certainty = min(d.name_certainty, 0.5)  # whose phone? a person decides
+            d.name_certainty = min(d.name_certainty, 0.5)
 
 
 def _echoes(decisions: list[Decision]) -> None:
@@ -371,9 +394,11 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
 
 def _captioned_data(d: Decision) -> bool:
     """A "Caption: value" line whose caption is not one of an address's own."""
-    split = shapes.caption_split(d.source.raw)
-    return split is not None and shapes.caption_name(d.source.raw[:split])[0] not in (
-        "phone", "contact", "email") and shapes.caption_name(d.source.raw[:split])[1] >= 0.7
+    split = _caption_split(d.source)
+    if split is None:
+        return False
+    name = shapes.caption_name(sample_value(d.source, d.source.raw[:split]) or "")
+    return name[0] not in ("phone", "contact", "email") and name[1] >= 0.7
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -403,6 +428,7 @@ def _address_blocks(decisions: list[Decision]) -> None:
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
+        first = _block_top(decisions, caption, first, claimed)
         lines = _block_lines(decisions, first, first.source.ry)
         stop = min((d.source.ry for d in decisions if d is not caption
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
@@ -444,6 +470,28 @@ def _address_blocks(decisions: list[Decision]) -> None:
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
+               claimed: set[int]) -> Decision:
+    """The top line of a block whose caption sits beside one of its lower lines: a
+    "TO" centred on the block, or the "TO:" of a two-line "SHIP / TO:" caption."""
+    c = caption.source
+    if abs(first.source.ry - c.ry) > max(6, min(16, c.font_height // 2)):
+        return first  # the block starts below its caption
+    top = first
+    for _ in range(2):
+        above = [d for d in decisions if d.text and not d.source.is_barcode
+                 and d.source.position not in claimed and d is not caption
+                 and abs(d.source.rx - top.source.rx) <= _COLUMN_TOLERANCE
+                 and 0 < top.source.ry - d.source.ry <= 1.6 * top.source.font_height
+                 and d.source.ry >= c.ry - 2.5 * c.font_height
+                 and not shapes.is_caption(d.text) and not d.prefix_len
+                 and d.source.font_height <= _FONT_JUMP * top.source.font_height]
+        if not above:
+            break
+        top = max(above, key=lambda d: d.source.ry)
+    return top
 
 
 def _lone_postcode(d: Decision) -> bool:
@@ -563,6 +611,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):
             part = "phone"
+        elif recognise.EMAIL.fullmatch(d.text.strip()):
+            part = "email"
         elif not named:
             part, named = "name", True
         elif i == town:

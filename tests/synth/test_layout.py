@@ -243,3 +243,37 @@ def test_a_postcode_alone_under_its_town_closes_an_uncaptioned_block(postcode: s
     assert values == {"ship_to_name": "May Ellingsen", "ship_to_address_1": "Berntsenroa 7",
                       "ship_to_address_2": "Sthergropa 4", "ship_to_city": "Janfjell",
                       "ship_to_postal_code": postcode}
+
+
+def test_a_caption_written_with_fh_escapes_names_its_value() -> None:
+    # "Zawartość:" as the Pocztex label of the corpus writes it.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FT21,688^A0N,21^FH_^FDZawarto_c5_9b_c4_87: Other (Clothing)^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"description": "Other (Clothing)"}
+    assert "^FDZawarto_c5_9b_c4_87: ^FS" in draft.body.replace("^FN1", "")
+
+
+@pytest.mark.parametrize("caption", [
+    "^FO91,89^A0N,30^FDSHIP^FS^FO91,130^A0N,30^FDTO :^FS",  # a two-line caption
+    "^FO91,130^A0N,43^FDTO^FS",  # one caption centred on the block
+])
+def test_a_block_that_starts_above_its_caption_keeps_its_first_line(caption: str) -> None:
+    zpl = ("^XA^PW812^LL1218" + caption +
+           "^FO188,89^A0N,30^FDSGT JOHN SMITH^FS^FO188,130^A0N,30^FDPSC 1 BOX 1234^FS"
+           "^FO188,171^A0N,30^FDAPO AE 09009-0013^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "SGT JOHN SMITH", "ship_to_address_1": "PSC 1 BOX 1234",
+                      "ship_to_postal_city": "APO AE 09009-0013"}
+
+
+def test_a_phone_and_email_far_from_any_block_take_the_nearest_party_for_review() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO49,380^A0N,22^FDODBIORCA:^FS"
+           "^FO49,408^A0N,30^FDPocztex AUTOMAT^FS^FO49,470^A0N,30^FDWyzwolenia 106^FS"
+           "^FO49,531^A0N,30^FD85-790 Bydgoszcz^FS"
+           "^FO245,804^A0N,27^FDtel. 600123456^FS"
+           "^FO245,844^A0N,27^FDtest.receiver@example.com^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values["ship_to_phone"] == "tel. 600123456"
+    assert result.draft.values["ship_to_email"] == "test.receiver@example.com"
+    assert result.field_confidence["ship_to_email"] < 0.7  # listed for review

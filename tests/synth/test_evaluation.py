@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from labelrender.synth import recognise
-from labelrender.synth.engine import make_engine
+from labelrender.synth.engine import SynthesisRequest, make_engine
+from labelrender.synth.source import read_first_label
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -66,3 +67,29 @@ def test_generated_labels_come_back_without_merged_fields() -> None:
         assert not score.error, (label.name, score.error)
         assert score.merges == 0, label.name
         assert score.truth == len(label.truth) > 0
+
+
+@needs_corpus
+def test_a_turned_label_keeps_its_fields_and_reads_in_their_direction() -> None:
+    zpl = (CORPUS / TRUTH["seur"]["path"]).read_text(encoding="utf-8")
+    turned = generation.turn_label(zpl)
+    before, after = (read_first_label(z.encode("utf-8").decode("latin-1"))
+                     for z in (zpl, turned))
+    assert [f.raw for f in after.fields] == [f.raw for f in before.fields]
+    assert {f.orientation for f in after.fields} == {"R"}
+    assert (after.width, after.length) == (before.length, before.width)
+    # Read in the text's direction, the lines of a block keep their order.
+    assert [f.ry for f in after.fields[4:9]] == sorted(f.ry for f in after.fields[4:9])
+    engine = make_engine("heuristic")
+    names = [engine.synthesize(SynthesisRequest(z)).draft.field_map for z in (zpl, turned)]
+    assert names[0] == names[1]
+
+
+@needs_corpus
+def test_a_sort_area_copy_follows_the_generated_recipient() -> None:
+    zpl = (CORPUS / TRUTH["seur"]["path"]).read_text(encoding="utf-8")
+    truth = evaluation.resolve(zpl, TRUTH["seur"]["fields"])
+    label = generation.generate_one("seur", zpl, truth, seed=5)
+    texts = [t for t, _, _ in evaluation.field_texts(label.zpl)]
+    town = texts[13].split(" ", 1)[1]  # the recipient's "75002 Paris" line, regenerated
+    assert town != "Paris" and texts[17] == town.upper()

@@ -325,7 +325,11 @@ def _echoes(decisions: list[Decision]) -> None:
                 or shapes.is_caption(d.text):
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
-        source = next((a for a in addresses if pattern.search((a.value or "").upper())), None)
+        # A sort area routes to the recipient: its address wins when the sender's
+        # holds the same town or code.
+        matches = [a for a in addresses if pattern.search((a.value or "").upper())]
+        source = min(matches, key=lambda a: not (a.name or "").startswith("ship_to_"),
+                     default=None)
         if source is None:
             if lone_postal:
                 d.name, d.name_certainty = "routing_code", 0.5
@@ -597,7 +601,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             and shapes.POSTAL.fullmatch(d.text.strip().upper())
             and shapes.words_only(lines[i - 1].text)
             and not shapes.is_country(lines[i - 1].text)]
-    if postal is None or lone and lone[-1] == postal:
+    # A lone code below a line that only looks like a town ("78580 Gonzalez Island" is
+    # a street with its house number first) is the block's code.
+    if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
     street = 0

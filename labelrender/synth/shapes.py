@@ -182,11 +182,12 @@ DATE = re.compile(
 WEIGHT = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:KGS?|LBS?|G|OZ)\b", re.IGNORECASE)
 PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 PIECES = re.compile(r"^\d+\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*\d+$", re.IGNORECASE)
-# Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European, Polish,
+# Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European (also with
+# the country's prefix: "D-12345", "H-3437", "CH-8000", "DK-2500"), Polish,
 # Swedish/Czech spaced, Dutch, British and Canadian.
 POSTAL = re.compile(
-    r"\b(?:\d{5}(?:-\d{4})?|\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4} ?[A-Z]{2}|"
-    r"[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
+    r"\b(?:(?:[A-Z]{1,3}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
+    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")

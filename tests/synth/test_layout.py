@@ -277,3 +277,27 @@ def test_a_phone_and_email_far_from_any_block_take_the_nearest_party_for_review(
     assert result.draft.values["ship_to_phone"] == "tel. 600123456"
     assert result.draft.values["ship_to_email"] == "test.receiver@example.com"
     assert result.field_confidence["ship_to_email"] < 0.7  # listed for review
+
+
+def test_a_sort_area_repeats_the_recipient_when_both_parties_share_a_town() -> None:
+    # Sender and recipient in one town (a third of the generated labels are so):
+    # the sort area routes to the recipient.
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,105^A0N,18^FDFROM:^FS"
+           "^FO30,130^A0N,22^FDShop GmbH^FS^FO30,160^A0N,18^FDRing 4^FS"
+           "^FO30,185^A0N,18^FDH-3437 Baja^FS^FO30,260^A0N,18^FDTO:^FS"
+           "^FO30,290^A0N,35^FDAnna Kiss^FS^FO30,330^A0N,28^FDFo utca 1^FS"
+           "^FO30,400^A0N,35^FDH-3437 Baja^FS"
+           "^FO570,285^A0N,60^FDH-3437^FS^FO570,340^A0N,40^FDBAJA^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_postal_code"] == "H-3437" and values["ship_to_city"] == "BAJA"
+    assert values["ship_from_postal_city"] == values["ship_to_postal_city"] == "H-3437 Baja"
+
+
+def test_a_street_with_its_number_first_is_no_town_above_a_lone_postcode() -> None:
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,18^FDDELIVER TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS^FO30,325^A0N,28^FD78580 Gonzalez Island^FS"
+           "^FO30,395^A0N,35^FDPhillipchester^FS^FO30,435^A0N,50^FD48876^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "Emma Williams",
+                      "ship_to_address_1": "78580 Gonzalez Island",
+                      "ship_to_city": "Phillipchester", "ship_to_postal_code": "48876"}

@@ -62,7 +62,8 @@ CAPTION_NAMES = {
     **_words("tracking_number", "tracking", "tracking #", "tracking no", "tracking number",
              "tracking id", "track id", "trk", "trk #", "awb", "awb #", "air waybill",
              "waybill", "waybill #", "track & trace", "track and trace", "sendungsnr",
-             "sendungsnummer", "sendungs nr", "shipment", "shipment #", "shipment no",
+             "sendungsnummer", "sendungs nr", "sendungs id", "sendung", "shipment", "shipment #",
+             "shipment no",
              "shipment id", "shipment number", "shp #", "sändnings id", "sandnings id",
              "sändningsnummer", "forsendelsesnummer", "zending", "zendingnummer",
              "numéro de colis", "numero de colis", "n colis", "numero spedizione",
@@ -93,7 +94,8 @@ CAPTION_NAMES = {
     **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
              "kolli", "anzahl", "paczka", "paczki", "pakke", "pakker", "packages", "pkg",
              "pkgs", "items", "pieza", "piezas", "pezzi", "colis", "carton", "cartons", "box",
-             "packstück", "packstücke", "paket", "bultos", "bulto", "stuks", "szt", "sztuk",
+             "packstück", "packstücke", "paket", "package", "bultos", "bulto", "stuks", "szt",
+             "sztuk",
              "paquetes", "paquets", "pacchi", "colli nr", "kolli nr", "nombre de colis",
              "antal kolli", "number of pieces", "no of pieces", "pieces count"),
     **_words("quantity", "qty", "quantity", "menge", "quantité", "quantità", "cantidad",
@@ -107,8 +109,15 @@ CAPTION_NAMES = {
              "klantnummer", "numer klienta"),
     **_words("order_number", "order", "order no", "order #", "order number", "ordre",
              "bestellung", "bestellnr", "bestellnummer", "commande", "n commande", "ordine",
-             "pedido", "ordernummer", "ordernr", "zamówienie", "order id"),
+             "pedido", "ordernummer", "ordernr", "zamówienie", "order id", "auftrag",
+             "auftragsnr", "auftragsnummer", "numero de commande", "numéro de commande",
+             "numero ordine", "número de pedido", "numer zamówienia", "sales order"),
     **_words("purchase_order", "po", "po #", "p o", "purchase order", "p o #", "po no"),
+    **_words("reference", "delivery note", "delivery no", "lieferschein", "lieferscheinnr",
+             "bon de livraison", "albarán", "albaran", "bolla", "ddt", "följesedel",
+             "pakbon", "shipper reference"),
+    **_words("ship_date", "shipped", "shipped on", "dispatch date", "date of dispatch",
+             "date d envoi", "fecha envío", "data di spedizione", "versandt am"),
     **_words("invoice", "inv", "invoice", "invoice no", "rechnung", "rechnungsnr",
              "facture", "fattura", "factura", "faktura"),
     **_words("department", "dept", "department", "abteilung"),
@@ -120,7 +129,8 @@ CAPTION_NAMES = {
              "produkt", "product", "service level"),
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
              "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
-             "area", "zona"),
+             "area", "zona", "destination", "dest", "origin", "orig", "sector", "tour",
+             "tournée", "route code", "gateway", "facility", "station", "terminal"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
@@ -270,14 +280,17 @@ def caption_name(caption: str) -> tuple[str, float]:
     caption of the vocabulary is sure, an unknown one only names the field."""
     key = _caption_key(caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
-    short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", key)
+    short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", re.sub(r"(?<=[a-z])\d$", "", key))
     words = short.split(" ") if short else [""]
     # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
     tries += [short, words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:
-            return names[attempt], 0.85 if i < 4 else 0.7
+            name = names[attempt]
+            if name == "piece_count" and re.search(r"\bid$", key):
+                return "tracking_number", 0.7  # "Piece ID", "Paket-ID": an identifier
+            return name, 0.85 if i < 4 else 0.7
     last = short.split(" ")[-1] if short else ""
     if last.endswith("ref") or last.endswith("reference"):
         return "reference", 0.7  # "AltRef", "Kundenref"
@@ -295,8 +308,9 @@ def _names() -> dict[str, str]:
 
 @lru_cache(maxsize=8192)
 def is_known_caption(text: str) -> bool:
-    """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr." ..."""
-    return bool(text.strip()) and not any(c.isdigit() for c in text) and \
+    """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr.", "Ref1:" ..."""
+    words = re.sub(r"(?<=[^\W\d_])\s?\d(?=\s*:?\s*$)", "", text)  # "Ref1:", "Ref 2:"
+    return bool(words.strip()) and not any(c.isdigit() for c in words) and \
         caption_name(text)[1] >= 0.85 and len(text.split()) <= 4
 
 

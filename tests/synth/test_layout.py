@@ -179,6 +179,8 @@ def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_blo
     ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
     ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
     ("BULTOS:", "piece_count"), ("Szt.:", "piece_count"),
+    ("Auftragsnummer:", "order_number"), ("Lieferschein:", "reference"), ("Ref1:", "reference"),
+    ("Destination:", "routing_code"), ("Piece ID:", "tracking_number"),
 ])
 def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> None:
     zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,24^FD{caption}^FS"

@@ -433,6 +433,7 @@ def _address_blocks(decisions: list[Decision]) -> None:
         if role is None or first is None:
             continue
         first = _block_top(decisions, caption, first, claimed)
+        _caption_line_phone(decisions, caption, role)
         lines = _block_lines(decisions, first, first.source.ry)
         stop = min((d.source.ry for d in decisions if d is not caption
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
@@ -474,6 +475,19 @@ def _address_blocks(decisions: list[Decision]) -> None:
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str) -> None:
+    """Digits printed on the caption's own line that are a valid number read with a
+    "+" ("FROM:  46737671317") are that party's phone, for a person to check."""
+    c = caption.source
+    line = max(6, min(16, c.font_height // 2))
+    for d in decisions:
+        if d is not caption and not d.source.is_barcode and abs(d.source.ry - c.ry) <= line \
+                and 0 < d.source.rx - c.rx <= 420 and recognise.international_digits(d.text) \
+                and (not d.variable or d.name_certainty < 0.8):
+            d.variable = False
+            _variable(d, f"{role} phone beside its caption", 0.6, 0, (f"{role}_phone", 0.6))
 
 
 def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
@@ -547,6 +561,8 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
     "Roma" on one line) is the block's town; a postal code in a field of its own
     right of the country code ("DK" "2500" "Copenhagen") is the block's postal code."""
     for line in lines:
+        if (line.name or "").endswith(("_postal_city", "_postal_code", "_city")):
+            _same_line_country(decisions, line, role, certainty, claimed)
         if not (line.name or "").endswith(("_postal_code", "_country")):
             continue
         codes = [d for d in decisions if d.source.position not in claimed
@@ -570,6 +586,20 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             claimed.add(town.source.position)
             town.variable = False
             _variable(town, f"{role} address line", certainty, 0, (f"{role}_city", certainty))
+
+
+def _same_line_country(decisions: list[Decision], line: Decision, role: str,
+                       certainty: float, claimed: set[int]) -> None:
+    """A country printed in a field of its own right of the town line ("Des Moines
+    WA 11111" ... "(US)") is the block's country."""
+    beside = [d for d in decisions if d.source.position not in claimed and not d.variable
+              and not d.source.is_barcode and shapes.is_country(d.text)
+              and abs(d.source.ry - line.source.ry) <= 4
+              and 0 < d.source.rx - line.source.rx <= 800]
+    if beside:
+        country = min(beside, key=lambda d: d.source.rx)
+        claimed.add(country.source.position)
+        _variable(country, f"{role} address line", certainty, 0, (f"{role}_country", certainty))
 
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]

@@ -221,3 +221,16 @@ def phone(text: str) -> bool:
         except phonenumbers.NumberParseException:
             continue
     return False
+
+
+@lru_cache(maxsize=4096)
+def international_digits(text: str) -> bool:
+    """Digits alone that are a valid number once read with a leading ``+``
+    ("46737671317": a Swedish mobile written without its plus sign)."""
+    digits = text.strip()
+    if not digits.isdigit() or not 10 <= len(digits) <= 15 or digits.startswith("0"):
+        return False
+    try:
+        return bool(phonenumbers.is_valid_number(phonenumbers.parse("+" + digits, None)))
+    except phonenumbers.NumberParseException:
+        return False

@@ -303,3 +303,25 @@ def test_a_street_with_its_number_first_is_no_town_above_a_lone_postcode() -> No
     assert values == {"ship_to_name": "Emma Williams",
                       "ship_to_address_1": "78580 Gonzalez Island",
                       "ship_to_city": "Phillipchester", "ship_to_postal_code": "48876"}
+
+
+def test_a_phone_on_the_caption_line_and_a_country_right_of_the_town() -> None:
+    # As on the FedEx label of the corpus: the sender's phone, written without its
+    # plus sign, beside "FROM:"; the recipient's country far right of the town.
+    zpl = ("^XA^PW812^LL1218^FO32,3^A0N,30^FDFROM:^FS^FO224,3^A0N,30^FD46737671317^FS"
+           "^FO32,37^A0N,30^FDMerchant AB^FS^FO32,55^A0N,30^FD100 Test Suite 200^FS"
+           "^FO32,91^A0N,30^FDLewis Center OH 43000^FS"
+           "^FO9,136^A0N,21^FDTO^FS^FO39,136^A0N,39^FDTest Receiver^FS"
+           "^FO39,220^A0N,39^FD5000 S 160th St^FS^FO39,304^A0N,43^FDDes Moines WA 11111^FS"
+           "^FO719,304^A0N,43^FD(US)^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values["ship_from_phone"] == "46737671317"
+    assert result.field_confidence["ship_from_phone"] < 0.7  # for a person to check
+    assert result.draft.values["ship_to_country"] == "(US)"
+
+
+def test_a_reference_beside_a_caption_is_no_phone() -> None:
+    zpl = ("^XA^PW812^LL1218^FO32,3^A0N,30^FDFROM:^FS^FO224,3^A0N,30^FD2080000075^FS"
+           "^FO32,37^A0N,30^FDMerchant AB^FS^FO32,70^A0N,30^FDLewis Center OH 43000^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "ship_from_phone" not in values

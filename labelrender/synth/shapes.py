@@ -365,8 +365,8 @@ def shape_name(text: str) -> tuple[str, float] | None:
     """A name from what the data looks like, with how sure it is."""
     if _TIMES.fullmatch(text.strip()):
         return None
-    if is_sscc(text):
-        return "sscc", 0.85
+    if is_sscc(text):  # with its "(00)" sure; 18 digits alone may be a parcel number
+        return "sscc", 0.85 if len(compact(text)) == 20 or "(00)" in text else 0.6
     if PIECES.match(text.strip()):
         return "piece_count", 0.8
     if WEIGHT.fullmatch(text.strip()):

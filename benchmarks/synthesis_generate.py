@@ -30,6 +30,7 @@ from datetime import date, timedelta
 
 from faker import Faker
 
+from labelrender.synth.shapes import address_role
 from labelrender.synth.source import SourceField, SourceLabel, read_first_label
 from labelrender.zpl.lexer import Command, Lexer
 
@@ -237,7 +238,9 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
             return None  # a composite payload keeps its bytes
         return head + subst.text(data)
     if party is not None:
-        caption = re.match(r"^[^\d:]{1,25}:\s*", text) if party.group(2) != "name" else None
+        caption = re.match(r"^[^\d:]{1,25}:\s*", text)
+        if caption and party.group(2) == "name" and address_role(caption.group(0)) is None:
+            caption = None  # a name with a colon in it, not "From: <name>"
         head = caption.group(0) if caption else ""
         value = parties[party.group(1)].value(party.group(2), text)
         return _clean(head + value, field, ascii_only)

@@ -8,6 +8,7 @@ prefix), the sample value, a name and how certain each of those is.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import recognise, shapes
@@ -39,6 +40,7 @@ _PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
+Rules = Sequence[tuple[int, int, int]]  # (x, y, width) of the label's horizontal rules
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
@@ -226,7 +228,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             d.variable = False
             _variable(d, "printed form of barcode data", 0.9, 0,
                       (barcode.name, min(0.8, barcode.name_certainty)))
-    _address_blocks(decisions)
+    _address_blocks(decisions, label.rules)
     _echoes(decisions)
     _caption_values(decisions)  # again: captions of the values the blocks left alone
     _parties(decisions)
@@ -368,7 +370,17 @@ def _sort_area_country(decisions: list[Decision]) -> None:
                       (f"{role.group(1)}_country", 0.6))
 
 
-def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> list[Decision]:
+def _ruled_between(rules: Rules, upper: Decision, lower: Decision) -> bool:
+    """A horizontal rule is drawn between two upright lines of text, across them."""
+    a, b = upper.source, lower.source
+    if a.orientation != "N" or b.orientation != "N":
+        return False  # rules are kept in page coordinates; rotated text reads across them
+    return any(a.y < y < b.y and x <= min(a.x, b.x) + 20 and max(a.x, b.x) <= x + width
+               for x, y, width in rules)
+
+
+def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
+                 rules: Rules = ()) -> list[Decision]:
     """The lines of the column that starts at ``start``, top to bottom."""
     # Empty fields count as lines: an address line left blank keeps its place.
     column = [d for d in decisions if not d.source.is_barcode
@@ -381,8 +393,9 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         if d is not start and lines and d.source.ry == lines[-1].source.ry:
             continue
         gap = d.source.ry - previous.source.ry
-        if d is not start and gap > max(3.0 * previous.source.font_height, 48):
-            break
+        if d is not start and (gap > max(3.0 * previous.source.font_height, 48)
+                               or _ruled_between(rules, previous, d)):
+            break  # too far below, or a rule drawn between: another block
         if not d.text:
             previous = d if gap > 0 else previous
             continue
@@ -424,7 +437,7 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
 
 
-def _address_blocks(decisions: list[Decision]) -> None:
+def _address_blocks(decisions: list[Decision], rules: Rules = ()) -> None:
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
     for caption in decisions:
@@ -434,13 +447,14 @@ def _address_blocks(decisions: list[Decision]) -> None:
             continue
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)
-        lines = _block_lines(decisions, first, first.source.ry)
+        lines = _block_lines(decisions, first, first.source.ry, rules)
         stop = min((d.source.ry for d in decisions if d is not caption
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
+    _inline_caption_blocks(decisions, claimed, rules)
     # Values beside or below their own captions ("Ref:", "Weight:") are no address:
     # they are named first, and a column of them never makes a block.
     _caption_values(decisions)
@@ -458,13 +472,13 @@ def _address_blocks(decisions: list[Decision]) -> None:
                 or shapes.is_tracking(anchor.text):
             continue
         prefix = _country_prefix(decisions, anchor, claimed)
-        above = _lines_above(decisions, prefix or anchor, claimed)
+        above = _lines_above(decisions, prefix or anchor, claimed, rules)
         if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
                 len(above) < 3 or not shapes.words_only(above[-1].text)
                 or shapes.is_country(above[-1].text)):
             continue  # a name and a street above the town; name, street and town above
             # a postcode printed alone under its town (British, Nordic forms)
-        lines = _block_lines(decisions, above[0], above[0].source.ry)
+        lines = _block_lines(decisions, above[0], above[0].source.ry, rules)
         block = [d for d in lines if d.source.position not in claimed and d is not prefix]
         if prefix is not None:  # "DK" then "2500 Copenhagen": the town line, then its country
             block += [anchor, prefix]
@@ -488,6 +502,25 @@ def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str)
                 and (not d.variable or d.name_certainty < 0.8):
             d.variable = False
             _variable(d, f"{role} phone beside its caption", 0.6, 0, (f"{role}_phone", 0.6))
+
+
+def _inline_caption_blocks(decisions: list[Decision], claimed: set[int], rules: Rules = ()
+                           ) -> None:
+    """A party's name printed after its caption in one field ("From: Acme Corp",
+    "SHIP TO: Jane Doe") starts that party's block: the lines below are its address."""
+    for d in decisions:
+        split = _caption_split(d.source)
+        if d.source.position in claimed or d.source.is_barcode or split is None:
+            continue
+        role = shapes.address_role(sample_value(d.source, d.source.raw[:split]) or "")
+        if role is None:
+            continue
+        lines = _block_lines(decisions, d, d.source.ry, rules)
+        claimed.add(d.source.position)
+        d.variable = False
+        _variable(d, f"{role} name after its caption", 0.8, split, (f"{role}_name", 0.8))
+        _name_block(lines[1:], role, 0.8, claimed, named=True)
+        _same_line_town(decisions, lines, role, 0.8, claimed)
 
 
 def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
@@ -602,8 +635,8 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
         _variable(country, f"{role} address line", certainty, 0, (f"{role}_country", certainty))
 
 
-def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
-                 ) -> list[Decision]:
+def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
+                 rules: Rules = ()) -> list[Decision]:
     """Up to four lines right above a postal line in its column (name, street...)."""
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
                      and abs(d.source.rx - anchor.source.rx) <= _COLUMN_TOLERANCE
@@ -614,15 +647,18 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
                 or shapes.is_caption(d.text) or len(lines) == 4 \
-                or d.source.font_height > _FONT_JUMP * below.source.font_height:
-            break  # a code printed much larger above a block is no line of it
+                or d.source.font_height > _FONT_JUMP * below.source.font_height \
+                or _ruled_between(rules, d, below):
+            break  # a code printed much larger above a block (or ruled off) is no line of it
         lines.append(d)
         below = d
     return list(reversed(lines))
 
 
-def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int]) -> None:
-    """Name an address block's lines: name, address_n, postal_city, country, phone."""
+def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
+                named: bool = False) -> None:
+    """Name an address block's lines: name, address_n, postal_city, country, phone
+    (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
     # A postcode on a line of its own under the town (British, Australian forms):
@@ -637,7 +673,6 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
     street = 0
-    named = False
     for i, d in enumerate(lines):
         if d.source.position in claimed:
             continue

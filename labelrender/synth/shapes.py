@@ -87,6 +87,8 @@ CAPTION_NAMES = {
     **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
              "data generowania", "date d impression", "data di stampa"),
     **_words("delivery_date", "delivery date", "deliver by", "estimated delivery", "eta",
+             "expected delivery", "expected delivery date", "scheduled delivery",
+             "voraussichtliche zustellung", "livraison prévue", "consegna prevista",
              "lieferdatum", "leveransdatum", "leveransedato", "data consegna",
              "date de livraison", "fecha de entrega"),
     **_words("expiry_date", "expiry", "expiry date", "expires", "exp", "best before", "bbd",

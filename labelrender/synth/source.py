@@ -59,6 +59,9 @@ class SourceLabel:
     length: int | None = None  # ^LL
     commands: int = 0
     known_commands: int = 0
+    # Horizontal rules the label draws (^GB lines and the top and bottom edges of
+    # boxes): (x, y, width). They separate blocks of text.
+    rules: list[tuple[int, int, int]] = field(default_factory=list)
 
 
 class UnparseableZpl(ValueError):
@@ -160,6 +163,8 @@ class _Reader:
             current.hex_indicator = indicator if indicator not in ("", self.delimiter) else "_"
         elif name in ("FB", "TB"):
             current.block = True
+        elif name == "GB":
+            self._rules(current, parts)
         elif name == "PW":
             self.label.width = _int(params)
         elif name == "LL":
@@ -168,6 +173,19 @@ class _Reader:
             self._close(current)
             return _Open()
         return current
+
+    def _rules(self, current: _Open, parts: list[str]) -> None:
+        """The horizontal edges of a ^GB box or line (ZPL II guide: ^GB; width and
+        height default to the border thickness)."""
+        thickness = _int(parts[2]) if len(parts) > 2 else None
+        thickness = thickness or 1
+        width = (_int(parts[0]) if parts else None) or thickness
+        height = (_int(parts[1]) if len(parts) > 1 else None) or thickness
+        if width < 60:
+            return  # a tick or a check box, not a rule across a block
+        self.label.rules.append((current.x, current.y, width))
+        if height > max(thickness, 8):
+            self.label.rules.append((current.x, current.y + height, width))
 
     def _close(self, current: _Open) -> None:
         if current.data is None:

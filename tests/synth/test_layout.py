@@ -325,3 +325,27 @@ def test_a_reference_beside_a_caption_is_no_phone() -> None:
            "^FO32,37^A0N,30^FDMerchant AB^FS^FO32,70^A0N,30^FDLewis Center OH 43000^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert "ship_from_phone" not in values
+
+
+@pytest.mark.parametrize("caption", ["From: ", "FROM: ", "Ship From: ", "Absender: "])
+def test_a_name_after_its_caption_starts_that_partys_block(caption: str) -> None:
+    # As on the zplkit UPS and USPS labels of the corpus.
+    zpl = ("^XA^PW812^LL1218"
+           f"^FO50,370^A0N,28,28^FD{caption}Tech Solutions Inc^FS"
+           "^FO50,410^A0N,25,25^FD200 Tech Park, Austin, TX 78701^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values == {"ship_from_name": "Tech Solutions Inc",
+                                   "ship_from_postal_city": "200 Tech Park, Austin, TX 78701"}
+    assert f"^FD{caption}^FS" in result.draft.body.replace("^FN1", "")
+
+
+@pytest.mark.parametrize(("rule", "first"), [
+    ("^FO50,100^GB712,4,4^FS", "Bob Johnson"),  # a rule under the brand: not the block's
+    ("", "UPS"),  # without it the brand reads as the first line
+])
+def test_a_rule_drawn_between_lines_ends_a_block(rule: str, first: str) -> None:
+    zpl = ("^XA^PW812^LL1218^FO50,30^A0N,50,50^FDUPS^FS" + rule +
+           "^FO50,130^A0N,40,40^FDBob Johnson^FS^FO50,180^A0N,30,30^FD555 Pine Street^FS"
+           "^FO50,220^A0N,30,30^FDDenver, CO 80202^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == first

@@ -113,10 +113,11 @@ def _text(d: Decision) -> None:
     if split is not None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
-        if name[0] == "service":
-            # "SERVICE: EXPRESS 9AM" describes the product the layout is made for;
-            # another service is another layout (and another template), so it is static.
-            d.reason, d.certainty = "service line: part of the layout", 0.8
+        if name[0] == "service" or name[0] == "form_version" and name[1] >= 0.85:
+            # "SERVICE: EXPRESS 9AM" describes the product the layout is made for, and
+            # "VER: 01.06" the form; another service is another layout (and another
+            # template), so they are static.
+            d.reason, d.certainty = f"{name[0]} line: part of the layout", 0.8
             return
         value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
@@ -266,7 +267,7 @@ def _caption_values(decisions: list[Decision]) -> None:
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is None or name[0] == "service":
+        if target is None or name[0] in ("service", "form_version"):
             continue  # a service banner is part of the layout (see _text)
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
@@ -677,7 +678,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         if d.source.position in claimed:
             continue
         claimed.add(d.source.position)
-        if d.variable and d.name in _DATA_NAMES and d.name_certainty >= 0.8:
+        if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):

@@ -151,6 +151,9 @@ CAPTION_NAMES = {
              "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
              "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
     **_words("permit_number", "permit", "permit no", "permit #"),
+    # The label form's own version ("VER: 01.06"): part of the layout, never data.
+    **_words("form_version", "ver", "version", "rev", "revision", "label version",
+             "form version", "layout"),
 }
 
 

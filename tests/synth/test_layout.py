@@ -349,3 +349,15 @@ def test_a_rule_drawn_between_lines_ends_a_block(rule: str, first: str) -> None:
            "^FO50,220^A0N,30,30^FDDenver, CO 80202^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_name"] == first
+
+
+def test_a_form_version_is_static_and_an_sscc_in_a_block_is_no_address_line() -> None:
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,18^FDSHIP TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS^FO30,325^A0N,28^FD78 Collins Street^FS"
+           "^FO30,365^A0N,28^FD573313433000000006^FS"
+           "^FO30,405^A0N,35^FDMelbourne VIC 3000^FS"
+           "^FO686,1175^A0N,9^FDVER: 01.06^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "Emma Williams", "ship_to_address_1": "78 Collins Street",
+                      "sscc": "573313433000000006",
+                      "ship_to_postal_city": "Melbourne VIC 3000"}

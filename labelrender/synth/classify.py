@@ -349,6 +349,22 @@ def _echoes(decisions: list[Decision]) -> None:
         d.variable = False
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
     _sort_area_country(decisions)
+    _sort_line_codes(decisions)
+
+
+def _sort_line_codes(decisions: list[Decision]) -> None:
+    """A short code of capitals printed just left of a sort code on its line ("SKA"
+    before "SK13", "YVR" before "- VANCOUVER") is part of the routing too."""
+    codes = [d for d in decisions if d.variable and not d.source.is_barcode
+             and (d.name == "routing_code" or d.reason.startswith("repeats part of "))]
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable or d.source.is_barcode or not re.fullmatch(r"[A-Z]{2,4}", text) \
+                or shapes.is_known_caption(text) or shapes.is_country(text):
+            continue
+        if any(abs(c.source.ry - d.source.ry) <= 4 and 0 < c.source.rx - d.source.rx <= 200
+               and d.source.font_height >= 0.8 * c.source.font_height for c in codes):
+            _variable(d, "code on the line of a sort code", 0.6, 0, ("routing_code", 0.55))
 
 
 def _sort_area_country(decisions: list[Decision]) -> None:

@@ -361,3 +361,14 @@ def test_a_form_version_is_static_and_an_sscc_in_a_block_is_no_address_line() ->
     assert values == {"ship_to_name": "Emma Williams", "ship_to_address_1": "78 Collins Street",
                       "sscc": "573313433000000006",
                       "ship_to_postal_city": "Melbourne VIC 3000"}
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("^FO74,796^A0N,70^FDSKA^FS^FO267,796^A0N,70^FDSK13^FS", "SKA"),  # as on the DBS label
+    ("^FO74,796^A0N,70^FDSKA^FS", None),  # alone it says nothing
+])
+def test_a_short_code_on_the_line_of_a_sort_code_is_routing(line: str, code: str | None
+                                                            ) -> None:
+    zpl = f"^XA^PW812^LL1218{line}^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("routing_code") == code

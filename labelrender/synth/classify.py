@@ -256,6 +256,30 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
 
 
+_UNIT = re.compile(r"(?:kgs?|lbs?|g|oz)\.?", re.IGNORECASE)
+
+
+def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
+    """A unit printed in a field of its own right after a number ("0.10" "kg") is the
+    number's: the number is a weight, the unit static. False when ``unit`` is none."""
+    if not _UNIT.fullmatch(unit.text.strip()):
+        return False
+    u = unit.source
+    left = [d for d in decisions if d is not unit and not d.source.is_barcode
+            and re.fullmatch(r"\d+(?:[.,]\d+)?", d.text.strip())
+            and abs((d.source.ry + d.source.font_height) - (u.ry + u.font_height)) <= 12
+            and 0 < u.rx - d.source.rx <= 160]
+    if not left:
+        return False
+    number = max(left, key=lambda d: d.source.rx)
+    if not number.variable or number.name_certainty < 0.8:
+        number.variable = False
+        indent = len(number.source.raw) - len(number.source.raw.lstrip(" "))
+        _variable(number, f"number before its unit {unit.text.strip()!r}", 0.8, indent,
+                  ("weight", 0.8))
+    return True
+
+
 def _caption_values(decisions: list[Decision]) -> None:
     """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
     value beside or below it, and makes it variable."""
@@ -264,6 +288,8 @@ def _caption_values(decisions: list[Decision]) -> None:
         if caption.variable or caption.source.is_barcode or not text \
                 or shapes.address_role(text) is not None \
                 or not (shapes.is_known_caption(text) or shapes.is_caption(text)):
+            continue
+        if _unit_after_number(decisions, caption):
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)

@@ -372,3 +372,11 @@ def test_a_short_code_on_the_line_of_a_sort_code_is_routing(line: str, code: str
     zpl = f"^XA^PW812^LL1218{line}^XZ"
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("routing_code") == code
+
+
+def test_a_unit_in_a_field_of_its_own_makes_the_number_before_it_a_weight() -> None:
+    # As on the GLS return label: "0.10" then "kg", then the parcel count.
+    zpl = ("^XA^PW812^LL1218^FO330,404^A0N,60^FD0.10^FS^FO420,424^A0N,30^FDkg^FS"
+           "^FO470,414^A0N,30^FD001 / 001^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"weight": "0.10", "piece_count": "001 / 001"}

@@ -185,7 +185,9 @@ class _Party:
             if self.locale == "en_GB":
                 return f"{town} {code}"
             return f"{code} {town}"
-        if part == "country":
+        if part == "country":  # a code where the label printed one ("DK"), else a name
+            if len(original.strip()) == 2 and original.strip().isalpha():
+                return self.locale.split("_")[1]
             return _COUNTRIES.get(self.locale, "")
         if part == "phone":
             return str(f.phone_number())

@@ -245,9 +245,18 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     line = max(10, int(0.6 * c.font_height))
     beside = [d for d in candidates if abs(d.source.ry - c.ry) <= line
               and 0 < d.source.rx - c.rx <= 520]
+    reach = max(int(2.2 * c.font_height), 40)
+    # A caption with no colon may head a table column ("Qty.", "Wgt", "Value"): with
+    # a number below it and only words beside it (the next headers), the number is
+    # its value.
+    cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
+             and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 10
+             and shapes.has_digits(d.text, 1)]
+    if cells and not caption.text.strip().endswith((":", "#")) \
+            and all(shapes.words_only(d.text) for d in beside):
+        return min(cells, key=lambda d: d.source.ry)
     if beside:
         return min(beside, key=lambda d: d.source.rx)
-    reach = max(int(2.2 * c.font_height), 40)
     others = [o.source for o in decisions if o is not caption and not o.variable
               and o.text and shapes.is_caption(o.text)]
     below = [d for d in candidates if 0 < d.source.ry - c.ry <= reach

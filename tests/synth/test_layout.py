@@ -380,3 +380,13 @@ def test_a_unit_in_a_field_of_its_own_makes_the_number_before_it_a_weight() -> N
            "^FO470,414^A0N,30^FD001 / 001^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"weight": "0.10", "piece_count": "001 / 001"}
+
+
+def test_column_headers_name_the_numbers_below_them() -> None:
+    # The customs declaration of the USPS APO label: headers in a row, values below.
+    zpl = ("^XA^PW812^LL1218^FO176,346^A0N,14^FDQty.^FS^FO230,346^A0N,14^FDWgt^FS"
+           "^FO305,346^A0N,14^FDValue^FS^FO370,344^A0N,14^FDHS Tariff Number;^FS"
+           "^FO182,401^A0N,17^FD1^FS^FO217,399^A0N,17^FD5^FS^FO305,400^A0N,17^FD50.00^FS"
+           "^FO50,999^A0N,20^FDNote^FS^FO150,999^A0N,20^FDclothes^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"quantity": "1", "weight": "5", "value": "50.00", "remarks": "clothes"}

@@ -224,15 +224,17 @@ def _likely_right(components: dict[str, float], any_field: bool) -> float:
 
 def _settled_share(fields: dict[str, float], components: dict[str, float]) -> float:
     """For a label with fields to review: the share of its fields not listed for
-    review, less the share that have no name of their own (``text_3``: surely not
-    named right, so they count twice), times the share of text not left static on
-    weak signs. On the development and generated labels this tracks the share
-    named right more closely than the fields' mean confidence does."""
+    review, less twice the share that have no name of their own (``text_3``: surely
+    not named right, and a sign that the layout around it was not understood, so
+    each counts three times), times the share of text not left static on weak signs.
+    On the development and generated labels this tracks the share named right more
+    closely than the fields' mean confidence does."""
     if not fields:
         return 0.5 * components["static_certainty"]
     unsure = sum(1 for c in fields.values() if c < LOW_CONFIDENCE)
     nameless = sum(1 for name in fields if _GENERIC.fullmatch(name))
-    return max(0.0, 1.0 - (unsure + nameless) / len(fields)) * components["static_certainty"]
+    settled = 1.0 - (unsure + 2 * nameless) / len(fields)
+    return max(0.0, settled) * components["static_certainty"]
 
 
 def _warnings(label: SourceLabel, decisions: list[Decision], fields: dict[str, float],

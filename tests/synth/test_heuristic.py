@@ -176,7 +176,7 @@ def test_a_label_is_low_confidence_exactly_when_a_name_needs_review(path: Path) 
     likely = parts["naming_certainty"] * parts["static_certainty"] * parts["parse_coverage"]
     unsure = sum(1 for c in fields.values() if c < LOW_CONFIDENCE)
     nameless = sum(1 for name in fields if re.fullmatch(r"(?:text|field)_\d+", name))
-    settled = max(0.0, 1 - (unsure + nameless) / len(fields)) if fields else 0.5
+    settled = max(0.0, 1 - (unsure + 2 * nameless) / len(fields)) if fields else 0.5
     expected = (LOW_CONFIDENCE - 0.01) * settled * parts["static_certainty"] \
         if result.low_confidence else LOW_CONFIDENCE + (1 - LOW_CONFIDENCE) * likely
     assert result.confidence_score == pytest.approx(expected, abs=0.002)

@@ -8,7 +8,7 @@ prefix), the sample value, a name and how certain each of those is.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import recognise, shapes
@@ -40,7 +40,9 @@ _PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
-Rules = Sequence[tuple[int, int, int]]  # (x, y, width) of the label's horizontal rules
+# The label's lines as each reading direction sees them: orientation -> [(rx, ry,
+# length)] (SourceLabel.rules).
+Rules = Mapping[str, Sequence[tuple[int, int, int]]]
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
@@ -422,17 +424,18 @@ def _sort_area_country(decisions: list[Decision]) -> None:
                       (f"{role.group(1)}_country", 0.6))
 
 
-def _ruled_between(rules: Rules, upper: Decision, lower: Decision) -> bool:
-    """A horizontal rule is drawn between two upright lines of text, across them."""
+def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
+    """A line is drawn between two lines of text that read the same way, across
+    them (in their reading frame)."""
     a, b = upper.source, lower.source
-    if a.orientation != "N" or b.orientation != "N":
-        return False  # rules are kept in page coordinates; rotated text reads across them
-    return any(a.y < y < b.y and x <= min(a.x, b.x) + 20 and max(a.x, b.x) <= x + width
-               for x, y, width in rules)
+    if rules is None or a.orientation != b.orientation:
+        return False
+    return any(a.ry < ry < b.ry and rx <= min(a.rx, b.rx) + 20 and max(a.rx, b.rx) <= rx + length
+               for rx, ry, length in rules.get(a.orientation, ()))
 
 
 def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
-                 rules: Rules = ()) -> list[Decision]:
+                 rules: Rules | None = None) -> list[Decision]:
     """The lines of the column that starts at ``start``, top to bottom."""
     # Empty fields count as lines: an address line left blank keeps its place.
     column = [d for d in decisions if not d.source.is_barcode
@@ -489,7 +492,7 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
 
 
-def _address_blocks(decisions: list[Decision], rules: Rules = ()) -> None:
+def _address_blocks(decisions: list[Decision], rules: Rules | None = None) -> None:
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
     for caption in decisions:
@@ -556,8 +559,8 @@ def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str)
             _variable(d, f"{role} phone beside its caption", 0.6, 0, (f"{role}_phone", 0.6))
 
 
-def _inline_caption_blocks(decisions: list[Decision], claimed: set[int], rules: Rules = ()
-                           ) -> None:
+def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
+                           rules: Rules | None = None) -> None:
     """A party's name printed after its caption in one field ("From: Acme Corp",
     "SHIP TO: Jane Doe") starts that party's block: the lines below are its address."""
     for d in decisions:
@@ -688,7 +691,7 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
 
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
-                 rules: Rules = ()) -> list[Decision]:
+                 rules: Rules | None = None) -> list[Decision]:
     """Up to four lines right above a postal line in its column (name, street...)."""
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
                      and abs(d.source.rx - anchor.source.rx) <= _COLUMN_TOLERANCE

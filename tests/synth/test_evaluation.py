@@ -93,3 +93,13 @@ def test_a_sort_area_copy_follows_the_generated_recipient() -> None:
     texts = [t for t, _, _ in evaluation.field_texts(label.zpl)]
     town = texts[13].split(" ", 1)[1]  # the recipient's "75002 Paris" line, regenerated
     assert town != "Paris" and texts[17] == town.upper()
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_rule_ends_a_block_also_on_a_turned_label(turned: bool) -> None:
+    zpl = ("^XA^PW812^LL1218^FO50,30^A0N,50,50^FDUPS^FS^FO50,100^GB712,4,4^FS"
+           "^FO50,130^A0N,40,40^FDBob Johnson^FS^FO50,180^A0N,30,30^FD555 Pine Street^FS"
+           "^FO50,220^A0N,30,30^FDDenver, CO 80202^FS^XZ")
+    zpl = generation.turn_label(zpl) if turned else zpl
+    values = make_engine("heuristic").synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Bob Johnson" and "UPS" not in values.values()

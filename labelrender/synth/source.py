@@ -218,7 +218,10 @@ def _reading_frame(label: SourceLabel) -> None:
     width = max((f.x for f in label.fields), default=0) + 1
     height = max((f.y for f in label.fields), default=0) + 1
     for f in label.fields:
-        f.rx, f.ry = {"R": (f.y, width - f.x), "I": (width - f.x, height - f.y),
+        # ry is the top of the line as it reads: for text turned R (tops to the right)
+        # and I (tops down) the origin ^FO gives is the line's bottom edge.
+        f.rx, f.ry = {"R": (f.y, width - f.x - f.font_height),
+                      "I": (width - f.x, height - f.y - f.font_height),
                       "B": (height - f.y, f.x)}.get(f.orientation, (f.x, f.y))
     rules: dict[str, list[tuple[int, int, int]]] = {o: [] for o in "NRIB"}
     for x, y, w, h in label.segments:

@@ -103,3 +103,16 @@ def test_a_rule_ends_a_block_also_on_a_turned_label(turned: bool) -> None:
     zpl = generation.turn_label(zpl) if turned else zpl
     values = make_engine("heuristic").synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_name"] == "Bob Johnson" and "UPS" not in values.values()
+
+
+@needs_corpus
+def test_a_turned_block_with_lines_of_different_sizes_reads_as_upright() -> None:
+    # The FedEx label of the corpus, turned: its recipient's name and street are
+    # printed smaller than the town line, so each line is read from its top.
+    zpl = (CORPUS / TRUTH["fedex"]["path"]).read_text(encoding="utf-8")
+    engine = make_engine("heuristic")
+    upright, turned = (engine.synthesize(SynthesisRequest(z)).draft.values
+                       for z in (zpl, generation.turn_label(zpl)))
+    recipient = {k: v for k, v in upright.items() if k.startswith("ship_to_")}
+    assert recipient["ship_to_postal_city"] == "Des Moines WA 11111"
+    assert {k: v for k, v in turned.items() if k.startswith("ship_to_")} == recipient

@@ -13,7 +13,10 @@ is known by construction:
   printed form stay the same value; check digits are then made valid again
   (SSCC / GTIN mod 10, UPS 1Z, UPU S10, USPS IMpb);
 - in about a third of the labels the sender's and the recipient's phone and town
-  are made equal on purpose: two distinct fields that merely share a value.
+  are made equal on purpose: two distinct fields that merely share a value;
+- about one label in four is turned a quarter (``turn_label``): each field printed
+  rotated 90 degrees, as labels made for a printer that feeds them sideways are,
+  so the layout rules must read the blocks in the text's own direction.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from datetime import date, timedelta
 
 from faker import Faker
 
+from labelrender.synth.shapes import address_role
 from labelrender.synth.source import SourceField, SourceLabel, read_first_label
+from labelrender.zpl.lexer import Command, Lexer
 
 LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "it_IT", "es_ES", "nl_NL", "sv_SE", "pl_PL",
            "da_DK", "no_NO", "cs_CZ", "hu_HU", "en_CA", "de_AT", "fr_CH")
@@ -94,9 +99,10 @@ def fix_check_digits(code: str) -> str:
 
 
 # Parts of a value that are its structure, not its data: "(420)", a leading GS1 AI
-# after a Code 128 FNC1, "2L", "1Z", "JJD", "(J)".
+# after a Code 128 FNC1, "2L", "1Z", "JJD", "(J)", a USPS IMpb's "92" (alone, after
+# the ZIP's FNC1 or after an escaped one).
 _STRUCTURE = re.compile(r"\(\d{2,4}\)|^(?:>[5-9:;])*(?:00|0[12]|40[0-3]|42[01])(?=\d{5})|"
-                        r"\(?2L\)?|^1Z|\(?J\)?JD|>[5-9:;]")
+                        r"\(?2L\)?|^1Z|\(?J\)?JD|>[5-9:;]|(?:^|(?<=>8)|(?<=_1))9[1-5](?=\d)")
 
 
 class _Substitution:
@@ -146,6 +152,19 @@ class _Party:
             self.values[key] = self._make(part, original)
         return self.values[key]
 
+    def echo(self, part: str, original: str) -> str:
+        """The party's town, postal code or country code as a sort area repeats it,
+        in the case of the original; empty when the party has none yet."""
+        if part == "country" and len(original.strip()) == 2:
+            value = self.locale.split("_")[1]
+        elif part in ("city", "postal_code"):
+            self.value("postal_city", original)  # the town and code, made once
+            value = self.values.get("town" if part == "city" else "postcode", "")
+        else:
+            return ""
+        head = original[: len(original) - len(original.lstrip(" -"))]
+        return head + (value.upper() if original.isupper() else value)
+
     def _make(self, part: str, original: str) -> str:
         f = self.fake
         if part == "name":
@@ -166,7 +185,9 @@ class _Party:
             if self.locale == "en_GB":
                 return f"{town} {code}"
             return f"{code} {town}"
-        if part == "country":
+        if part == "country":  # a code where the label printed one ("DK"), else a name
+            if len(original.strip()) == 2 and original.strip().isalpha():
+                return self.locale.split("_")[1]
             return _COUNTRIES.get(self.locale, "")
         if part == "phone":
             return str(f.phone_number())
@@ -205,6 +226,12 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
         return None  # escaped data: keep the template's bytes
     first = meaning.split("|")[0]
     party = _PARTY.match(first)
+    echo = next((m for m in map(_PARTY.match, meaning.split("|")[1:]) if m), None)
+    if party is None and echo is not None and not field.is_barcode:
+        # A sort area's copy of the address ("PARIS", "75002", "FR") follows it.
+        value = parties[echo.group(1)].echo(echo.group(2), text)
+        if value:
+            return _clean(value, field, ascii_only)
     if field.is_barcode:
         prefix = _BARCODE_PREFIX.match(field.raw)
         head = prefix.group(0) if prefix else ""
@@ -213,7 +240,9 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
             return None  # a composite payload keeps its bytes
         return head + subst.text(data)
     if party is not None:
-        caption = re.match(r"^[^\d:]{1,25}:\s*", text) if party.group(2) != "name" else None
+        caption = re.match(r"^[^\d:]{1,25}:\s*", text)
+        if caption and party.group(2) == "name" and address_role(caption.group(0)) is None:
+            caption = None  # a name with a colon in it, not "From: <name>"
         head = caption.group(0) if caption else ""
         value = parties[party.group(1)].value(party.group(2), text)
         return _clean(head + value, field, ascii_only)
@@ -275,7 +304,84 @@ def generate_one(template_name: str, zpl: str, truth: dict[int, str], seed: int
         pos = end
     out.append(text[pos:])
     zpl_out = "".join(out).encode("latin-1").decode("utf-8", errors="replace")
+    if random.Random(f"turn {seed}").random() < 0.25:
+        return GeneratedLabel(f"{template_name}#{seed}R", turn_label(zpl_out), dict(truth),
+                              locale)
     return GeneratedLabel(f"{template_name}#{seed}", zpl_out, dict(truth), locale)
+
+
+_TURN = {"N": "R", "R": "I", "I": "B", "B": "N"}
+_BARCODES = re.compile(r"B[0-9A-Z]")
+
+
+def _turned_params(name: str, params: str, height: int, width: int, size: int
+                   ) -> str | None:
+    """The parameters of one command on the label turned a quarter clockwise, or None
+    to keep them: a field ``size`` dots high at (x, y) moves to (height - y - size, x),
+    text and barcodes read R."""
+    parts = params.split(",")
+    if name in ("FO", "FT") and len(parts) >= 2 and parts[0].strip().isdigit() \
+            and parts[1].strip().isdigit():
+        return ",".join([str(max(0, height - int(parts[1]) - size)), parts[0], *parts[2:]])
+    if name == "A" and params[1:2].upper() in _TURN:
+        return params[0] + _TURN[params[1].upper()] + params[2:]
+    if name == "FW" and params[:1].upper() in _TURN:
+        return _TURN[params[0].upper()] + params[1:]
+    if name == "GB" and len(parts) >= 2:
+        return ",".join([parts[1], parts[0], *parts[2:]])
+    if name == "PW":
+        return str(height)
+    if name == "LL":
+        return str(width)
+    if _BARCODES.fullmatch(name) and name != "BY" and params[:1].upper() in _TURN:
+        return _TURN[params[0].upper()] + params[1:]
+    return None
+
+
+def _field_size(after: list[Command]) -> int:
+    """How many dots high the field that starts here prints: its font, its barcode
+    or its box (30 when it says none)."""
+    for command in after:
+        parts = command.params.split(",")
+        if command.name in ("FS", "FO", "FT", "XZ"):
+            break
+        if command.name == "A" and len(parts) > 1 and parts[1].strip().isdigit():
+            return int(parts[1])
+        if command.name == "GB" and len(parts) > 1 and parts[1].strip().isdigit():
+            return int(parts[1])
+        if _BARCODES.fullmatch(command.name) and command.name != "BY" and len(parts) > 1 \
+                and parts[1].strip().isdigit():
+            return int(parts[1])
+    return 30
+
+
+def turn_label(zpl: str) -> str:
+    """``zpl`` with its first label turned a quarter clockwise (``^FWR`` for fields
+    that name no orientation of their own). Only positions and orientations change:
+    the fields, their order and their data stay, so the truth by position holds."""
+    text = zpl.encode("utf-8").decode("latin-1")
+    label = read_first_label(text)
+    width = label.width or max((f.x for f in label.fields), default=0) + 100
+    height = label.length or max((f.y for f in label.fields), default=0) + 100
+    edits: list[tuple[int, int, str]] = []
+    commands = [c for c in Lexer(text.encode("latin-1")) if c.offset < len(label.text)]
+    started = False
+    for i, command in enumerate(commands):
+        start = command.offset + 1 + len(command.name)
+        if command.name == "XA" and not started:
+            started = True
+            edits.append((start, start, text[command.offset] + "FWR"))
+            continue
+        size = _field_size(commands[i + 1:]) if command.name in ("FO", "FT") else 0
+        new = _turned_params(command.name, command.params, height, width, size)
+        if new is not None and text[start:start + len(command.params)] == command.params:
+            edits.append((start, start + len(command.params), new))
+    out, pos = [], 0
+    for start, end, new in sorted(edits):
+        out += [text[pos:start], new]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out).encode("latin-1").decode("utf-8", errors="replace")
 
 
 def _equal_phones(raw: str, meaning: str, parties: dict[str, _Party]) -> str:

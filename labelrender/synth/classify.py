@@ -8,6 +8,7 @@ prefix), the sample value, a name and how certain each of those is.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from . import recognise, shapes
@@ -39,6 +40,9 @@ _PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
+# The label's lines as each reading direction sees them: orientation -> [(rx, ry,
+# length)] (SourceLabel.rules).
+Rules = Mapping[str, Sequence[tuple[int, int, int]]]
 # Line layout: lines of one block share a column and follow each other closely.
 _COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
@@ -107,12 +111,20 @@ def _text(d: Decision) -> None:
     if shapes.is_caption(text):
         d.reason, d.certainty = "caption", 0.9
         return
-    split = shapes.caption_split(d.source.raw)
+    split = _caption_split(d.source)
     if split is not None:
-        caption = d.source.raw[:split]
+        caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
+        if name[0] == "service" or name[0] == "form_version" and name[1] >= 0.85:
+            # "SERVICE: EXPRESS 9AM" describes the product the layout is made for, and
+            # "VER: 01.06" the form; another service is another layout (and another
+            # template), so they are static.
+            d.reason, d.certainty = f"{name[0]} line: part of the layout", 0.8
+            return
         value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
+        if found is None and name[1] < 0.7:  # an unknown caption: the value's shape names it
+            found = shapes.shape_name(value)
         if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
                                   and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
@@ -133,6 +145,24 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
+
+
+def _caption_split(source: SourceField) -> int | None:
+    """Where the value starts in the raw data of a "Caption: value" field. A caption
+    written with ^FH escapes ("Zawarto_c5_9b_c4_87:") is read as it prints, and the
+    split taken back to the raw data."""
+    split = shapes.caption_split(source.raw)
+    indicator = source.hex_indicator
+    if split is not None or indicator is None or indicator not in source.raw:
+        return split
+    printed = printed_bytes(source, source.raw)
+    at = shapes.caption_split(printed)
+    if at is None:
+        return None
+    for end in range(at, len(source.raw) + 1):
+        if printed_bytes(source, source.raw[:end]) == printed[:at]:
+            return end
+    return None
 
 
 def _captioned_barcode_value(d: Decision, barcodes: list[tuple[str, Decision]]) -> None:
@@ -166,7 +196,12 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
     code = shapes.compact(d.text)
     if len(code) < 6 or not shapes.has_digits(code, 3):
         return None
-    return next((b for data, b in barcodes if code in data), None)
+    found = next((b for data, b in barcodes if code in data), None)
+    # Printed forms group digits with dots or dashes too: "99.60.000000.00000000".
+    plain = re.sub(r"[.-]", "", code)
+    if found is None and plain != code and len(plain) >= 8 and plain.isalnum():
+        found = next((b for data, b in barcodes if plain in data), None)
+    return found
 
 
 def classify(label: SourceLabel) -> list[Decision]:
@@ -196,7 +231,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             d.variable = False
             _variable(d, "printed form of barcode data", 0.9, 0,
                       (barcode.name, min(0.8, barcode.name_certainty)))
-    _address_blocks(decisions)
+    _address_blocks(decisions, label.rules)
     _echoes(decisions)
     _caption_values(decisions)  # again: captions of the values the blocks left alone
     _parties(decisions)
@@ -212,15 +247,48 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     line = max(10, int(0.6 * c.font_height))
     beside = [d for d in candidates if abs(d.source.ry - c.ry) <= line
               and 0 < d.source.rx - c.rx <= 520]
+    reach = max(int(2.2 * c.font_height), 40)
+    # A caption with no colon may head a table column ("Qty.", "Wgt", "Value"): with
+    # a number below it and only words beside it (the next headers), the number is
+    # its value.
+    cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
+             and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 10
+             and shapes.has_digits(d.text, 1)]
+    if cells and not caption.text.strip().endswith((":", "#")) \
+            and all(shapes.words_only(d.text) for d in beside):
+        return min(cells, key=lambda d: d.source.ry)
     if beside:
         return min(beside, key=lambda d: d.source.rx)
-    reach = max(int(2.2 * c.font_height), 40)
     others = [o.source for o in decisions if o is not caption and not o.variable
               and o.text and shapes.is_caption(o.text)]
     below = [d for d in candidates if 0 < d.source.ry - c.ry <= reach
              and c.rx - 60 <= d.source.rx <= c.rx + 200
              and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
     return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+_UNIT = re.compile(r"(?:kgs?|lbs?|g|oz)\.?", re.IGNORECASE)
+
+
+def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
+    """A unit printed in a field of its own right after a number ("0.10" "kg") is the
+    number's: the number is a weight, the unit static. False when ``unit`` is none."""
+    if not _UNIT.fullmatch(unit.text.strip()):
+        return False
+    u = unit.source
+    left = [d for d in decisions if d is not unit and not d.source.is_barcode
+            and re.fullmatch(r"\d+(?:[.,]\d+)?", d.text.strip())
+            and abs((d.source.ry + d.source.font_height) - (u.ry + u.font_height)) <= 12
+            and 0 < u.rx - d.source.rx <= 160]
+    if not left:
+        return False
+    number = max(left, key=lambda d: d.source.rx)
+    if not number.variable or number.name_certainty < 0.8:
+        number.variable = False
+        indent = len(number.source.raw) - len(number.source.raw.lstrip(" "))
+        _variable(number, f"number before its unit {unit.text.strip()!r}", 0.8, indent,
+                  ("weight", 0.8))
+    return True
 
 
 def _caption_values(decisions: list[Decision]) -> None:
@@ -232,10 +300,12 @@ def _caption_values(decisions: list[Decision]) -> None:
                 or shapes.address_role(text) is not None \
                 or not (shapes.is_known_caption(text) or shapes.is_caption(text)):
             continue
+        if _unit_after_number(decisions, caption):
+            continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is None:
-            continue
+        if target is None or name[0] in ("service", "form_version"):
+            continue  # a service banner is part of the layout (see _text)
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
@@ -274,8 +344,13 @@ def _parties(decisions: list[Decision]) -> None:
                 best = (distance, role)
         if best is not None:
             d.name, d.name_certainty = f"{best[1]}_{d.name}", min(d.name_certainty, 0.75)
+        elif blocks:  # whose phone? the nearest block's, for a person to check
+            role = min(blocks, key=lambda r: min(
+                abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
+                for x in blocks[r]))
+            d.name, d.name_certainty = f"{role}_{d.name}", min(d.name_certainty, 0.5)
         else:
-            d.name_certainty = min(d.name_certainty, 0.5)  # whose phone? a person decides
+            d.name_certainty = min(d.name_certainty, 0.5)
 
 
 def _echoes(decisions: list[Decision]) -> None:
@@ -290,7 +365,11 @@ def _echoes(decisions: list[Decision]) -> None:
                 or shapes.is_caption(d.text):
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
-        source = next((a for a in addresses if pattern.search((a.value or "").upper())), None)
+        # A sort area routes to the recipient: its address wins when the sender's
+        # holds the same town or code.
+        matches = [a for a in addresses if pattern.search((a.value or "").upper())]
+        source = min(matches, key=lambda a: not (a.name or "").startswith("ship_to_"),
+                     default=None)
         if source is None:
             if lone_postal:
                 d.name, d.name_certainty = "routing_code", 0.5
@@ -306,11 +385,60 @@ def _echoes(decisions: list[Decision]) -> None:
         indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
         d.variable = False
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
+    _sort_area_country(decisions)
+    _sort_line_codes(decisions)
 
 
-def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> list[Decision]:
+def _sort_line_codes(decisions: list[Decision]) -> None:
+    """A short code of capitals printed just left of a sort code on its line ("SKA"
+    before "SK13", "YVR" before "- VANCOUVER") is part of the routing too."""
+    codes = [d for d in decisions if d.variable and not d.source.is_barcode
+             and (d.name == "routing_code" or d.reason.startswith("repeats part of "))]
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable or d.source.is_barcode or not re.fullmatch(r"[A-Z]{2,4}", text) \
+                or shapes.is_known_caption(text) or shapes.is_country(text):
+            continue
+        if any(abs(c.source.ry - d.source.ry) <= 4 and 0 < c.source.rx - d.source.rx <= 200
+               and d.source.font_height >= 0.8 * c.source.font_height for c in codes):
+            _variable(d, "code on the line of a sort code", 0.6, 0, ("routing_code", 0.55))
+
+
+def _sort_area_country(decisions: list[Decision]) -> None:
+    """A country code printed under the postcode and town a sort area repeats
+    ("75002" / "PARIS" / "FR") is the destination country of that address."""
+    echoes = [d for d in decisions if d.variable and d.reason.startswith("repeats part of ")]
+    for d in decisions:
+        code = d.text.strip().upper()
+        if d.variable or d.source.is_barcode or len(code) != 2 \
+                or not shapes.is_country(code):
+            continue
+        above = [e for e in echoes if abs(e.source.rx - d.source.rx) <= _COLUMN_TOLERANCE
+                 and 0 < d.source.ry - e.source.ry <= 2 * max(e.source.font_height, 30)]
+        if not above:
+            continue
+        role = re.match(_PARTY, above[0].name or "")
+        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        if role:
+            _variable(d, f"country code under {above[0].name}", 0.6, indent,
+                      (f"{role.group(1)}_country", 0.6))
+
+
+def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
+    """A line is drawn between two lines of text that read the same way, across
+    them (in their reading frame)."""
+    a, b = upper.source, lower.source
+    if rules is None or a.orientation != b.orientation:
+        return False
+    return any(a.ry < ry < b.ry and rx <= min(a.rx, b.rx) + 20 and max(a.rx, b.rx) <= rx + length
+               for rx, ry, length in rules.get(a.orientation, ()))
+
+
+def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
+                 rules: Rules | None = None) -> list[Decision]:
     """The lines of the column that starts at ``start``, top to bottom."""
-    column = [d for d in decisions if not d.source.is_barcode and d.text
+    # Empty fields count as lines: an address line left blank keeps its place.
+    column = [d for d in decisions if not d.source.is_barcode
               and abs(d.source.rx - start.source.rx) <= _COLUMN_TOLERANCE
               and d.source.ry >= first_y]
     column.sort(key=lambda d: (d.source.ry, d.source.rx))
@@ -320,10 +448,15 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
         if d is not start and lines and d.source.ry == lines[-1].source.ry:
             continue
         gap = d.source.ry - previous.source.ry
-        if d is not start and gap > max(3.0 * previous.source.font_height, 48):
-            break
-        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)):
-            break  # "SERVICE: EXPRESS", "Weight: 2 kg" end the address above them
+        if d is not start and (gap > max(3.0 * previous.source.font_height, 48)
+                               or _ruled_between(rules, previous, d)):
+            break  # too far below, or a rule drawn between: another block
+        if not d.text:
+            previous = d if gap > 0 else previous
+            continue
+        if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
+                               or shapes.is_known_caption(d.text)):
+            break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
@@ -333,9 +466,11 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int) -> li
 
 def _captioned_data(d: Decision) -> bool:
     """A "Caption: value" line whose caption is not one of an address's own."""
-    split = shapes.caption_split(d.source.raw)
-    return split is not None and shapes.caption_name(d.source.raw[:split])[0] not in (
-        "phone", "contact", "email") and shapes.caption_name(d.source.raw[:split])[1] >= 0.7
+    split = _caption_split(d.source)
+    if split is None:
+        return False
+    name = shapes.caption_name(sample_value(d.source, d.source.raw[:split]) or "")
+    return name[0] not in ("phone", "contact", "email") and name[1] >= 0.7
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -347,7 +482,9 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
             and not shapes.is_caption(d.text)
             and c.rx - 40 <= d.source.rx <= c.rx + 420
             and c.ry - line <= d.source.ry <= c.ry + max(3 * c.font_height, 60)]
-    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx]
+    # An address starts with a name: a number beside the caption is a value of its own.
+    beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx
+              and shapes.has_letters(d.text)]
     below = [d for d in near if d.source.ry > c.ry + line and d.source.rx <= c.rx + 80]
     # A column under the caption wins over a value far to its right ("FROM:  phone").
     far = not beside or min(d.source.rx for d in beside) - c.rx > 120
@@ -355,7 +492,7 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
 
 
-def _address_blocks(decisions: list[Decision]) -> None:
+def _address_blocks(decisions: list[Decision], rules: Rules | None = None) -> None:
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
     for caption in decisions:
@@ -363,13 +500,16 @@ def _address_blocks(decisions: list[Decision]) -> None:
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
-        lines = _block_lines(decisions, first, first.source.ry)
+        first = _block_top(decisions, caption, first, claimed)
+        _caption_line_phone(decisions, caption, role)
+        lines = _block_lines(decisions, first, first.source.ry, rules)
         stop = min((d.source.ry for d in decisions if d is not caption
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
+    _inline_caption_blocks(decisions, claimed, rules)
     # Values beside or below their own captions ("Ref:", "Weight:") are no address:
     # they are named first, and a column of them never makes a block.
     _caption_values(decisions)
@@ -383,13 +523,20 @@ def _address_blocks(decisions: list[Decision]) -> None:
     blocks: list[list[Decision]] = []
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
-                or not shapes.is_postal_line(anchor.text) or shapes.is_tracking(anchor.text):
+                or not shapes.is_postal_line(anchor.text) and not _lone_postcode(anchor) \
+                or shapes.is_tracking(anchor.text):
             continue
-        above = _lines_above(decisions, anchor, claimed)
-        if len(above) < 2:
-            continue  # an address has at least a name and a street above its town
-        lines = _block_lines(decisions, above[0], above[0].source.ry)
-        block = [d for d in lines if d.source.position not in claimed]
+        prefix = _country_prefix(decisions, anchor, claimed)
+        above = _lines_above(decisions, prefix or anchor, claimed, rules)
+        if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
+                len(above) < 3 or not shapes.words_only(above[-1].text)
+                or shapes.is_country(above[-1].text)):
+            continue  # a name and a street above the town; name, street and town above
+            # a postcode printed alone under its town (British, Nordic forms)
+        lines = _block_lines(decisions, above[0], above[0].source.ry, rules)
+        block = [d for d in lines if d.source.position not in claimed and d is not prefix]
+        if prefix is not None:  # "DK" then "2500 Copenhagen": the town line, then its country
+            block += [anchor, prefix]
         claimed.update(d.source.position for d in block)
         blocks.append(block)
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
@@ -397,6 +544,76 @@ def _address_blocks(decisions: list[Decision]) -> None:
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str) -> None:
+    """Digits printed on the caption's own line that are a valid number read with a
+    "+" ("FROM:  46737671317") are that party's phone, for a person to check."""
+    c = caption.source
+    line = max(6, min(16, c.font_height // 2))
+    for d in decisions:
+        if d is not caption and not d.source.is_barcode and abs(d.source.ry - c.ry) <= line \
+                and 0 < d.source.rx - c.rx <= 420 and recognise.international_digits(d.text) \
+                and (not d.variable or d.name_certainty < 0.8):
+            d.variable = False
+            _variable(d, f"{role} phone beside its caption", 0.6, 0, (f"{role}_phone", 0.6))
+
+
+def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
+                           rules: Rules | None = None) -> None:
+    """A party's name printed after its caption in one field ("From: Acme Corp",
+    "SHIP TO: Jane Doe") starts that party's block: the lines below are its address."""
+    for d in decisions:
+        split = _caption_split(d.source)
+        if d.source.position in claimed or d.source.is_barcode or split is None:
+            continue
+        role = shapes.address_role(sample_value(d.source, d.source.raw[:split]) or "")
+        if role is None:
+            continue
+        lines = _block_lines(decisions, d, d.source.ry, rules)
+        claimed.add(d.source.position)
+        d.variable = False
+        _variable(d, f"{role} name after its caption", 0.8, split, (f"{role}_name", 0.8))
+        _name_block(lines[1:], role, 0.8, claimed, named=True)
+        _same_line_town(decisions, lines, role, 0.8, claimed)
+
+
+def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
+               claimed: set[int]) -> Decision:
+    """The top line of a block whose caption sits beside one of its lower lines: a
+    "TO" centred on the block, or the "TO:" of a two-line "SHIP / TO:" caption."""
+    c = caption.source
+    if abs(first.source.ry - c.ry) > max(6, min(16, c.font_height // 2)):
+        return first  # the block starts below its caption
+    top = first
+    for _ in range(2):
+        above = [d for d in decisions if d.text and not d.source.is_barcode
+                 and d.source.position not in claimed and d is not caption
+                 and abs(d.source.rx - top.source.rx) <= _COLUMN_TOLERANCE
+                 and 0 < top.source.ry - d.source.ry <= 1.6 * top.source.font_height
+                 and d.source.ry >= c.ry - 2.5 * c.font_height
+                 and not shapes.is_caption(d.text) and not d.prefix_len
+                 and d.source.font_height <= _FONT_JUMP * top.source.font_height]
+        if not above:
+            break
+        top = max(above, key=lambda d: d.source.ry)
+    return top
+
+
+def _lone_postcode(d: Decision) -> bool:
+    return bool(shapes.POSTAL.fullmatch(d.text.strip().upper())) and not d.prefix_len
+
+
+def _country_prefix(decisions: list[Decision], anchor: Decision, claimed: set[int]
+                    ) -> Decision | None:
+    """A country code printed in a field of its own just left of a postal line
+    ("DK" | "2500 Copenhagen"): the block's column is the code's."""
+    left = [d for d in decisions if d.source.position not in claimed and d is not anchor
+            and not d.source.is_barcode and not d.variable
+            and abs(d.source.ry - anchor.source.ry) <= 4
+            and 0 < anchor.source.rx - d.source.rx <= 120
+            and len(d.text.strip()) <= 3 and shapes.is_country(d.text)]
+    return max(left, key=lambda d: d.source.rx) if left else None
 
 
 def _font(block: list[Decision]) -> float:
@@ -429,10 +646,24 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
 def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
                     certainty: float, claimed: set[int]) -> None:
     """A town printed in a field of its own right of its postal code ("04230" and
-    "Roma" on one line) is the block's town."""
+    "Roma" on one line) is the block's town; a postal code in a field of its own
+    right of the country code ("DK" "2500" "Copenhagen") is the block's postal code."""
     for line in lines:
+        if (line.name or "").endswith(("_postal_city", "_postal_code", "_city")):
+            _same_line_country(decisions, line, role, certainty, claimed)
         if not (line.name or "").endswith(("_postal_code", "_country")):
             continue
+        codes = [d for d in decisions if d.source.position not in claimed
+                 and not d.source.is_barcode and (line.name or "").endswith("_country")
+                 and shapes.POSTAL.fullmatch(d.text.strip().upper())
+                 and abs(d.source.ry - line.source.ry) <= 4
+                 and 0 < d.source.rx - line.source.rx <= 200]
+        if codes:
+            code = min(codes, key=lambda d: d.source.rx)
+            claimed.add(code.source.position)
+            code.variable = False
+            _variable(code, f"{role} address line", certainty, 0,
+                      (f"{role}_postal_code", certainty))
         beside = [d for d in decisions if d.source.position not in claimed
                   and not d.source.is_barcode and d.text and shapes.words_only(d.text)
                   and not shapes.is_caption(d.text) and not shapes.is_country(d.text)
@@ -445,8 +676,22 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             _variable(town, f"{role} address line", certainty, 0, (f"{role}_city", certainty))
 
 
-def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
-                 ) -> list[Decision]:
+def _same_line_country(decisions: list[Decision], line: Decision, role: str,
+                       certainty: float, claimed: set[int]) -> None:
+    """A country printed in a field of its own right of the town line ("Des Moines
+    WA 11111" ... "(US)") is the block's country."""
+    beside = [d for d in decisions if d.source.position not in claimed and not d.variable
+              and not d.source.is_barcode and shapes.is_country(d.text)
+              and abs(d.source.ry - line.source.ry) <= 4
+              and 0 < d.source.rx - line.source.rx <= 800]
+    if beside:
+        country = min(beside, key=lambda d: d.source.rx)
+        claimed.add(country.source.position)
+        _variable(country, f"{role} address line", certainty, 0, (f"{role}_country", certainty))
+
+
+def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
+                 rules: Rules | None = None) -> list[Decision]:
     """Up to four lines right above a postal line in its column (name, street...)."""
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
                      and abs(d.source.rx - anchor.source.rx) <= _COLUMN_TOLERANCE
@@ -457,15 +702,18 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int]
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
                 or shapes.is_caption(d.text) or len(lines) == 4 \
-                or d.source.font_height > _FONT_JUMP * below.source.font_height:
-            break  # a code printed much larger above a block is no line of it
+                or d.source.font_height > _FONT_JUMP * below.source.font_height \
+                or _ruled_between(rules, d, below):
+            break  # a code printed much larger above a block (or ruled off) is no line of it
         lines.append(d)
         below = d
     return list(reversed(lines))
 
 
-def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int]) -> None:
-    """Name an address block's lines: name, address_n, postal_city, country, phone."""
+def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
+                named: bool = False) -> None:
+    """Name an address block's lines: name, address_n, postal_city, country, phone
+    (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
     # A postcode on a line of its own under the town (British, Australian forms):
@@ -474,20 +722,23 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             and shapes.POSTAL.fullmatch(d.text.strip().upper())
             and shapes.words_only(lines[i - 1].text)
             and not shapes.is_country(lines[i - 1].text)]
-    if postal is None or lone and lone[-1] == postal:
+    # A lone code below a line that only looks like a town ("78580 Gonzalez Island" is
+    # a street with its house number first) is the block's code.
+    if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
     street = 0
-    named = False
     for i, d in enumerate(lines):
         if d.source.position in claimed:
             continue
         claimed.add(d.source.position)
-        if d.variable and d.name in _DATA_NAMES and d.name_certainty >= 0.8:
+        if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):
             part = "phone"
+        elif recognise.EMAIL.fullmatch(d.text.strip()):
+            part = "email"
         elif not named:
             part, named = "name", True
         elif i == town:

@@ -8,6 +8,7 @@ sample values must render pixel for pixel like the input.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from labelrender.zpl import RenderOptions, ZplError, render
@@ -36,6 +37,8 @@ _SIZE_TOLERANCE = 0.04
 _WEAK = 0.7
 # A name this sure (a caption, a check digit) vouches that its field is data too.
 _SURE_NAME = 0.8
+# The names of fields whose kind was not found (naming.make_unique).
+_GENERIC = re.compile(r"(?:text|field)_\d+")
 
 
 @dataclass
@@ -157,7 +160,7 @@ class HeuristicEngine:
         if not placeholders or any(c < LOW_CONFIDENCE for c in fields.values()):
             # A field whose kind or party is uncertain needs a person's look: the label
             # is below the threshold, still ordered by how much of it is likely right.
-            score = (LOW_CONFIDENCE - 0.01) * likely
+            score = (LOW_CONFIDENCE - 0.01) * _settled_share(fields, components)
         else:
             score = LOW_CONFIDENCE + (1.0 - LOW_CONFIDENCE) * likely
         if not round_trip:
@@ -217,6 +220,21 @@ def _likely_right(components: dict[str, float], any_field: bool) -> float:
     reported, not scored: they say nothing of whether the names are right."""
     naming = components["naming_certainty"] if any_field else 0.5
     return naming * components["static_certainty"] * components["parse_coverage"]
+
+
+def _settled_share(fields: dict[str, float], components: dict[str, float]) -> float:
+    """For a label with fields to review: the share of its fields not listed for
+    review, less twice the share that have no name of their own (``text_3``: surely
+    not named right, and a sign that the layout around it was not understood, so
+    each counts three times), times the share of text not left static on weak signs.
+    On the development and generated labels this tracks the share named right more
+    closely than the fields' mean confidence does."""
+    if not fields:
+        return 0.5 * components["static_certainty"]
+    unsure = sum(1 for c in fields.values() if c < LOW_CONFIDENCE)
+    nameless = sum(1 for name in fields if _GENERIC.fullmatch(name))
+    settled = 1.0 - (unsure + 2 * nameless) / len(fields)
+    return max(0.0, settled) * components["static_certainty"]
 
 
 def _warnings(label: SourceLabel, decisions: list[Decision], fields: dict[str, float],

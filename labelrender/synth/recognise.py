@@ -151,7 +151,9 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     if found is not None:
         return found
     if re.fullmatch(r"\d{18}", code) and gs1_valid(code):
-        return "sscc", 0.85
+        # No "00" in front: an SSCC or a carrier's 18-digit parcel number that happens
+        # to check (one in ten does); a person should look.
+        return "sscc", 0.6
     return None
 
 
@@ -221,3 +223,16 @@ def phone(text: str) -> bool:
         except phonenumbers.NumberParseException:
             continue
     return False
+
+
+@lru_cache(maxsize=4096)
+def international_digits(text: str) -> bool:
+    """Digits alone that are a valid number once read with a leading ``+``
+    ("46737671317": a Swedish mobile written without its plus sign)."""
+    digits = text.strip()
+    if not digits.isdigit() or not 10 <= len(digits) <= 15 or digits.startswith("0"):
+        return False
+    try:
+        return bool(phonenumbers.is_valid_number(phonenumbers.parse("+" + digits, None)))
+    except phonenumbers.NumberParseException:
+        return False

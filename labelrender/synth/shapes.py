@@ -62,7 +62,8 @@ CAPTION_NAMES = {
     **_words("tracking_number", "tracking", "tracking #", "tracking no", "tracking number",
              "tracking id", "track id", "trk", "trk #", "awb", "awb #", "air waybill",
              "waybill", "waybill #", "track & trace", "track and trace", "sendungsnr",
-             "sendungsnummer", "sendungs nr", "shipment", "shipment #", "shipment no",
+             "sendungsnummer", "sendungs nr", "sendungs id", "sendung", "shipment", "shipment #",
+             "shipment no",
              "shipment id", "shipment number", "shp #", "sändnings id", "sandnings id",
              "sändningsnummer", "forsendelsesnummer", "zending", "zendingnummer",
              "numéro de colis", "numero de colis", "n colis", "numero spedizione",
@@ -86,6 +87,8 @@ CAPTION_NAMES = {
     **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
              "data generowania", "date d impression", "data di stampa"),
     **_words("delivery_date", "delivery date", "deliver by", "estimated delivery", "eta",
+             "expected delivery", "expected delivery date", "scheduled delivery",
+             "voraussichtliche zustellung", "livraison prévue", "consegna prevista",
              "lieferdatum", "leveransdatum", "leveransedato", "data consegna",
              "date de livraison", "fecha de entrega"),
     **_words("expiry_date", "expiry", "expiry date", "expires", "exp", "best before", "bbd",
@@ -93,7 +96,10 @@ CAPTION_NAMES = {
     **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
              "kolli", "anzahl", "paczka", "paczki", "pakke", "pakker", "packages", "pkg",
              "pkgs", "items", "pieza", "piezas", "pezzi", "colis", "carton", "cartons", "box",
-             "packstück", "packstücke", "paket"),
+             "packstück", "packstücke", "paket", "package", "bultos", "bulto", "stuks", "szt",
+             "sztuk",
+             "paquetes", "paquets", "pacchi", "colli nr", "kolli nr", "nombre de colis",
+             "antal kolli", "number of pieces", "no of pieces", "pieces count"),
     **_words("quantity", "qty", "quantity", "menge", "quantité", "quantità", "cantidad",
              "aantal", "antal", "ilość"),
     **_words("account_number", "account", "account no", "account #", "account number",
@@ -105,8 +111,15 @@ CAPTION_NAMES = {
              "klantnummer", "numer klienta"),
     **_words("order_number", "order", "order no", "order #", "order number", "ordre",
              "bestellung", "bestellnr", "bestellnummer", "commande", "n commande", "ordine",
-             "pedido", "ordernummer", "ordernr", "zamówienie", "order id"),
+             "pedido", "ordernummer", "ordernr", "zamówienie", "order id", "auftrag",
+             "auftragsnr", "auftragsnummer", "numero de commande", "numéro de commande",
+             "numero ordine", "número de pedido", "numer zamówienia", "sales order"),
     **_words("purchase_order", "po", "po #", "p o", "purchase order", "p o #", "po no"),
+    **_words("reference", "delivery note", "delivery no", "lieferschein", "lieferscheinnr",
+             "bon de livraison", "albarán", "albaran", "bolla", "ddt", "följesedel",
+             "pakbon", "shipper reference"),
+    **_words("ship_date", "shipped", "shipped on", "dispatch date", "date of dispatch",
+             "date d envoi", "fecha envío", "data di spedizione", "versandt am"),
     **_words("invoice", "inv", "invoice", "invoice no", "rechnung", "rechnungsnr",
              "facture", "fattura", "factura", "faktura"),
     **_words("department", "dept", "department", "abteilung"),
@@ -118,7 +131,8 @@ CAPTION_NAMES = {
              "produkt", "product", "service level"),
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
              "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
-             "area", "zona"),
+             "area", "zona", "destination", "dest", "origin", "orig", "sector", "tour",
+             "tournée", "route code", "gateway", "facility", "station", "terminal"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
@@ -137,6 +151,9 @@ CAPTION_NAMES = {
              "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
              "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
     **_words("permit_number", "permit", "permit no", "permit #"),
+    # The label form's own version ("VER: 01.06"): part of the layout, never data.
+    **_words("form_version", "ver", "version", "rev", "revision", "label version",
+             "form version", "layout"),
 }
 
 
@@ -180,11 +197,12 @@ DATE = re.compile(
 WEIGHT = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:KGS?|LBS?|G|OZ)\b", re.IGNORECASE)
 PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 PIECES = re.compile(r"^\d+\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*\d+$", re.IGNORECASE)
-# Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European, Polish,
+# Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European (also with
+# the country's prefix: "D-12345", "H-3437", "CH-8000", "DK-2500"), Polish,
 # Swedish/Czech spaced, Dutch, British and Canadian.
 POSTAL = re.compile(
-    r"\b(?:\d{5}(?:-\d{4})?|\d{4}|\d{2}-\d{3}|\d{3} \d{2}|\d{4} ?[A-Z]{2}|"
-    r"[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
+    r"\b(?:(?:[A-Z]{1,3}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
+    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")
@@ -267,14 +285,17 @@ def caption_name(caption: str) -> tuple[str, float]:
     caption of the vocabulary is sure, an unknown one only names the field."""
     key = _caption_key(caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
-    short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", key)
+    short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", re.sub(r"(?<=[a-z])\d$", "", key))
     words = short.split(" ") if short else [""]
     # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
     tries += [short, words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:
-            return names[attempt], 0.85 if i < 4 else 0.7
+            name = names[attempt]
+            if name == "piece_count" and re.search(r"\bid$", key):
+                return "tracking_number", 0.7  # "Piece ID", "Paket-ID": an identifier
+            return name, 0.85 if i < 4 else 0.7
     last = short.split(" ")[-1] if short else ""
     if last.endswith("ref") or last.endswith("reference"):
         return "reference", 0.7  # "AltRef", "Kundenref"
@@ -292,8 +313,9 @@ def _names() -> dict[str, str]:
 
 @lru_cache(maxsize=8192)
 def is_known_caption(text: str) -> bool:
-    """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr." ..."""
-    return bool(text.strip()) and not any(c.isdigit() for c in text) and \
+    """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr.", "Ref1:" ..."""
+    words = re.sub(r"(?<=[^\W\d_])\s?\d(?=\s*:?\s*$)", "", text)  # "Ref1:", "Ref 2:"
+    return bool(words.strip()) and not any(c.isdigit() for c in words) and \
         caption_name(text)[1] >= 0.85 and len(text.split()) <= 4
 
 
@@ -335,6 +357,10 @@ def data_digits(text: str, count: int) -> bool:
     return has_digits(_TIMES.sub("", text), count)
 
 
+def has_letters(text: str) -> bool:
+    return bool(_WORD.search(text))
+
+
 def words_only(text: str) -> bool:
     return not any(c.isdigit() for c in text)
 
@@ -344,8 +370,8 @@ def shape_name(text: str) -> tuple[str, float] | None:
     """A name from what the data looks like, with how sure it is."""
     if _TIMES.fullmatch(text.strip()):
         return None
-    if is_sscc(text):
-        return "sscc", 0.85
+    if is_sscc(text):  # with its "(00)" sure; 18 digits alone may be a parcel number
+        return "sscc", 0.85 if len(compact(text)) == 20 or "(00)" in text else 0.6
     if PIECES.match(text.strip()):
         return "piece_count", 0.8
     if WEIGHT.fullmatch(text.strip()):

@@ -59,6 +59,12 @@ class SourceLabel:
     length: int | None = None  # ^LL
     commands: int = 0
     known_commands: int = 0
+    # Lines the label draws (^GB lines and the edges of boxes): (x, y, width, height),
+    # each thin one way. They separate blocks of text.
+    segments: list[tuple[int, int, int, int]] = field(default_factory=list)
+    # The same lines as each reading direction sees them, across its lines of text:
+    # orientation -> [(rx, ry, length)] in the fields' reading frame (rx, ry).
+    rules: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)
 
 
 class UnparseableZpl(ValueError):
@@ -160,6 +166,8 @@ class _Reader:
             current.hex_indicator = indicator if indicator not in ("", self.delimiter) else "_"
         elif name in ("FB", "TB"):
             current.block = True
+        elif name == "GB":
+            self._rules(current, parts)
         elif name == "PW":
             self.label.width = _int(params)
         elif name == "LL":
@@ -168,6 +176,23 @@ class _Reader:
             self._close(current)
             return _Open()
         return current
+
+    def _rules(self, current: _Open, parts: list[str]) -> None:
+        """The edges of a ^GB box or line (ZPL II guide: ^GB; width and height
+        default to the border thickness) long enough to cross a line of text."""
+        thickness = _int(parts[2]) if len(parts) > 2 else None
+        thickness = thickness or 1
+        width = (_int(parts[0]) if parts else None) or thickness
+        height = (_int(parts[1]) if len(parts) > 1 else None) or thickness
+        x, y, thin = current.x, current.y, max(thickness, 8)
+        if width >= 60:  # top and bottom edges (one, for a line)
+            self.label.segments.append((x, y, width, 0))
+            if height > thin:
+                self.label.segments.append((x, y + height, width, 0))
+        if height >= 60:  # left and right edges
+            self.label.segments.append((x, y, 0, height))
+            if width > thin:
+                self.label.segments.append((x + width, y, 0, height))
 
     def _close(self, current: _Open) -> None:
         if current.data is None:
@@ -188,12 +213,25 @@ class _Reader:
 
 
 def _reading_frame(label: SourceLabel) -> None:
-    """Each field's position turned with its text (see ``SourceField.rx``)."""
+    """Each field's position turned with its text (see ``SourceField.rx``), and the
+    label's lines as each reading direction sees them."""
     width = max((f.x for f in label.fields), default=0) + 1
     height = max((f.y for f in label.fields), default=0) + 1
     for f in label.fields:
-        f.rx, f.ry = {"R": (f.y, width - f.x), "I": (width - f.x, height - f.y),
+        # ry is the top of the line as it reads: for text turned R (tops to the right)
+        # and I (tops down) the origin ^FO gives is the line's bottom edge.
+        f.rx, f.ry = {"R": (f.y, width - f.x - f.font_height),
+                      "I": (width - f.x, height - f.y - f.font_height),
                       "B": (height - f.y, f.x)}.get(f.orientation, (f.x, f.y))
+    rules: dict[str, list[tuple[int, int, int]]] = {o: [] for o in "NRIB"}
+    for x, y, w, h in label.segments:
+        if h == 0:  # across upright and upside-down text
+            rules["N"].append((x, y, w))
+            rules["I"].append((width - x - w, height - y, w))
+        else:  # across text turned a quarter either way
+            rules["R"].append((y, width - x, h))
+            rules["B"].append((height - y - h, x, h))
+    label.rules = rules
 
 
 def read_first_label(text: str) -> SourceLabel:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from labelrender.synth import recognise
-from labelrender.synth.engine import make_engine
+from labelrender.synth.engine import SynthesisRequest, make_engine
+from labelrender.synth.source import read_first_label
 
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
@@ -28,7 +29,7 @@ needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found
 def test_the_split_is_the_documented_hash_of_the_name() -> None:
     held = sorted(n for n in TRUTH if evaluation.held_out(n))
     assert held == sorted(n for n in TRUTH if hashlib.sha256(n.encode()).digest()[0] % 2)
-    assert len(held) == 15 and len(TRUTH) - len(held) == 16
+    assert len(held) == 20 and len(TRUTH) - len(held) == 22
 
 
 @needs_corpus
@@ -66,3 +67,52 @@ def test_generated_labels_come_back_without_merged_fields() -> None:
         assert not score.error, (label.name, score.error)
         assert score.merges == 0, label.name
         assert score.truth == len(label.truth) > 0
+
+
+@needs_corpus
+def test_a_turned_label_keeps_its_fields_and_reads_in_their_direction() -> None:
+    zpl = (CORPUS / TRUTH["seur"]["path"]).read_text(encoding="utf-8")
+    turned = generation.turn_label(zpl)
+    before, after = (read_first_label(z.encode("utf-8").decode("latin-1"))
+                     for z in (zpl, turned))
+    assert [f.raw for f in after.fields] == [f.raw for f in before.fields]
+    assert {f.orientation for f in after.fields} == {"R"}
+    assert (after.width, after.length) == (before.length, before.width)
+    # Read in the text's direction, the lines of a block keep their order.
+    assert [f.ry for f in after.fields[4:9]] == sorted(f.ry for f in after.fields[4:9])
+    engine = make_engine("heuristic")
+    names = [engine.synthesize(SynthesisRequest(z)).draft.field_map for z in (zpl, turned)]
+    assert names[0] == names[1]
+
+
+@needs_corpus
+def test_a_sort_area_copy_follows_the_generated_recipient() -> None:
+    zpl = (CORPUS / TRUTH["seur"]["path"]).read_text(encoding="utf-8")
+    truth = evaluation.resolve(zpl, TRUTH["seur"]["fields"])
+    label = generation.generate_one("seur", zpl, truth, seed=5)
+    texts = [t for t, _, _ in evaluation.field_texts(label.zpl)]
+    town = texts[13].split(" ", 1)[1]  # the recipient's "75002 Paris" line, regenerated
+    assert town != "Paris" and texts[17] == town.upper()
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_rule_ends_a_block_also_on_a_turned_label(turned: bool) -> None:
+    zpl = ("^XA^PW812^LL1218^FO50,30^A0N,50,50^FDUPS^FS^FO50,100^GB712,4,4^FS"
+           "^FO50,130^A0N,40,40^FDBob Johnson^FS^FO50,180^A0N,30,30^FD555 Pine Street^FS"
+           "^FO50,220^A0N,30,30^FDDenver, CO 80202^FS^XZ")
+    zpl = generation.turn_label(zpl) if turned else zpl
+    values = make_engine("heuristic").synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Bob Johnson" and "UPS" not in values.values()
+
+
+@needs_corpus
+def test_a_turned_block_with_lines_of_different_sizes_reads_as_upright() -> None:
+    # The FedEx label of the corpus, turned: its recipient's name and street are
+    # printed smaller than the town line, so each line is read from its top.
+    zpl = (CORPUS / TRUTH["fedex"]["path"]).read_text(encoding="utf-8")
+    engine = make_engine("heuristic")
+    upright, turned = (engine.synthesize(SynthesisRequest(z)).draft.values
+                       for z in (zpl, generation.turn_label(zpl)))
+    recipient = {k: v for k, v in upright.items() if k.startswith("ship_to_")}
+    assert recipient["ship_to_postal_city"] == "Des Moines WA 11111"
+    assert {k: v for k, v in turned.items() if k.startswith("ship_to_")} == recipient

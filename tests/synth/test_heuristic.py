@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -168,11 +169,16 @@ def test_a_label_is_low_confidence_exactly_when_a_name_needs_review(path: Path) 
     result = synthesize(path.read_text(encoding="utf-8"))
     reviewed = any(w.startswith("names to review: ") for w in result.warnings)
     assert result.low_confidence is (reviewed or not result.draft.field_map)
-    # The score orders labels by the share of their fields likely right.
+    # The score orders labels by the share of their fields likely right: below the
+    # threshold, the share not listed for review less the share left nameless.
     parts = result.confidence_components
+    fields = result.field_confidence
     likely = parts["naming_certainty"] * parts["static_certainty"] * parts["parse_coverage"]
-    expected = (LOW_CONFIDENCE - 0.01) * likely if result.low_confidence \
-        else LOW_CONFIDENCE + (1 - LOW_CONFIDENCE) * likely
+    unsure = sum(1 for c in fields.values() if c < LOW_CONFIDENCE)
+    nameless = sum(1 for name in fields if re.fullmatch(r"(?:text|field)_\d+", name))
+    settled = max(0.0, 1 - (unsure + 2 * nameless) / len(fields)) if fields else 0.5
+    expected = (LOW_CONFIDENCE - 0.01) * settled * parts["static_certainty"] \
+        if result.low_confidence else LOW_CONFIDENCE + (1 - LOW_CONFIDENCE) * likely
     assert result.confidence_score == pytest.approx(expected, abs=0.002)
 
 

@@ -178,9 +178,215 @@ def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_blo
 @pytest.mark.parametrize(("caption", "name"), [
     ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
     ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
+    ("BULTOS:", "piece_count"), ("Szt.:", "piece_count"),
+    ("Auftragsnummer:", "order_number"), ("Lieferschein:", "reference"), ("Ref1:", "reference"),
+    ("Destination:", "routing_code"), ("Piece ID:", "tracking_number"),
 ])
 def test_longer_and_more_captions_name_their_value(caption: str, name: str) -> None:
     zpl = (f"^XA^PW812^LL1218^FO50,50^A0N,24^FD{caption}^FS"
            "^FO400,50^A0N,24^FD4711^FS^XZ")
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values == {name: "4711"}
+
+
+@pytest.mark.parametrize("service", [
+    "^FO30,530^A0N,25^FDSERVICE: BPACK 24H BUSINESS^FS",
+    "^FO30,530^A0N,25^FDService: System Premium^FS",
+    "^FO30,530^A0N,25^FDSERVICE:^FS^FO160,530^A0N,25^FDEXPRESS 9AM^FS",
+])
+def test_a_service_line_is_part_of_the_layout(service: str) -> None:
+    # Another service is another layout: the banner stays static, the data beside it not.
+    zpl = f"^XA^PW812^LL1218{service}^FO30,600^A0N,25^FDREF: AB-2026-0315^FS^XZ"
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"reference": "AB-2026-0315"}
+
+
+def test_a_danish_block_with_its_country_code_before_the_town_and_a_blank_line() -> None:
+    # As on the GLS return label of the corpus: an uncaptioned block whose town line
+    # starts after a "DK" field, and a rotated sender block with a blank second
+    # street line and the parcel number beside its caption.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FO50,694^A0N,40^FDIngrid Tester^FS"
+           "^FO50,799^A0N,40^FDPer frediks allee 21^FS"
+           "^FO50,867^A0N,26^FDDK^FS^FO110,867^A0N,26^FD2500  Copenhagen^FS"
+           "^FO50,899^A0N,20^FDKontakt^FS"
+           "^FO750,474^A0R,20^FDAfsender^FS^FO750,584^A0R,20^FD2080000075^FS"
+           "^FO725,474^A0R,23^FDJens Hansen^FS"
+           "^FO700,474^A0R,23^FD^FS^FO675,474^A0R,23^FD^FS"
+           "^FO650,474^A0R,23^FDStrandvejen 4^FS"
+           "^FO625,474^A0R,23^FDDK^FS^FO625,514^A0R,23^FD8000^FS"
+           "^FO625,584^A0R,23^FDAarhus^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert {k: v for k, v in values.items() if k.startswith(("ship_to", "ship_from"))} == {
+        "ship_to_name": "Ingrid Tester", "ship_to_address_1": "Per frediks allee 21",
+        "ship_to_country": "DK", "ship_to_postal_city": "2500  Copenhagen",
+        "ship_from_name": "Jens Hansen", "ship_from_address_1": "Strandvejen 4",
+        "ship_from_country": "DK", "ship_from_postal_code": "8000",
+        "ship_from_city": "Aarhus"}
+    assert "Kontakt" not in values.values()
+
+
+def test_a_printed_form_with_dots_shares_its_barcode_name() -> None:
+    zpl = ("^XA^PW812^LL1218^FO400,60^BCN,80,N^FD996000000000000000^FS"
+           "^FO400,160^A0N,24^FD99.60.000000.00000000^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["sscc", "sscc_2"]  # named as its barcode is, not ``text_2``
+
+
+@pytest.mark.parametrize("postcode", ["6539", "GL55 6HU", "75002"])
+def test_a_postcode_alone_under_its_town_closes_an_uncaptioned_block(postcode: str) -> None:
+    # The British form of the DHL Parcel UK label, with a Norwegian, a British and a
+    # French code: name, two streets, the town, then the code on a line of its own.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FO40,272^A0N,28^FDMay Ellingsen^FS^FO40,353^A0N,28^FDBerntsenroa 7^FS"
+           "^FO40,393^A0N,28^FDSthergropa 4^FS^FO40,475^A0N,28^FDJanfjell^FS"
+           f"^FO40,515^A0N,28^FD{postcode}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "May Ellingsen", "ship_to_address_1": "Berntsenroa 7",
+                      "ship_to_address_2": "Sthergropa 4", "ship_to_city": "Janfjell",
+                      "ship_to_postal_code": postcode}
+
+
+def test_a_caption_written_with_fh_escapes_names_its_value() -> None:
+    # "Zawartość:" as the Pocztex label of the corpus writes it.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FT21,688^A0N,21^FH_^FDZawarto_c5_9b_c4_87: Other (Clothing)^FS^XZ")
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {"description": "Other (Clothing)"}
+    assert "^FDZawarto_c5_9b_c4_87: ^FS" in draft.body.replace("^FN1", "")
+
+
+@pytest.mark.parametrize("caption", [
+    "^FO91,89^A0N,30^FDSHIP^FS^FO91,130^A0N,30^FDTO :^FS",  # a two-line caption
+    "^FO91,130^A0N,43^FDTO^FS",  # one caption centred on the block
+])
+def test_a_block_that_starts_above_its_caption_keeps_its_first_line(caption: str) -> None:
+    zpl = ("^XA^PW812^LL1218" + caption +
+           "^FO188,89^A0N,30^FDSGT JOHN SMITH^FS^FO188,130^A0N,30^FDPSC 1 BOX 1234^FS"
+           "^FO188,171^A0N,30^FDAPO AE 09009-0013^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "SGT JOHN SMITH", "ship_to_address_1": "PSC 1 BOX 1234",
+                      "ship_to_postal_city": "APO AE 09009-0013"}
+
+
+def test_a_phone_and_email_far_from_any_block_take_the_nearest_party_for_review() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO49,380^A0N,22^FDODBIORCA:^FS"
+           "^FO49,408^A0N,30^FDPocztex AUTOMAT^FS^FO49,470^A0N,30^FDWyzwolenia 106^FS"
+           "^FO49,531^A0N,30^FD85-790 Bydgoszcz^FS"
+           "^FO245,804^A0N,27^FDtel. 600123456^FS"
+           "^FO245,844^A0N,27^FDtest.receiver@example.com^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values["ship_to_phone"] == "tel. 600123456"
+    assert result.draft.values["ship_to_email"] == "test.receiver@example.com"
+    assert result.field_confidence["ship_to_email"] < 0.7  # listed for review
+
+
+def test_a_sort_area_repeats_the_recipient_when_both_parties_share_a_town() -> None:
+    # Sender and recipient in one town (a third of the generated labels are so):
+    # the sort area routes to the recipient.
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,105^A0N,18^FDFROM:^FS"
+           "^FO30,130^A0N,22^FDShop GmbH^FS^FO30,160^A0N,18^FDRing 4^FS"
+           "^FO30,185^A0N,18^FDH-3437 Baja^FS^FO30,260^A0N,18^FDTO:^FS"
+           "^FO30,290^A0N,35^FDAnna Kiss^FS^FO30,330^A0N,28^FDFo utca 1^FS"
+           "^FO30,400^A0N,35^FDH-3437 Baja^FS"
+           "^FO570,285^A0N,60^FDH-3437^FS^FO570,340^A0N,40^FDBAJA^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_postal_code"] == "H-3437" and values["ship_to_city"] == "BAJA"
+    assert values["ship_from_postal_city"] == values["ship_to_postal_city"] == "H-3437 Baja"
+
+
+def test_a_street_with_its_number_first_is_no_town_above_a_lone_postcode() -> None:
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,18^FDDELIVER TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS^FO30,325^A0N,28^FD78580 Gonzalez Island^FS"
+           "^FO30,395^A0N,35^FDPhillipchester^FS^FO30,435^A0N,50^FD48876^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "Emma Williams",
+                      "ship_to_address_1": "78580 Gonzalez Island",
+                      "ship_to_city": "Phillipchester", "ship_to_postal_code": "48876"}
+
+
+def test_a_phone_on_the_caption_line_and_a_country_right_of_the_town() -> None:
+    # As on the FedEx label of the corpus: the sender's phone, written without its
+    # plus sign, beside "FROM:"; the recipient's country far right of the town.
+    zpl = ("^XA^PW812^LL1218^FO32,3^A0N,30^FDFROM:^FS^FO224,3^A0N,30^FD46737671317^FS"
+           "^FO32,37^A0N,30^FDMerchant AB^FS^FO32,55^A0N,30^FD100 Test Suite 200^FS"
+           "^FO32,91^A0N,30^FDLewis Center OH 43000^FS"
+           "^FO9,136^A0N,21^FDTO^FS^FO39,136^A0N,39^FDTest Receiver^FS"
+           "^FO39,220^A0N,39^FD5000 S 160th St^FS^FO39,304^A0N,43^FDDes Moines WA 11111^FS"
+           "^FO719,304^A0N,43^FD(US)^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values["ship_from_phone"] == "46737671317"
+    assert result.field_confidence["ship_from_phone"] < 0.7  # for a person to check
+    assert result.draft.values["ship_to_country"] == "(US)"
+
+
+def test_a_reference_beside_a_caption_is_no_phone() -> None:
+    zpl = ("^XA^PW812^LL1218^FO32,3^A0N,30^FDFROM:^FS^FO224,3^A0N,30^FD2080000075^FS"
+           "^FO32,37^A0N,30^FDMerchant AB^FS^FO32,70^A0N,30^FDLewis Center OH 43000^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "ship_from_phone" not in values
+
+
+@pytest.mark.parametrize("caption", ["From: ", "FROM: ", "Ship From: ", "Absender: "])
+def test_a_name_after_its_caption_starts_that_partys_block(caption: str) -> None:
+    # As on the zplkit UPS and USPS labels of the corpus.
+    zpl = ("^XA^PW812^LL1218"
+           f"^FO50,370^A0N,28,28^FD{caption}Tech Solutions Inc^FS"
+           "^FO50,410^A0N,25,25^FD200 Tech Park, Austin, TX 78701^FS^XZ")
+    result = ENGINE.synthesize(SynthesisRequest(zpl))
+    assert result.draft.values == {"ship_from_name": "Tech Solutions Inc",
+                                   "ship_from_postal_city": "200 Tech Park, Austin, TX 78701"}
+    assert f"^FD{caption}^FS" in result.draft.body.replace("^FN1", "")
+
+
+@pytest.mark.parametrize(("rule", "first"), [
+    ("^FO50,100^GB712,4,4^FS", "Bob Johnson"),  # a rule under the brand: not the block's
+    ("", "UPS"),  # without it the brand reads as the first line
+])
+def test_a_rule_drawn_between_lines_ends_a_block(rule: str, first: str) -> None:
+    zpl = ("^XA^PW812^LL1218^FO50,30^A0N,50,50^FDUPS^FS" + rule +
+           "^FO50,130^A0N,40,40^FDBob Johnson^FS^FO50,180^A0N,30,30^FD555 Pine Street^FS"
+           "^FO50,220^A0N,30,30^FDDenver, CO 80202^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == first
+
+
+def test_a_form_version_is_static_and_an_sscc_in_a_block_is_no_address_line() -> None:
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,18^FDSHIP TO:^FS"
+           "^FO30,285^A0N,35^FDEmma Williams^FS^FO30,325^A0N,28^FD78 Collins Street^FS"
+           "^FO30,365^A0N,28^FD573313433000000006^FS"
+           "^FO30,405^A0N,35^FDMelbourne VIC 3000^FS"
+           "^FO686,1175^A0N,9^FDVER: 01.06^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "Emma Williams", "ship_to_address_1": "78 Collins Street",
+                      "sscc": "573313433000000006",
+                      "ship_to_postal_city": "Melbourne VIC 3000"}
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("^FO74,796^A0N,70^FDSKA^FS^FO267,796^A0N,70^FDSK13^FS", "SKA"),  # as on the DBS label
+    ("^FO74,796^A0N,70^FDSKA^FS", None),  # alone it says nothing
+])
+def test_a_short_code_on_the_line_of_a_sort_code_is_routing(line: str, code: str | None
+                                                            ) -> None:
+    zpl = f"^XA^PW812^LL1218{line}^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("routing_code") == code
+
+
+def test_a_unit_in_a_field_of_its_own_makes_the_number_before_it_a_weight() -> None:
+    # As on the GLS return label: "0.10" then "kg", then the parcel count.
+    zpl = ("^XA^PW812^LL1218^FO330,404^A0N,60^FD0.10^FS^FO420,424^A0N,30^FDkg^FS"
+           "^FO470,414^A0N,30^FD001 / 001^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"weight": "0.10", "piece_count": "001 / 001"}
+
+
+def test_column_headers_name_the_numbers_below_them() -> None:
+    # The customs declaration of the USPS APO label: headers in a row, values below.
+    zpl = ("^XA^PW812^LL1218^FO176,346^A0N,14^FDQty.^FS^FO230,346^A0N,14^FDWgt^FS"
+           "^FO305,346^A0N,14^FDValue^FS^FO370,344^A0N,14^FDHS Tariff Number;^FS"
+           "^FO182,401^A0N,17^FD1^FS^FO217,399^A0N,17^FD5^FS^FO305,400^A0N,17^FD50.00^FS"
+           "^FO50,999^A0N,20^FDNote^FS^FO150,999^A0N,20^FDclothes^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"quantity": "1", "weight": "5", "value": "50.00", "remarks": "clothes"}

@@ -55,6 +55,8 @@ def test_plain_text_is_not_recognised(text: str) -> None:
     ("042100005264", "BU", ("gtin", 0.9)),
     (">:1Z999AA10123456784", "BC", ("tracking_number", 0.95)),
     ("42000000>892612903000000000000000000", "BC", ("tracking_number", 0.9)),
+    # 18 digits that check, without the "00" in front: an SSCC or a parcel number
+    ("573313433000000006", "BC", ("sscc", 0.6)),
 ])
 def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) -> None:
     assert recognise.barcode_data(data, symbology) == expected

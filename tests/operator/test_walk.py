@@ -107,6 +107,9 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     cluster.apply(pro)
     wait_for(lambda: (ready(cluster.find("plans", "pro", None)) or {}).get("reason") == "Stored",
              what="the Plan")
+    # The API reads plans at most global_cache.STALENESS_S late; /v1/usage takes nothing.
+    wait_for(lambda: burst.call("GET", "/v1/usage")[1]["rate"]["limit"] == 5,
+             what="the API to read the Plan", every_s=0.2)
     answers = [burst.call("GET", "/v1/whoami") for _ in range(7)]
     assert [code for code, _, _ in answers] == [200] * 5 + [429] * 2
     assert answers[0][1]["plan"]["requests_per_minute"] == 5
@@ -115,7 +118,7 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     # 8. Delete the Plan: Pro's built-in limit is back.
     cluster.delete("plans", "pro", None)
     wait_for(lambda: cluster.find("plans", "pro", None) is None, what="the Plan's finalizer")
-    code, usage, _ = burst.call("GET", "/v1/usage")
-    assert (code, usage["rate"]["limit"]) == (200, 100)
+    wait_for(lambda: burst.call("GET", "/v1/usage")[1]["rate"]["limit"] == 100,
+             what="the API to read the built-in plan again", every_s=0.2)
     fresh = service.caller("pro")
     assert [fresh.call("GET", "/v1/whoami")[0] for _ in range(7)] == [200] * 7

@@ -29,6 +29,7 @@ from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
 from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
 from labelrender.store.access import Access, Authorizer
+from labelrender.store.global_cache import TemplateCache
 from labelrender.store.labels import RenderRecord
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 
@@ -77,6 +78,8 @@ class AppState:
     # Large request bodies are parsed here, off the event loop (``parse``).
     parse_executor: ThreadPoolExecutor
     stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
+    # Global templates as this process last read them (store.global_cache).
+    global_templates: TemplateCache = field(default_factory=lambda: TemplateCache())
     # Store steps left to run after the answer (``after_answer``), until done.
     pending: set[asyncio.Task[None]] = field(default_factory=set)
 

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 import redis
 import redis.asyncio
 
-from labelrender.store import keys
+from labelrender.store import keys, templates
 from labelrender.store.plans import BUILTIN_PLANS, Plan, plan_from_stored
 from labelrender.store.redis_conn import text
+from labelrender.store.templates import TemplateVersion
 
 STALENESS_S = 2.0
 
@@ -67,3 +68,31 @@ class PlanCache:
             if value is not None:
                 found[name] = plan_from_stored(name, text(value))
         self._read = _Read(found, self._clock() + self._staleness_s)
+
+
+_TEMPLATES_KEPT = 1024
+
+
+class TemplateCache:
+    """Global templates by (id, version asked for, None for the latest), each
+    read again when ``staleness_s`` old; an id found missing is kept as missing
+    just as long. Bounded: full, it starts again empty."""
+
+    def __init__(self, staleness_s: float = STALENESS_S, clock: Clock = time.monotonic) -> None:
+        self._staleness_s = staleness_s
+        self._clock = clock
+        self._read: dict[tuple[str, int | None], tuple[TemplateVersion | None, float]] = {}
+
+    def version(self, r: redis.Redis, template_id: str, version: int | None = None
+                ) -> TemplateVersion | None:
+        """``templates.get_version(r, None, template_id, version)``, at most
+        ``staleness_s`` old."""
+        now = self._clock()
+        held = self._read.get((template_id, version))
+        if held is not None and now < held[1]:
+            return held[0]
+        found = templates.get_version(r, None, template_id, version)
+        if len(self._read) >= _TEMPLATES_KEPT:
+            self._read.clear()
+        self._read[(template_id, version)] = (found, now + self._staleness_s)
+        return found

@@ -74,8 +74,10 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     body_v2 = template["spec"]["body"].replace("^A0N,50,50", "^A0N,60,60")
     cluster.patch("labeltemplates", NAME, {"spec": {"body": body_v2}})
     status_of(cluster, "Stored", version=2, observedGeneration=2)
-    code, second = render(caller)
-    assert (code, second["template_version"]) == (200, 2)
+    # The API reads global templates at most global_cache.STALENESS_S late.
+    code, second = wait_for(lambda: (answer := render(caller))[1].get("template_version") == 2
+                            and answer, what="version 2 to be served", every_s=0.2)
+    assert code == 200
     assert second["content_hash"] != first["content_hash"]
 
     # 5. A broken body: InvalidTemplate says why, and version 2 still renders.
@@ -94,8 +96,9 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     # 6. Delete it: the finalizer removes every version; renders are 404, labels stay.
     cluster.delete("labeltemplates", NAME)
     wait_for(lambda: cluster.find("labeltemplates", NAME) is None, what="the finalizer")
-    code, gone = render(caller)
-    assert (code, gone["error"]["kind"]) == (404, "TemplateNotFound")
+    code, gone = wait_for(lambda: (answer := render(caller))[0] == 404 and answer,
+                          what="the template to be gone", every_s=0.2)
+    assert gone["error"]["kind"] == "TemplateNotFound"
     assert caller.call("GET", "/v1/templates?scope=global")[1] == {"templates": []}
     with urllib.request.urlopen(first["url"]) as png:
         assert png.status == 200 and png.read().startswith(b"\x89PNG")

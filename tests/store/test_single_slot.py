@@ -10,14 +10,9 @@ MULTI whose keys are in more than one slot, whichever node holds them.
 from __future__ import annotations
 
 import importlib
-import os
 import pkgutil
-import random
 import re
-import socket
-import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,7 +49,7 @@ from labelrender.store.owners import Owner
 from labelrender.store.readiness import probe_redis
 from labelrender.store.redis_conn import async_twin
 from labelrender.store.signing import UrlSigner
-from tests.fixtures.redis_servers import redis7_binary
+from tests.fixtures.cluster_node import ClusterNode, cluster_node
 from tests.store.conftest import NOW
 
 _CALL = re.compile(r"redis\.call\('(\w+)',\s*([^,)]+)")
@@ -80,64 +75,16 @@ def test_a_script_touches_only_the_keys_it_is_given(name: str, lua: str) -> None
             f"{name}: {command} on {key!r}, a key not passed in KEYS")
 
 
-def _free_port() -> int:
-    """A loopback port free with its cluster bus port (the port + 10000)."""
-    for _ in range(100):
-        port = random.randrange(20000, 40000)
-        try:
-            with socket.socket() as one, socket.socket() as bus:
-                one.bind(("127.0.0.1", port))
-                bus.bind(("127.0.0.1", port + 10000))
-        except OSError:
-            continue
-        return port
-    raise AssertionError("no free loopback port pair for a cluster node")
-
-
 @pytest.fixture(scope="module")
-def cluster_node(tmp_path_factory: pytest.TempPathFactory) -> Iterator[redis.Redis]:
-    """A Redis 7 in cluster mode, alone, holding all 16384 slots."""
-    binary = redis7_binary()
-    if binary is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI needs a Redis 7 redis-server (Debian's redis-server)")
-        pytest.skip("no Redis 7 redis-server here")
-    data_dir = tmp_path_factory.mktemp("cluster-node")
-    port = _free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--cluster-enabled", "yes",
-         "--cluster-config-file", str(data_dir / "nodes.conf"), "--save", "",
-         "--appendonly", "no", "--dir", str(data_dir)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(host="127.0.0.1", port=port, decode_responses=True)
-    try:
-        _wait(lambda: client.ping())
-        client.execute_command("CLUSTER", "ADDSLOTSRANGE", 0, 16383)
-        _wait(lambda: client.cluster("info")["cluster_state"] == "ok")
-        yield client
-    finally:
-        client.close()
-        process.terminate()
-        process.wait(timeout=30)
-
-
-def _wait(ready: Callable[[], object]) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if ready():
-                return
-        except redis.ConnectionError:
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError("the cluster node did not come up")
-        time.sleep(0.05)
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterNode]:
+    with cluster_node(tmp_path_factory.mktemp("cluster-node")) as node:
+        yield node
 
 
 @pytest.fixture
-def node(cluster_node: redis.Redis) -> Iterator[redis.Redis]:
-    cluster_node.flushall()
-    yield cluster_node
+def node(cluster: ClusterNode) -> Iterator[redis.Redis]:
+    cluster.client.flushall()
+    yield cluster.client
 
 
 def test_the_node_refuses_a_transaction_across_slots(node: redis.Redis) -> None:

@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -66,16 +68,44 @@ def connect(url: str | None = None, data_dir: Path | str | None = None,
     return client
 
 
-def _url_client(url: str, cluster: ClusterMode) -> redis.Redis:
+def _url_client(url: str, cluster: ClusterMode, **options: Any) -> redis.Redis:
     if cluster == "auto":
-        with redis.Redis.from_url(url, decode_responses=True) as probe:
+        with redis.Redis.from_url(url, decode_responses=True, **options) as probe:
             cluster = "true" if _cluster_enabled(probe) else "false"
     if cluster == "false":
-        return redis.Redis.from_url(url, decode_responses=True)
+        return redis.Redis.from_url(url, decode_responses=True, **options)
     if url.startswith("unix://"):
         raise StoreUnavailable("a Redis Cluster is reached over TCP: use a redis:// or "
                                "rediss:// URL, or set LABELRENDER_REDIS_CLUSTER=false")
-    return cast(redis.Redis, redis.cluster.RedisCluster.from_url(url, decode_responses=True))
+    return cast(redis.Redis, redis.cluster.RedisCluster.from_url(
+        url, decode_responses=True, **options))
+
+
+def open_later(url: str, cluster: ClusterMode = "auto", **options: Any) -> redis.Redis:
+    """A client for ``url`` that needs no answer now: with ``cluster`` "false"
+    the plain client (it connects on each command), else one made on its first
+    use and again after a try that failed (Redis unreachable), so a process
+    can start and report Redis down rather than stop. ``options``: socket
+    timeouts and the like, passed to the client."""
+    if cluster == "false":
+        return redis.Redis.from_url(url, decode_responses=True, **options)
+    return cast(redis.Redis, _Deferred(lambda: _url_client(url, cluster, **options)))
+
+
+class _Deferred:
+    """Stands for the client ``make`` returns, made when first needed; while
+    ``make`` fails, every use raises what it raised (a Redis error)."""
+
+    def __init__(self, make: Callable[[], redis.Redis]) -> None:
+        self._make = make
+        self._client: redis.Redis | None = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        with self._lock:
+            if self._client is None:
+                self._client = self._make()
+        return getattr(self._client, name)
 
 
 def _cluster_enabled(client: redis.Redis) -> bool:

@@ -28,7 +28,7 @@ from labelrender.api.metrics import Metrics
 from labelrender.api.middleware import cause_chain
 from labelrender.store import jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
-from labelrender.store.readiness import probe_objects, probe_redis
+from labelrender.store.readiness import probe_objects, probe_redis, probe_redis_async
 
 log = logging.getLogger("labelrender.api")
 
@@ -61,7 +61,8 @@ async def dependency_checks(state: AppState) -> dict[str, str | None]:
     circuit is open (``api.bulkhead``), which already says it does not."""
     checks: dict[str, str | None] = {"redis": None, "objects": None}
     try:
-        await state.call(probe_redis, state.redis, _WRITER)
+        token = await state.call(probe_redis, state.redis, _WRITER)
+        await state.call_async(probe_redis_async(state.aredis, token=token, writer=_WRITER))
     except errors.ServiceUnavailable as exc:
         checks["redis"] = cause_chain(exc) or exc.message
     try:

@@ -8,9 +8,12 @@ tenant group's hash tag and so one slot on a Redis Cluster: the key is still
 the tenant's and active, the tenant record, and the rate step. The plan comes
 from the process's ``PlanCache`` (operator records, at most
 ``global_cache.STALENESS_S`` old); the script gets every plan's rate as
-arguments and picks the tenant's. Tenant and key are never cached: a key
-revoked a moment ago is refused on its next request (spec "Authentication").
-Every key the script touches is in its KEYS.
+arguments and picks the tenant's. Whether the key is active and the tenant
+record are read on every request: a key revoked a moment ago is refused on its
+next request (spec "Authentication"). What a key record says that never
+changes (its tenant, prefix, label, creation) is kept per process, so a known
+key costs one round trip, the script alone. Every key the script touches is in
+its KEYS.
 """
 
 from __future__ import annotations
@@ -55,6 +58,9 @@ return {tenant, rate[1], rate[2], rate[3], rate[4], limit}
 """
 
 
+_KNOWN_KEPT = 10_000
+
+
 @dataclass(frozen=True)
 class Access:
     """Who is calling (key, tenant, plan) and the rate step taken (or looked at)."""
@@ -73,6 +79,7 @@ class Authorizer:
         self._client = client
         self._script = client.register_script(_ACCESS)
         self._plans = plans if plans is not None else PlanCache()
+        self._known: dict[str, ApiKey] = {}  # key hash -> its record, as created
 
     async def authorize(self, secret: str, *, now: Now, cost: int) -> Access | None:
         """The caller behind ``secret`` with ``cost`` requests taken from its rate
@@ -83,10 +90,9 @@ class Authorizer:
         if cost not in (0, 1):
             raise InvalidValue("an access check costs 0 or 1 requests")
         key_hash = hash_secret(secret)
-        record = text_map(await self._client.hgetall(keys.apikey(key_hash)))
-        if record.get("status") != "active" or not TENANT_ID.match(record.get("tenant_id", "")):
+        key = self._known.get(key_hash) or await self._lookup(key_hash)
+        if key is None:
             return None
-        key = key_from_record(record)
         plans = await self._plans.plans_async(self._client)
         rates = [str(item) for plan in plans.values()
                  for item in (plan.name, plan.requests_per_minute)]
@@ -103,6 +109,19 @@ class Authorizer:
             return None
         limit = int(answer[5])
         return Access(key, tenant, plan, rate_decision(answer[1:5], limit))
+
+    async def _lookup(self, key_hash: str) -> ApiKey | None:
+        """The key record by its hash (None: unknown, revoked or malformed), kept
+        for next time: its tenant and prefix never change, and the script checks
+        it is still active on every request."""
+        record = text_map(await self._client.hgetall(keys.apikey(key_hash)))
+        if record.get("status") != "active" or not TENANT_ID.match(record.get("tenant_id", "")):
+            return None
+        key = key_from_record(record)
+        if len(self._known) >= _KNOWN_KEPT:
+            self._known.clear()
+        self._known[key_hash] = key
+        return key
 
 
 def _as_map(flat: list[Any]) -> dict[str, str]:

@@ -26,6 +26,7 @@ from labelrender.store.redis_conn import (
     socket_url,
     start_embedded,
 )
+from labelrender.store.settings import Settings, connect_redis
 from tests.fixtures.cluster_node import ClusterNode, cluster_node
 
 HOLD_S = 0.1  # each caller holds its connection this long (BLPOP on an empty list)
@@ -65,6 +66,16 @@ def single(tmp_path: Path) -> Iterator[str]:
     assert url is not None
     yield url
     shutdown_server(server, save=False)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("auto", True), ("false", False)])
+def test_the_settings_choose_the_client(cluster: ClusterNode, monkeypatch: pytest.MonkeyPatch,
+                                        mode: str, expected: bool) -> None:
+    monkeypatch.setenv("REDIS_URL", cluster.url)
+    monkeypatch.setenv("LABELRENDER_REDIS_CLUSTER", mode)
+    client = connect_redis(Settings())
+    assert is_cluster(client) is expected
+    close(client)
 
 
 def test_auto_on_a_single_redis_is_the_plain_client(single: str) -> None:

@@ -187,8 +187,9 @@ def authenticate(r: redis.Redis, secret: str) -> ApiKey | None:
 
 
 def _record_fields(key: ApiKey) -> dict[FieldT, EncodableT]:
-    fields: dict[FieldT, EncodableT] = {"tenant_id": key.tenant_id, "key_prefix": key.key_prefix,
-              "status": key.status, "created_at": key.created_at}
+    fields: dict[FieldT, EncodableT] = {
+        "tenant_id": key.tenant_id, "key_prefix": key.key_prefix, "status": key.status,
+        "created_at": key.created_at}
     if key.label is not None:
         fields["label"] = key.label
     return fields

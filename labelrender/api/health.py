@@ -13,6 +13,7 @@ import redis
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
+from redis.exceptions import RedisClusterException
 
 from labelrender.api import errors
 from labelrender.api.context import (
@@ -28,7 +29,7 @@ from labelrender.api.metrics import Metrics
 from labelrender.api.middleware import cause_chain
 from labelrender.store import jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
-from labelrender.store.readiness import probe_objects, probe_redis
+from labelrender.store.readiness import probe_objects, probe_redis, probe_redis_async
 
 log = logging.getLogger("labelrender.api")
 
@@ -61,7 +62,8 @@ async def dependency_checks(state: AppState) -> dict[str, str | None]:
     circuit is open (``api.bulkhead``), which already says it does not."""
     checks: dict[str, str | None] = {"redis": None, "objects": None}
     try:
-        await state.call(probe_redis, state.redis, _WRITER)
+        token = await state.call(probe_redis, state.redis, _WRITER)
+        await state.call_async(probe_redis_async(state.aredis, token=token, writer=_WRITER))
     except errors.ServiceUnavailable as exc:
         checks["redis"] = cause_chain(exc) or exc.message
     try:
@@ -122,7 +124,8 @@ async def warm_up(app: web.Application) -> None:
     first render after ready is then as fast as the rest. Redis may be down at
     start: /readyz says so, and nothing here is needed to serve."""
     state = app_state_of(app)
-    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, OSError):
+    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, RedisClusterException,
+                             OSError):
         await state.call(worker_presence.preload_render_scripts, state.redis)
         await state.aredis.ping()
         await state.authorizer.authorize(WARM_UP_KEY, now=state.now(), cost=0)

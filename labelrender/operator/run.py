@@ -40,6 +40,7 @@ from labelrender.operator.context import Store
 from labelrender.operator.events import COMPONENT, Events
 from labelrender.operator.handlers import Tuning, register
 from labelrender.operator.resync import sweep_forever
+from labelrender.store.redis_conn import open_later
 from labelrender.store.settings import Settings, build_object_store, connect_redis
 from labelrender.worker.health import Probes, flag_set, probe_app, redis_answers, serve_probes
 from labelrender.worker.sandbox import SandboxLimits
@@ -160,9 +161,11 @@ def open_redis(settings: Settings) -> redis.Redis:
     reached, the objects say RedisUnavailable and the operator retries."""
     if not settings.redis_url:
         return connect_redis(settings)  # the embedded server, started here
-    return redis.Redis.from_url(settings.redis_url, decode_responses=True,
-                                socket_connect_timeout=REDIS_CONNECT_TIMEOUT_S,
-                                socket_timeout=REDIS_TIMEOUT_S, retry=Retry(NoBackoff(), 1))
+    options: dict[str, Any] = {"socket_connect_timeout": REDIS_CONNECT_TIMEOUT_S,
+                               "socket_timeout": REDIS_TIMEOUT_S}
+    if settings.redis_cluster == "false":
+        options["retry"] = Retry(NoBackoff(), 1)  # a cluster client retries on its own
+    return open_later(settings.redis_url, settings.redis_cluster, **options)
 
 
 async def _prepare_peering(settings: Settings, cluster: Cluster) -> bool:

@@ -98,3 +98,22 @@ async def test_refused_callers_get_none(case: str, redis_db: redis.Redis,
         redis_db.hset(store_keys.tenant(tenant.tenant_id), "plan", "no-such-plan")
     assert await authorizer.authorize(secret, now=NOW, cost=1) is None
     assert first.secret != secret
+
+
+@pytest.mark.parametrize("case", ["revoked", "tenant gone", "plan gone"])
+async def test_a_key_seen_before_is_refused_on_its_next_request(
+        case: str, redis_db: redis.Redis, make_tenant: MakeTenant,
+        authorizer: Authorizer) -> None:
+    """The process keeps what a key record says that never changes, never
+    whether the key is active: revocation applies on the next request."""
+    tenant = make_tenant("pro")
+    create_key(redis_db, tenant.tenant_id, now=NOW)
+    second = create_key(redis_db, tenant.tenant_id, now=NOW)
+    assert await authorizer.authorize(second.secret, now=NOW, cost=1) is not None
+    if case == "revoked":
+        revoke_key(redis_db, tenant.tenant_id, second.key.key_prefix, now=NOW)
+    elif case == "tenant gone":
+        redis_db.delete(store_keys.tenant(tenant.tenant_id))
+    else:
+        redis_db.hset(store_keys.tenant(tenant.tenant_id), "plan", "no-such-plan")
+    assert await authorizer.authorize(second.secret, now=NOW, cost=1) is None

@@ -20,6 +20,8 @@ from tests.fixtures.s3 import moto_endpoint, s3_bucket, s3_client  # noqa: F401 
     ({"S3_REGION": "eu-west-1"}, "s3_region", "eu-west-1"),
     ({"LABELRENDER_DATA_DIR": "/srv/lr"}, "data_dir", Path("/srv/lr")),
     ({"LABELRENDER_WORKERS": "4"}, "workers", 4),
+    ({}, "redis_cluster", "auto"),
+    ({"LABELRENDER_REDIS_CLUSTER": "true"}, "redis_cluster", "true"),
     ({"LABELRENDER_PORT": "9000"}, "public_base_url", "http://127.0.0.1:9000/v1"),
     ({"LABELRENDER_PORT": "9000", "LABELRENDER_PUBLIC_BASE_URL": "https://api.example/v1"},
      "public_base_url", "https://api.example/v1"),

@@ -177,7 +177,6 @@ def dead_letter(base: str, manifest: dict[str, Any]) -> None:
     expect(call(base, "POST", "/v1/webhooks/dead-end", two["secret"], {"url": url}), 201, 200)
     expect(call(base, "POST", "/v1/labels/from-data", two["secret"], {
         "template_id": "shipping", "fields": {"name": "Dead", "city": "Letter"}}), 200)
-    status, body = call(base, "GET", "/v1/webhooks/dead-end/deliveries", two["secret"])
     wait_for(lambda: len(call(base, "GET", "/v1/webhooks/dead-end/deliveries",
                               two["secret"])[1]["deliveries"]) >= 3, "the dead letter")
 

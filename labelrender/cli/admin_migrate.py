@@ -13,12 +13,19 @@ import redis
 
 from labelrender.store.migrate import MigrationRefused, migrate
 
+DESCRIPTION = (
+    "Move the data of a release before tenant groups (keys named lr:tenant:..., one "
+    "render stream) to today's key names, in place, on the single Redis it ran on. "
+    "Stop every api, worker and operator first. Prints what it did as JSON; a second "
+    "run finds nothing to move. On a Redis Cluster it refuses: migrate the single Redis, "
+    "then import its data into the cluster.")
+
 
 def add_migrate_parser(objects: argparse._SubParsersAction[argparse.ArgumentParser],
                        run: Callable[[argparse.Namespace], int]) -> None:
     p = objects.add_parser(
         "migrate", help="move data of a release before tenant groups to today's key names",
-        description=__doc__)
+        description=DESCRIPTION)
     p.set_defaults(run=run, admin=run_migrate)
 
 

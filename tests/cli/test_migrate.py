@@ -17,10 +17,12 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+import redis
 import trustme
 
 from tests.fixtures.receiver import Receiver, write_ca
@@ -70,11 +72,18 @@ def call(base: str, method: str, path: str, secret: str,
 
 @pytest.fixture
 def serve(data_env: dict[str, str], receiver: Receiver, tmp_path: Path) -> Iterator[str]:
-    """``labelrender serve`` on the migrated copy, trusting the receiver's CA."""
+    """``labelrender serve`` on the migrated copy."""
     migrated = command(data_env, "admin", "migrate")
     assert migrated.returncode == 0, migrated.stderr
     assert json.loads(migrated.stdout)["status"] == "migrated"
-    env = {**data_env, "LABELRENDER_WEBHOOK_CA_FILE": str(write_ca(receiver.ca, tmp_path))}
+    with serving(data_env, receiver, tmp_path) as base:
+        yield base
+
+
+@contextmanager
+def serving(env: dict[str, str], receiver: Receiver, tmp_path: Path) -> Iterator[str]:
+    """``labelrender serve`` with ``env``, trusting the receiver's CA."""
+    env = {**env, "LABELRENDER_WEBHOOK_CA_FILE": str(write_ca(receiver.ca, tmp_path))}
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(port)], env=env,
@@ -109,6 +118,14 @@ def wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
             time.sleep(0.3)
 
 
+def answers_ping(port: int) -> bool:
+    try:
+        with redis.Redis(port=port) as client:
+            return bool(client.ping())
+    except redis.ConnectionError:
+        return False
+
+
 def wait_for(check: Any, timeout_s: float = 60) -> Any:
     deadline = time.monotonic() + timeout_s
     while not (found := check()):
@@ -119,6 +136,11 @@ def wait_for(check: Any, timeout_s: float = 60) -> Any:
 
 def test_the_release_data_works_after_migration(serve: str, receiver: Receiver,
                                                 data_env: dict[str, str]) -> None:
+    check_release_data(serve, receiver, data_env)
+
+
+def check_release_data(serve: str, receiver: Receiver, data_env: dict[str, str]) -> None:
+    """What the release stored, used through the service."""
     # Keys: the active ones authenticate, the revoked one stays revoked.
     assert call(serve, "GET", "/v1/whoami", ONE["secret"])[1]["tenant_id"] == ONE["tenant_id"]
     assert call(serve, "GET", "/v1/whoami", ONE["spare_secret"])[0] == 200
@@ -150,6 +172,36 @@ def test_the_release_data_works_after_migration(serve: str, receiver: Receiver,
     assert [letter["tenant_id"] for letter in letters] == [TWO["tenant_id"]]
     plans = json.loads(command(data_env, "admin", "plan", "list").stdout)["plans"]
     assert [p["labels_per_month"] for p in plans if p["name"] == "warehouse"] == [777]
+
+
+def test_migrated_data_imported_into_a_cluster_works_there(
+        tmp_path: Path, receiver: Receiver, data_env: dict[str, str]) -> None:
+    """Single Redis to cluster: migrate a Redis 7 server on the release's AOF,
+    copy its keys into an empty cluster (`redis-cli --cluster import`), and run
+    the service on the cluster."""
+    single_dir = tmp_path / "single"
+    single_dir.mkdir()
+    shutil.copyfile(RELEASE_DATA / "appendonly.aof", single_dir / "appendonly.aof")
+    port = free_port()
+    single = subprocess.Popen(
+        ["/usr/bin/redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "yes", "--dir", str(single_dir)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        single_env = {**data_env, "REDIS_URL": f"redis://127.0.0.1:{port}/0"}
+        wait_for(lambda: answers_ping(port), timeout_s=30)
+        migrated = command(single_env, "admin", "migrate")
+        assert migrated.returncode == 0, migrated.stderr
+        assert json.loads(migrated.stdout)["status"] == "migrated"
+        with redis_cluster(tmp_path / "cluster") as cluster:
+            cluster.cli("--cluster", "import", f"127.0.0.1:{cluster.ports[0]}",
+                        "--cluster-from", f"127.0.0.1:{port}", "--cluster-copy")
+            cluster_env = {**data_env, "REDIS_URL": cluster.url}
+            with serving(cluster_env, receiver, tmp_path) as base:
+                check_release_data(base, receiver, cluster_env)
+    finally:
+        single.terminate()
+        single.wait(30)
 
 
 def test_a_second_run_finds_nothing_to_move(

@@ -44,6 +44,7 @@ def data_env(tmp_path: Path) -> dict[str, str]:
     data_dir = tmp_path / "data"
     data_dir.mkdir()
     shutil.copyfile(RELEASE_DATA / "appendonly.aof", data_dir / "appendonly.aof")
+    shutil.copytree(RELEASE_DATA / "objects", data_dir / "objects")  # template bodies
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "S3_BUCKET")}
     env.update(LABELRENDER_DATA_DIR=str(data_dir), LABELRENDER_WORKERS="1",
                LABELRENDER_API_PROCESSES="1", LABELRENDER_RENDER_PROCESSES="2",

@@ -16,8 +16,10 @@ a plan override. It leaves behind, on purpose:
 - an event no dispatcher has read yet, and a synthesis job no worker has run
   (``labelrender api`` alone, no worker).
 
-It writes ``appendonly.aof`` (the embedded server's log, plain text) and
-``manifest.json`` (ids and secrets the test checks) next to itself.
+It writes next to itself ``appendonly.aof`` (the embedded server's log, plain
+text), ``objects/templates/`` (the committed template bodies, ZPL text, from
+the data directory's object store; rendered PNGs are left out) and
+``manifest.json`` (ids and secrets the test checks).
 """
 
 from __future__ import annotations
@@ -233,6 +235,8 @@ def main() -> None:
         finally:
             api.close()
         shutil.copyfile(data_dir / "appendonly.aof", HERE / "appendonly.aof")
+        shutil.rmtree(HERE / "objects", ignore_errors=True)
+        shutil.copytree(data_dir / "objects" / "templates", HERE / "objects" / "templates")
         (HERE / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)

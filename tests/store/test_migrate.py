@@ -54,6 +54,28 @@ def shape(r: redis.Redis) -> dict[str, Any]:
     return found
 
 
+@pytest.mark.parametrize(("old", "new"), [
+    (f"lr:tenant:{ONE}", f"lr:{keys.tenant_tag(ONE)}:tenant:{ONE}"),
+    (f"lr:tenant:{ONE}:usage:2026-11", f"lr:{keys.tenant_tag(ONE)}:tenant:{ONE}:usage:2026-11"),
+    (f"lr:tenant:{TWO}:template:a:b:versions",
+     f"lr:{keys.tenant_tag(TWO)}:tenant:{TWO}:template:a:b:versions"),
+    ("lr:plan:warehouse", "lr:{global}:plan:warehouse"),
+    ("lr:plans", "lr:{global}:plans"),
+    ("lr:plan-owners", "lr:{global}:plan-owners"),
+    ("lr:global:templates", "lr:{global}:templates"),
+    ("lr:global:template:carrier:seq", "lr:{global}:template:carrier:seq"),
+    ("lr:global:template-owners", "lr:{global}:template-owners"),
+    ("lr:bootstrap:demo-tenant", "lr:{global}:bootstrap:demo-tenant"),
+    ("lr:apikey:0a1b", None),
+    ("lr:workers:ready", None),
+    ("lr:readyz:host:12", None),
+    ("lr:stream:render", None),  # moved entry by entry, not renamed
+    ("lr:{g:3}:tenant:x", None),
+])
+def test_new_names(old: str, new: str | None) -> None:
+    assert new_name(old) == new
+
+
 def test_every_key_moves_to_its_new_name_with_its_data(release: redis.Redis) -> None:
     before = {name: (release.type(name), release.dump(name)) for name in old_keys(release)
               if new_name(name) is not None}

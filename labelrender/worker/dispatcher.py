@@ -164,7 +164,7 @@ class WebhookDispatcher:
                                         event.topic)
         batch = [store.Delivery(event, hook.webhook_id) for hook in hooks]
         lease_until = self._config.clock() + self._config.lease_s
-        await asyncio.to_thread(store.schedule_event, self._redis, entry_id, batch,
+        await asyncio.to_thread(store.schedule_event, self._redis, entry_id, event, batch,
                                 lease_until)
         for delivery in batch:
             self._start(sender, delivery)

@@ -77,7 +77,7 @@ class SynthesisRunner:
     def process(self, entry_id: str, tenant_id: str, job_id: str) -> None:
         job = jobs.get(self.redis, tenant_id, job_id)
         if job is None or job.finished:  # expired, or finished before a crash
-            jobs.ack(self.redis, entry_id)
+            jobs.ack(self.redis, entry_id, tenant_id)
             return
         job = jobs.start(self.redis, job, now=self.clock())
         request = SynthesisInput.from_json(job.request)
@@ -98,7 +98,7 @@ class SynthesisRunner:
             else:
                 jobs.finish(self.redis, job, now=self.clock(), result=answer)
                 metrics.SYNTHESIS_JOBS.labels(state="succeeded").inc()
-        jobs.ack(self.redis, entry_id)
+        jobs.ack(self.redis, entry_id, tenant_id)
 
     def _fail(self, job: jobs.SynthesisJob, kind: str, message: str) -> None:
         jobs.finish(self.redis, job, now=self.clock(),

@@ -41,7 +41,8 @@ async def from_data(api: Api, caller: Caller, body: Any, *, raw: bytes | None = 
 
 
 def events(r: redis.Redis) -> list[LabelRendered]:
-    return [LabelRendered.from_fields(fields) for _, fields in r.xrange(keys.event_stream())]
+    return [LabelRendered.from_fields(fields) for number in range(keys.GROUPS)
+            for _, fields in r.xrange(keys.event_stream(number))]
 
 
 async def fetch_png(api: Api, url: str) -> Image.Image:
@@ -307,7 +308,7 @@ async def test_label_in_flight_keeps_its_version(
     await commit(api, caller)
     pending = asyncio.create_task(from_data(api, caller, {"template_id": "tpl_ship",
                                                           "fields": VALUES}))
-    while redis_db.xlen(keys.render_stream()) == 0:
+    while redis_db.xlen(keys.render_stream(keys.group(caller.tenant_id))) == 0:
         await asyncio.sleep(0.01)
     await commit(api, caller, draft={**DRAFT, "body": BODY.replace("40,40", "60,60")})
     await call(api, caller, "DELETE", "/v1/templates/tpl_ship")

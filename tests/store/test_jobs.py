@@ -4,6 +4,7 @@ consumer, backlog."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 import redis
@@ -32,10 +33,10 @@ def test_enqueue_read_reply_ack(redis_db: redis.Redis) -> None:
     assert jobs.backlog(redis_db) == 1
     [(entry, job)] = jobs.read(redis_db, "w1", count=10, block_ms=100)
     assert job == sent
-    jobs.send_reply(redis_db, job.job_id, jobs.RenderReply(ok=True, size_bytes=10))
-    jobs.ack(redis_db, entry)
+    jobs.send_reply(redis_db, job, jobs.RenderReply(ok=True, size_bytes=10))
+    jobs.ack(redis_db, entry, job)
     assert jobs.backlog(redis_db) == 0
-    reply = jobs.wait_reply(redis_db, sent.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, sent, timeout_s=1)
     assert reply == jobs.RenderReply(ok=True, size_bytes=10)
 
 
@@ -45,15 +46,15 @@ def test_wait_reply_blocks_until_a_worker_answers(redis_db: redis.Redis) -> None
 
     def worker() -> None:
         [(entry, job)] = jobs.read(redis_db, "w1", count=1, block_ms=2000)
-        jobs.send_reply(redis_db, job.job_id, jobs.RenderReply(ok=False, error_kind="X"))
-        jobs.ack(redis_db, entry)
+        jobs.send_reply(redis_db, job, jobs.RenderReply(ok=False, error_kind="X"))
+        jobs.ack(redis_db, entry, job)
 
     thread = threading.Thread(target=worker)
     thread.start()
-    assert jobs.wait_reply(redis_db, sent.job_id, timeout_s=5) == jobs.RenderReply(
+    assert jobs.wait_reply(redis_db, sent, timeout_s=5) == jobs.RenderReply(
         ok=False, error_kind="X")
     thread.join()
-    assert jobs.wait_reply(redis_db, "job_missing", timeout_s=0.1) is None
+    assert jobs.wait_reply(redis_db, replace(JOB, job_id="job_missing"), timeout_s=0.1) is None
 
 
 def test_a_dead_consumers_entries_are_claimed(redis_db: redis.Redis) -> None:
@@ -64,7 +65,7 @@ def test_a_dead_consumers_entries_are_claimed(redis_db: redis.Redis) -> None:
     assert jobs.backlog(redis_db) == 1
     claimed = jobs.claim_stale(redis_db, "alive", min_idle_ms=0, count=10)
     assert [job for _, job in claimed] == [sent]
-    jobs.ack(redis_db, claimed[0][0])
+    jobs.ack(redis_db, *claimed[0])
     assert jobs.backlog(redis_db) == 0
 
 
@@ -72,8 +73,8 @@ def test_idle_consumer_names_with_nothing_pending_are_pruned(redis_db: redis.Red
     jobs.ensure_group(redis_db)
     jobs.enqueue(redis_db, JOB)
     jobs.enqueue(redis_db, JOB)
-    [(done, _)] = jobs.read(redis_db, "stopped", count=1, block_ms=10)
-    jobs.ack(redis_db, done)
+    [(done, done_job)] = jobs.read(redis_db, "stopped", count=1, block_ms=10)
+    jobs.ack(redis_db, done, done_job)
     jobs.read(redis_db, "busy", count=1, block_ms=10)  # still holds its job
     jobs.read(redis_db, "me", count=1, block_ms=10)  # nothing left to read
     assert jobs.prune_consumers(redis_db, idle_ms=0, keep="me") == ["stopped"]
@@ -122,7 +123,7 @@ def test_settling_gives_the_slot_back_and_replies_in_one_step(redis_db: redis.Re
                           reply=reply)
     assert settled == ("first_store" if rendered else "refused")
     assert state(redis_db) == ((1, 0, 0) if rendered else (0, 0, 0))
-    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) == reply
+    assert jobs.wait_reply(redis_db, job, timeout_s=0.1) == reply
     job2, _ = admit(redis_db)  # the sandbox plan's one slot is free again
     assert job2.job_id != job.job_id
 

@@ -183,7 +183,7 @@ async def admit_async(ar: redis.asyncio.Redis, job: RenderJob, *, plan: Plan,
     step = _Admission(job, plan=plan, overages=overages, lease_seconds=lease_seconds,
                       max_depth=max_depth, now=now)
     admitted = step.outcome(await ar.register_script(_ADMIT)(keys=step.keys, args=step.args))
-    await ar.lpush(QUEUE.wake, step.group)  # ``streams.hint``
+    await ar.rpush(QUEUE.wake, step.group)  # ``streams.hint``
     return admitted
 
 

@@ -120,8 +120,9 @@ def ensure_groups(r: redis.Redis, queue: Queue) -> None:
 
 
 def hint(r: redis.Redis, queue: Queue, number: int) -> None:
-    """Tell a waiting consumer that group ``number`` has a new entry."""
-    r.lpush(queue.wake, number)
+    """Tell a waiting consumer that group ``number`` has a new entry (hints are
+    taken first in, first out)."""
+    r.rpush(queue.wake, number)
 
 
 def read(r: redis.Redis, queue: Queue, consumer: str, count: int, block_ms: int | None
@@ -169,7 +170,7 @@ def _busy_groups(r: redis.Redis, queue: Queue, measure: str) -> list[int]:
 
 def sweep(r: redis.Redis, queue: Queue, consumer: str, count: int) -> list[Entry]:
     """Up to ``count`` new entries from any group; trims the hints left over."""
-    r.ltrim(queue.wake, 0, WAKE_MAX - 1)
+    r.ltrim(queue.wake, -WAKE_MAX, -1)
     entries: list[Entry] = []
     for number in _busy_groups(r, queue, "xlen"):
         entries += _read_one(r, queue, consumer, number, count - len(entries))

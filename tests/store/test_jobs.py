@@ -17,6 +17,7 @@ from labelrender.store import (
     consume,
     in_flight,
     jobs,
+    keys,
     read_usage,
 )
 from labelrender.store.redis_conn import async_twin
@@ -146,6 +147,27 @@ def test_a_refused_admission_takes_nothing(redis_db: redis.Redis, setup: str,
     with pytest.raises(error):
         admit(redis_db, max_depth=2)
     assert state(redis_db) == before
+
+
+def test_the_backlog_limit_is_per_tenant_group(redis_db: redis.Redis) -> None:
+    """A full group refuses its own tenants only; the backlog and the lag count
+    every group's jobs."""
+    neighbour = next(f"tnt_{n:026d}" for n in range(1000)
+                     if keys.group(f"tnt_{n:026d}") != keys.group(JOB.tenant))
+    jobs.ensure_group(redis_db)
+    for _ in range(3):
+        jobs.enqueue(redis_db, JOB)
+    with pytest.raises(jobs.QueueFull):
+        admit(redis_db, max_depth=2)
+    other, _ = jobs.admit(redis_db, replace(JOB, tenant=neighbour), plan=SANDBOX_PLAN,
+                          overages=False, lease_seconds=60, max_depth=2, now=NOW)
+    assert (jobs.backlog(redis_db), jobs.lag(redis_db)) == (4, 4)
+    assert redis_db.xlen(keys.render_stream(keys.group(neighbour))) == 1
+    taken = []
+    for _ in range(5):  # a hint each, or a sweep: the first finds all three of JOB's
+        taken += jobs.read(redis_db, "w1", count=10, block_ms=100)
+    assert sorted(job.tenant for _, job in taken) == sorted([JOB.tenant] * 3 + [neighbour])
+    assert (jobs.backlog(redis_db), jobs.lag(redis_db)) == (4, 0)
 
 
 async def test_the_async_admission_is_the_same_step(redis_db: redis.Redis) -> None:

@@ -244,6 +244,11 @@ def lag(r: redis.Redis) -> int:
     return streams.lag(r, QUEUE)
 
 
+def in_progress(r: redis.Redis) -> int:
+    """Jobs a worker has taken and not finished (XPENDING), summed over every group."""
+    return streams.pending(r, QUEUE)
+
+
 def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
     """Delivered but unacknowledged jobs per consumer name (who is rendering what)."""
     return streams.pending_by_consumer(r, QUEUE)

@@ -254,6 +254,11 @@ def _per_group(r: redis.Redis, queue: Queue, command: str) -> list[tuple[int, An
     return found
 
 
+def pending(r: redis.Redis, queue: Queue) -> int:
+    """Entries taken by a consumer and not acknowledged yet, every group's."""
+    return sum(int(summary["pending"]) for _number, summary in _per_group(r, queue, "xpending"))
+
+
 def pending_by_consumer(r: redis.Redis, queue: Queue) -> dict[str, int]:
     """Consumer names holding entries in any group, with how many in all."""
     held: dict[str, int] = {}

@@ -35,7 +35,7 @@ from labelrender.api.middleware import authenticate_key, envelope, observe
 from labelrender.store import deliveries, jobs, synthesis_jobs
 from labelrender.store.access import Authorizer
 from labelrender.store.objects import ObjectStore
-from labelrender.store.redis_conn import async_twin, pooled_twin
+from labelrender.store.redis_conn import REDIS_ERRORS, async_twin, close, pooled_twin
 
 log = logging.getLogger("labelrender.api")
 
@@ -110,7 +110,7 @@ async def _try_creating_groups(state: AppState) -> bool:
     loop = asyncio.get_running_loop()
     try:
         await loop.run_in_executor(state.executor, ensure_groups, state.redis)
-    except redis.RedisError as exc:
+    except REDIS_ERRORS as exc:
         log.warning("could not create the stream consumer groups (retrying every %.0f s): "
                     "%s", GROUPS_RETRY_S, exc)
         return False
@@ -139,7 +139,7 @@ async def _close_redis(app: web.Application) -> None:
     # An embedded server stops at exit only when no other connection is left.
     state = app[STATE]
     await state.aredis.aclose()
-    state.redis.connection_pool.disconnect()
+    close(state.redis)
 
 
 async def _finish_pending(app: web.Application) -> None:

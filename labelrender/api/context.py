@@ -22,6 +22,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 import redis
 from aiohttp import web
 from redis.asyncio import Redis as AsyncRedis
+from redis.exceptions import RedisClusterException
 
 from labelrender.api.bulkhead import Circuit, CircuitOpen
 from labelrender.api.config import ApiConfig
@@ -29,6 +30,7 @@ from labelrender.api.errors import ServiceUnavailable, Unauthorized
 from labelrender.api.metrics import Metrics
 from labelrender.store import ApiKey, Plan, RateDecision, StoreUnavailable, Tenant
 from labelrender.store.access import Access, Authorizer
+from labelrender.store.global_cache import TemplateCache
 from labelrender.store.labels import RenderRecord
 from labelrender.store.objects import ObjectStore, ObjectStoreError
 
@@ -77,6 +79,8 @@ class AppState:
     # Large request bodies are parsed here, off the event loop (``parse``).
     parse_executor: ThreadPoolExecutor
     stored_records: StoredRecords = field(default_factory=lambda: StoredRecords())
+    # Global templates as this process last read them (store.global_cache).
+    global_templates: TemplateCache = field(default_factory=lambda: TemplateCache())
     # Store steps left to run after the answer (``after_answer``), until done.
     pending: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -87,7 +91,7 @@ class AppState:
         """Key, tenant, plan and one rate step in one round trip (store.access)."""
         try:
             return await self.authorizer.authorize(secret, now=self.now(), cost=cost)
-        except (redis.RedisError, OSError) as exc:
+        except (redis.RedisError, RedisClusterException, OSError) as exc:
             raise ServiceUnavailable(
                 "storage is temporarily unavailable; retry shortly",
                 retry_after=self.config.retry_after_s,
@@ -98,7 +102,7 @@ class AppState:
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.executor, functools.partial(fn, *args, **kwargs))
-        except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
+        except (redis.RedisError, RedisClusterException, StoreUnavailable, ObjectStoreError) as exc:
             raise self._unavailable() from exc
 
     async def call_objects(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
@@ -138,7 +142,7 @@ class AppState:
             raise ServiceUnavailable(
                 "object storage is unavailable; retry shortly", kind="ObjectStoreUnavailable",
                 retry_after=self.config.retry_after_s) from exc
-        except (redis.RedisError, StoreUnavailable) as exc:
+        except (redis.RedisError, RedisClusterException, StoreUnavailable) as exc:
             circuit.settled()
             raise self._unavailable() from exc
         except BaseException:
@@ -159,7 +163,7 @@ class AppState:
         answered as ``call`` answers them."""
         try:
             return await work
-        except (redis.RedisError, OSError, StoreUnavailable) as exc:
+        except (redis.RedisError, RedisClusterException, OSError, StoreUnavailable) as exc:
             raise self._unavailable() from exc
 
     def after_answer(self, work: Coroutine[Any, Any, None]) -> None:
@@ -179,7 +183,7 @@ class AppState:
         event loop itself, its failures answered as ``call`` answers them."""
         try:
             return fn(*args, **kwargs)
-        except (redis.RedisError, StoreUnavailable, ObjectStoreError) as exc:
+        except (redis.RedisError, RedisClusterException, StoreUnavailable, ObjectStoreError) as exc:
             raise self._unavailable() from exc
 
     def _unavailable(self) -> ServiceUnavailable:

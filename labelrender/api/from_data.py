@@ -166,11 +166,12 @@ def check_fields(version: TemplateVersion, values: dict[str, Any]) -> dict[str, 
 async def resolve_version(state: AppState, tenant_id: str, params: TemplateRender
                           ) -> TemplateVersion:
     version = await state.call(templates.resolve, state.redis, tenant_id, params.template_id,
-                               params.template_version)
+                               params.template_version, state.global_templates)
     if version is not None:
         return version
     if params.template_version is not None:
-        latest = await state.call(templates.resolve, state.redis, tenant_id, params.template_id)
+        latest = await state.call(templates.resolve, state.redis, tenant_id, params.template_id,
+                                  None, state.global_templates)
         if latest is not None:
             raise errors.TemplateNotFound(
                 f"template {params.template_id!r} has no version {params.template_version}",

@@ -13,6 +13,7 @@ import redis
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
+from redis.exceptions import RedisClusterException
 
 from labelrender.api import errors
 from labelrender.api.context import (
@@ -121,7 +122,8 @@ async def warm_up(app: web.Application) -> None:
     first render after ready is then as fast as the rest. Redis may be down at
     start: /readyz says so, and nothing here is needed to serve."""
     state = app_state_of(app)
-    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, OSError):
+    with contextlib.suppress(errors.ServiceUnavailable, redis.RedisError, RedisClusterException,
+                             OSError):
         await state.call(worker_presence.preload_render_scripts, state.redis)
         await state.aredis.ping()
         await state.authorizer.authorize(WARM_UP_KEY, now=state.now(), cost=0)

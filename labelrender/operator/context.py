@@ -7,6 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import redis
+from redis.exceptions import AskError, RedisClusterException, TryAgainError
+from redis.exceptions import ClusterError as RedisClusterError
 
 from labelrender.operator.status import Outcome
 from labelrender.store.errors import StoreUnavailable
@@ -15,8 +17,11 @@ from labelrender.store.owners import Owner
 from labelrender.store.templates import Draft
 
 # What makes a reconcile transient rather than wrong: Redis or the object store
-# cannot be reached (redis-py's TimeoutError and BusyLoadingError included).
-UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, StoreUnavailable, ObjectStoreError)
+# cannot be reached (redis-py's TimeoutError and BusyLoadingError included), or
+# a Redis Cluster is moving slots or failing over (MOVED/ASK past the client's
+# retries, TRYAGAIN, CLUSTERDOWN, no node for a slot).
+UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, AskError, TryAgainError,
+               RedisClusterError, RedisClusterException, StoreUnavailable, ObjectStoreError)
 
 
 @dataclass(frozen=True)

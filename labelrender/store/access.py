@@ -1,16 +1,16 @@
-"""One request's access check in one Redis round trip: key, tenant, plan, rate.
+"""One request's access check: key, tenant, plan, rate, in two round trips.
 
 Every authenticated request needs the key record, its tenant, the tenant's
-plan and (for most routes) one step of the rate limiter. Done one by one that
-is four round trips; ``authorize`` does them in a single Lua script on the
-asyncio client, so the API's hot path neither waits on four replies nor hops
-to a thread. Nothing is cached between requests: a key revoked a moment ago
-is refused on its next request (spec "Authentication").
-
-The script reads keys it finds along the way (the tenant named by the key
-record, its plan, its rate key), which Redis allows on a single server; v1
-runs on one Redis (``keys``), so that holds. Their names still come from
-``keys``, passed in as prefix and suffix pairs.
+plan and (for most routes) one step of the rate limiter. ``authorize`` reads
+the key record by the secret's hash alone (``lr:apikey:<sha256>``, a key of
+its own slot), then runs one Lua script on the tenant's keys, which share the
+tenant group's hash tag and so one slot on a Redis Cluster: the key is still
+the tenant's and active, the tenant record, and the rate step. The plan comes
+from the process's ``PlanCache`` (operator records, at most
+``global_cache.STALENESS_S`` old); the script gets every plan's rate as
+arguments and picks the tenant's. Tenant and key are never cached: a key
+revoked a moment ago is refused on its next request (spec "Authentication").
+Every key the script touches is in its KEYS.
 """
 
 from __future__ import annotations
@@ -23,45 +23,35 @@ import redis.asyncio
 from labelrender.store import keys
 from labelrender.store.apikeys import SECRET_FORMAT, ApiKey, hash_secret, key_from_record
 from labelrender.store.clock import Now, unix
-from labelrender.store.errors import InvalidValue, NotFound
+from labelrender.store.errors import InvalidValue
+from labelrender.store.global_cache import PlanCache
 from labelrender.store.limits import GCRA_LUA, RATE_PERIOD_SECONDS, RateDecision, rate_decision
-from labelrender.store.plans import BUILTIN_PLANS, Plan, normalize_name, plan_from_stored
+from labelrender.store.plans import Plan, normalize_name
+from labelrender.store.redis_conn import text_map
 from labelrender.store.tenants import TENANT_ID, Tenant, tenant_from_record
 
-# KEYS[1] the API key record.
-# ARGV: now, period, cost, tenant key prefix, tenant key suffix, rate key suffix,
-#       plan key prefix, then name/requests_per_minute pairs of the built-in plans.
-# Returns {} for no key; {key} for a key that is not active; {key, tenant} for a
-# tenant that is gone; {key, tenant, plan_json|false} for a plan with no rate;
-# else {key, tenant, plan_json|false, allowed, remaining, tat, retry_after, limit}.
+# KEYS: tenant, tenant_keys, tenant_active_keys, rate.
+# ARGV: key_prefix, key_hash, now, period, cost, then name/requests_per_minute
+#       pairs of every plan.
+# Returns {} for a key that is not the tenant's active key; {false} for a
+# tenant that is gone; {tenant} for a plan with no rate; else {tenant, allowed,
+# remaining, tat, retry_after, limit}.
 _ACCESS = GCRA_LUA + """
-local function as_map(flat)
-  local map = {}
-  for i = 1, #flat, 2 do map[flat[i]] = flat[i + 1] end
-  return map
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return {} end
+if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 0 then return {} end
+local tenant = redis.call('HGETALL', KEYS[1])
+if #tenant == 0 then return {false} end
+local plan_name = ''
+for i = 1, #tenant, 2 do
+  if tenant[i] == 'plan' then plan_name = string.lower(tenant[i + 1]) end
 end
-local key = redis.call('HGETALL', KEYS[1])
-if #key == 0 then return {} end
-local key_map = as_map(key)
-if key_map['status'] ~= 'active' or not key_map['tenant_id'] then return {key} end
-local tenant_id = key_map['tenant_id']
-local tenant = redis.call('HGETALL', ARGV[4] .. tenant_id .. ARGV[5])
-if #tenant == 0 then return {key, tenant} end
-local plan_name = string.lower(as_map(tenant)['plan'] or '')
-local plan_json = redis.call('GET', ARGV[7] .. plan_name)
 local limit = nil
-if plan_json then
-  local ok, plan = pcall(cjson.decode, plan_json)
-  if ok and type(plan) == 'table' then limit = tonumber(plan['requests_per_minute']) end
-else
-  for i = 8, #ARGV, 2 do
-    if ARGV[i] == plan_name then limit = tonumber(ARGV[i + 1]) end
-  end
+for i = 6, #ARGV, 2 do
+  if ARGV[i] == plan_name then limit = tonumber(ARGV[i + 1]) end
 end
-if not limit or limit < 1 then return {key, tenant, plan_json or false} end
-local rate = gcra(ARGV[4] .. tenant_id .. ARGV[6], tonumber(ARGV[1]), tonumber(ARGV[2]),
-                  limit, tonumber(ARGV[3]))
-return {key, tenant, plan_json or false, rate[1], rate[2], rate[3], rate[4], limit}
+if not limit or limit < 1 then return {tenant} end
+local rate = gcra(KEYS[4], tonumber(ARGV[3]), tonumber(ARGV[4]), limit, tonumber(ARGV[5]))
+return {tenant, rate[1], rate[2], rate[3], rate[4], limit}
 """
 
 
@@ -75,29 +65,14 @@ class Access:
     rate: RateDecision
 
 
-def _split(name: str) -> tuple[str, str]:
-    """A key name built around a marker, as the (prefix, suffix) around it."""
-    prefix, _marker, suffix = name.partition("\0")
-    return prefix, suffix
-
-
-_TENANT_PREFIX, _TENANT_SUFFIX = _split(keys.tenant("\0"))
-_RATE_PREFIX, _RATE_SUFFIX = _split(keys.rate("\0"))
-_PLAN_PREFIX, _PLAN_SUFFIX = _split(keys.plan("\0"))
-if _RATE_PREFIX != _TENANT_PREFIX or _TENANT_SUFFIX or _PLAN_SUFFIX:
-    raise ImportError("store.access assumes tenant-prefixed rate keys and suffix-free "
-                      "tenant and plan keys")
-
-
 class Authorizer:
-    """``authorize`` bound to one asyncio Redis client (the script loads once)."""
+    """``authorize`` bound to one asyncio Redis client (the script loads once)
+    and one process's plan cache."""
 
-    def __init__(self, client: redis.asyncio.Redis) -> None:
+    def __init__(self, client: redis.asyncio.Redis, plans: PlanCache | None = None) -> None:
+        self._client = client
         self._script = client.register_script(_ACCESS)
-        builtin = [str(item) for plan in BUILTIN_PLANS.values()
-                   for item in (plan.name, plan.requests_per_minute)]
-        self._args: list[Any] = [RATE_PERIOD_SECONDS, 0, _TENANT_PREFIX, _TENANT_SUFFIX,
-                                 _RATE_SUFFIX, _PLAN_PREFIX, *builtin]
+        self._plans = plans if plans is not None else PlanCache()
 
     async def authorize(self, secret: str, *, now: Now, cost: int) -> Access | None:
         """The caller behind ``secret`` with ``cost`` requests taken from its rate
@@ -107,26 +82,27 @@ class Authorizer:
             return None
         if cost not in (0, 1):
             raise InvalidValue("an access check costs 0 or 1 requests")
-        args = [unix(now), self._args[0], cost, *self._args[2:]]
-        answer: list[Any] = await self._script(keys=[keys.apikey(hash_secret(secret))],
-                                               args=args)
-        return _access(answer)
-
-
-def _access(answer: list[Any]) -> Access | None:
-    if len(answer) < 8:
-        return None
-    key = key_from_record(_as_map(answer[0]))
-    tenant_record = _as_map(answer[1])
-    if not TENANT_ID.match(key.tenant_id):
-        return None
-    tenant = tenant_from_record(key.tenant_id, tenant_record)
-    try:
-        plan = plan_from_stored(normalize_name(tenant.plan), answer[2] or None)
-    except NotFound:
-        return None
-    limit = int(answer[7])
-    return Access(key, tenant, plan, rate_decision(answer[3:7], limit))
+        key_hash = hash_secret(secret)
+        record = text_map(await self._client.hgetall(keys.apikey(key_hash)))
+        if record.get("status") != "active" or not TENANT_ID.match(record.get("tenant_id", "")):
+            return None
+        key = key_from_record(record)
+        plans = await self._plans.plans_async(self._client)
+        rates = [str(item) for plan in plans.values()
+                 for item in (plan.name, plan.requests_per_minute)]
+        tenant_id = key.tenant_id
+        answer: list[Any] = await self._script(
+            keys=[keys.tenant(tenant_id), keys.tenant_keys(tenant_id),
+                  keys.tenant_active_keys(tenant_id), keys.rate(tenant_id)],
+            args=[key.key_prefix, key_hash, unix(now), RATE_PERIOD_SECONDS, cost, *rates])
+        if len(answer) < 6:
+            return None
+        tenant = tenant_from_record(tenant_id, _as_map(answer[0]))
+        plan = plans.get(normalize_name(tenant.plan))
+        if plan is None:
+            return None
+        limit = int(answer[5])
+        return Access(key, tenant, plan, rate_decision(answer[1:5], limit))
 
 
 def _as_map(flat: list[Any]) -> dict[str, str]:

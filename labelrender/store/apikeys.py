@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import redis
+from redis.typing import EncodableT, FieldT
 
 from labelrender.store import keys
 from labelrender.store.clock import Now, iso
@@ -37,14 +38,20 @@ _PREFIX_ATTEMPTS = 5
 
 KeyStatus = Literal["active", "revoked"]
 
+# A key lives in two places: its record ``lr:apikey:<sha256>`` (untagged: a
+# request finds its tenant by the hash alone) and the tenant's key hash and
+# active set, under the tenant's tag. No script spans both (they are in other
+# slots on a Redis Cluster); the tenant's side is the truth of whether a key is
+# active, and the access check reads both. The record is written first on
+# create and updated last on revoke, so a crash between the two steps leaves a
+# key refused, never one that works while listed as revoked.
+
 # Cap check and insert in one step, so concurrent creates never pass the cap.
-# KEYS: tenant, tenant_keys, tenant_active_keys, apikey
-# ARGV: cap, key_prefix, key_hash, then the record's field/value pairs.
+# KEYS: tenant, tenant_keys, tenant_active_keys; ARGV: cap, key_prefix, key_hash
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 'no_tenant' end
 if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[1]) then return 'cap' end
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'prefix_taken' end
-redis.call('HSET', KEYS[4], unpack(ARGV, 4))
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 redis.call('SADD', KEYS[3], ARGV[2])
 return 'ok'
@@ -52,13 +59,12 @@ return 'ok'
 
 # Last-key check and revoke in one step, so two concurrent revokes of the last
 # two keys cannot both succeed.
-# KEYS: tenant_keys, tenant_active_keys, apikey; ARGV: key_prefix, key_hash, revoked_at
+# KEYS: tenant_keys, tenant_active_keys; ARGV: key_prefix, key_hash
 _REVOKE = """
 if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return 'not_found' end
 if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 0 then return 'already' end
 if redis.call('SCARD', KEYS[2]) <= 1 then return 'last' end
 redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('HSET', KEYS[3], 'status', 'revoked', 'revoked_at', ARGV[3])
 return 'ok'
 """
 
@@ -101,13 +107,15 @@ def create_key(
     for _ in range(_PREFIX_ATTEMPTS):
         secret = SECRET_PREFIX + secrets.token_hex(32)
         key = ApiKey(tenant_id, secret[len(SECRET_PREFIX):][:8], label, "active", iso(now))
+        key_hash = hash_secret(secret)
+        r.hset(keys.apikey(key_hash), mapping=_record_fields(key))
         outcome = text(script(
             keys=[keys.tenant(tenant_id), keys.tenant_keys(tenant_id),
-                  keys.tenant_active_keys(tenant_id), keys.apikey(hash_secret(secret))],
-            args=[cap, key.key_prefix, hash_secret(secret), *_record_fields(key)],
-        ))
+                  keys.tenant_active_keys(tenant_id)],
+            args=[cap, key.key_prefix, key_hash]))
         if outcome == "ok":
             return CreatedKey(secret, key)
+        r.delete(keys.apikey(key_hash))
         if outcome == "cap":
             raise KeyCapReached(cap)
         if outcome == "no_tenant":
@@ -118,11 +126,20 @@ def create_key(
 def list_keys(r: redis.Redis, tenant_id: str) -> list[ApiKey]:
     """Every key the tenant created, active and revoked, oldest first."""
     hashes = text_map(r.hgetall(keys.tenant_keys(tenant_id)))
+    active = {str(text(prefix)) for prefix in r.smembers(keys.tenant_active_keys(tenant_id))}
     pipe = r.pipeline(transaction=False)
     for key_hash in hashes.values():
         pipe.hgetall(keys.apikey(key_hash))
-    records = [key_from_record(text_map(raw)) for raw in pipe.execute()]
-    return sorted(records, key=lambda k: (k.created_at, k.key_prefix))
+    records = [key_from_record(text_map(raw)) for raw in pipe.execute() if raw]
+    listed = [key if key.key_prefix in active else _as_revoked(key) for key in records]
+    return sorted(listed, key=lambda k: (k.created_at, k.key_prefix))
+
+
+def _as_revoked(key: ApiKey) -> ApiKey:
+    """A key the tenant's side says is revoked, whatever its record says (a
+    revoke that stopped before updating the record)."""
+    return ApiKey(key.tenant_id, key.key_prefix, key.label, "revoked", key.created_at,
+                  key.revoked_at)
 
 
 def revoke_key(r: redis.Redis, tenant_id: str, key_prefix: str, *, now: Now) -> ApiKey:
@@ -137,16 +154,19 @@ def revoke_key(r: redis.Redis, tenant_id: str, key_prefix: str, *, now: Now) -> 
     if key_hash is None:
         raise NotFound("key", key_prefix)
     script = r.register_script(_REVOKE)
-    outcome = text(script(
-        keys=[keys.tenant_keys(tenant_id), keys.tenant_active_keys(tenant_id),
-              keys.apikey(key_hash)],
-        args=[key_prefix, key_hash, iso(now)],
-    ))
+    outcome = text(script(keys=[keys.tenant_keys(tenant_id), keys.tenant_active_keys(tenant_id)],
+                          args=[key_prefix, key_hash]))
     if outcome == "not_found":
         raise NotFound("key", key_prefix)
     if outcome == "last":
         raise LastActiveKey(key_prefix)
-    return key_from_record(text_map(r.hgetall(keys.apikey(key_hash))))
+    # Revoked on the tenant's side; the record follows (again, after a revoke
+    # that stopped here), keeping the first revoked_at.
+    pipe = r.pipeline(transaction=True)
+    pipe.hset(keys.apikey(key_hash), "status", "revoked")
+    pipe.hsetnx(keys.apikey(key_hash), "revoked_at", iso(now))
+    pipe.hgetall(keys.apikey(key_hash))
+    return key_from_record(text_map(pipe.execute()[-1]))
 
 
 def authenticate(r: redis.Redis, secret: str) -> ApiKey | None:
@@ -154,17 +174,23 @@ def authenticate(r: redis.Redis, secret: str) -> ApiKey | None:
     tenant; None for a malformed, unknown or revoked key (all 401)."""
     if not SECRET_FORMAT.match(secret):
         return None
-    record = text_map(r.hgetall(keys.apikey(hash_secret(secret))))
+    key_hash = hash_secret(secret)
+    record = text_map(r.hgetall(keys.apikey(key_hash)))
     if not record or record.get("status") != "active":
         return None
-    return key_from_record(record)
+    key = key_from_record(record)
+    pipe = r.pipeline(transaction=False)
+    pipe.hget(keys.tenant_keys(key.tenant_id), key.key_prefix)
+    pipe.sismember(keys.tenant_active_keys(key.tenant_id), key.key_prefix)
+    held, active = pipe.execute()
+    return key if text(held) == key_hash and active else None
 
 
-def _record_fields(key: ApiKey) -> list[str]:
-    fields = ["tenant_id", key.tenant_id, "key_prefix", key.key_prefix,
-              "status", key.status, "created_at", key.created_at]
+def _record_fields(key: ApiKey) -> dict[FieldT, EncodableT]:
+    fields: dict[FieldT, EncodableT] = {"tenant_id": key.tenant_id, "key_prefix": key.key_prefix,
+              "status": key.status, "created_at": key.created_at}
     if key.label is not None:
-        fields += ["label", key.label]
+        fields["label"] = key.label
     return fields
 
 

@@ -1,19 +1,27 @@
 """Every Redis key name labelrender uses, and nothing else.
 
-Scheme: ``lr:`` then the owning object. Everything a tenant owns sits under
-``lr:tenant:{tid}:`` so one tenant's data can never be addressed with another
-tenant's id. Two keys are not under a tenant, on purpose:
+Scheme: ``lr:``, a hash tag, then the owning object. The hash tag decides the
+slot on a Redis Cluster (and means nothing on a single Redis), so every script
+and transaction touches keys of one tag only:
 
-- ``lr:apikey:{sha256}``: the authentication lookup; it is how a request finds
-  its tenant, so it cannot be keyed by one.
-- ``lr:plan:{name}`` and ``lr:plans``: plans are global (operator resources).
+- ``lr:{g:N}:tenant:<tid>...``: everything a tenant owns, N its tenant group
+  (``group``), so one tenant's data can never be addressed with another
+  tenant's id and all of it lives in one slot.
+- ``lr:{g:N}:...`` without a tenant: the group's shared structures (streams,
+  reply lists, schedules, sets).
+- ``lr:{global}:...``: plans, global templates and their owners, bootstrap
+  marks (operator records, read through ``store.global_cache``).
+- Untagged keys, each only ever used alone: ``lr:apikey:<sha256>`` (how a
+  request finds its tenant, so it cannot be keyed by one), the workers'
+  ready set and ``/readyz``'s probe keys.
 
-Hash tags are not used: v1 runs on a single Redis (primary + replicas).
+No Lua script builds a key name: every key a script touches is in its KEYS.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import zlib
 
 ROOT = "lr"
@@ -49,7 +57,7 @@ GLOBAL_TAG = "{global}"
 
 def tenant(tenant_id: str) -> str:
     """Hash: the tenant record (name, plan, overages, created_at)."""
-    return f"{ROOT}:tenant:{tenant_id}"
+    return f"{ROOT}:{tenant_tag(tenant_id)}:tenant:{tenant_id}"
 
 
 def ready_workers() -> str:
@@ -58,18 +66,31 @@ def ready_workers() -> str:
 
 
 def tenant_pattern() -> str:
-    """SCAN pattern of every tenant record (and, longer, its other keys)."""
-    return f"{ROOT}:tenant:tnt_*"
+    """SCAN pattern of every tenant record (and, longer, its other keys), in
+    every group; ``tenant_id_in`` takes the id back out of a name it matched."""
+    return f"{ROOT}:{{g:*}}:tenant:tnt_*"
+
+
+_TENANT_KEY = re.compile(r"^lr:\{g:(\d+)\}:tenant:(tnt_[^:]*)")
+
+
+def tenant_id_in(name: str) -> str | None:
+    """The tenant id a tenant key names (checked against its group tag), or None
+    for a name that is not a tenant key."""
+    found = _TENANT_KEY.match(name)
+    if found is None or int(found.group(1)) != group(found.group(2)):
+        return None
+    return found.group(2)
 
 
 def tenant_keys(tenant_id: str) -> str:
     """Hash: key_prefix -> sha256 of every key the tenant ever created."""
-    return f"{ROOT}:tenant:{tenant_id}:keys"
+    return f"{tenant(tenant_id)}:keys"
 
 
 def tenant_active_keys(tenant_id: str) -> str:
     """Set: key prefixes of the tenant's active keys (the cap counts these)."""
-    return f"{ROOT}:tenant:{tenant_id}:keys:active"
+    return f"{tenant(tenant_id)}:keys:active"
 
 
 def apikey(key_hash: str) -> str:
@@ -79,34 +100,34 @@ def apikey(key_hash: str) -> str:
 
 def rate(tenant_id: str) -> str:
     """String: GCRA theoretical arrival time of the tenant's next request."""
-    return f"{ROOT}:tenant:{tenant_id}:rate"
+    return f"{tenant(tenant_id)}:rate"
 
 
 def inflight(tenant_id: str) -> str:
     """Sorted set: concurrency lease ids scored by their expiry (unix time)."""
-    return f"{ROOT}:tenant:{tenant_id}:inflight"
+    return f"{tenant(tenant_id)}:inflight"
 
 
 def usage(tenant_id: str, period: str) -> str:
     """Hash: unit -> count for one UTC month, ``period`` like ``2026-11``."""
-    return f"{ROOT}:tenant:{tenant_id}:usage:{period}"
+    return f"{tenant(tenant_id)}:usage:{period}"
 
 
 def idempotency(tenant_id: str, idempotency_key: str) -> str:
     """Hash: one idempotency record. The client's key is hashed so any string
     the client sends makes a short, safe key name."""
     digest = hashlib.sha256(idempotency_key.encode()).hexdigest()
-    return f"{ROOT}:tenant:{tenant_id}:idem:{digest}"
+    return f"{tenant(tenant_id)}:idem:{digest}"
 
 
 def plan(name: str) -> str:
     """String (JSON): an operator's Plan resource overriding or adding a plan."""
-    return f"{ROOT}:plan:{name}"
+    return f"{ROOT}:{GLOBAL_TAG}:plan:{name}"
 
 
 def plans() -> str:
     """Set: names of all plans stored in Redis."""
-    return f"{ROOT}:plans"
+    return f"{ROOT}:{GLOBAL_TAG}:plans"
 
 
 def _shared(number: int) -> str:
@@ -140,22 +161,22 @@ def wake(queue: str) -> str:
 
 def synthesis_job(tenant_id: str, job_id: str) -> str:
     """String (JSON): one synthesis job's record, kept 7 days (DECISIONS.md)."""
-    return f"{ROOT}:tenant:{tenant_id}:synthesis_job:{job_id}"
+    return f"{tenant(tenant_id)}:synthesis_job:{job_id}"
 
 
 def render_claim(tenant_id: str, content_hash: str) -> str:
     """String: the job id of the one request rendering this content hash now."""
-    return f"{ROOT}:tenant:{tenant_id}:render:{content_hash}:claim"
+    return f"{tenant(tenant_id)}:render:{content_hash}:claim"
 
 
 def render_outcome(tenant_id: str, content_hash: str, job_id: str) -> str:
     """String: how that request's render ended, read by the requests that waited."""
-    return f"{ROOT}:tenant:{tenant_id}:render:{content_hash}:outcome:{job_id}"
+    return f"{tenant(tenant_id)}:render:{content_hash}:outcome:{job_id}"
 
 
 def bootstrap(step: str) -> str:
     """String: marks a one-time setup step as done (e.g. the embedded demo tenant)."""
-    return f"{ROOT}:bootstrap:{step}"
+    return f"{ROOT}:{GLOBAL_TAG}:bootstrap:{step}"
 
 
 def event_stream(number: int) -> str:
@@ -166,8 +187,8 @@ def event_stream(number: int) -> str:
 
 def _template_owner(tenant_id: str | None) -> str:
     """A tenant's templates sit under the tenant; global ones (operator
-    resources, like plans) under ``lr:global``."""
-    return f"{ROOT}:tenant:{tenant_id}" if tenant_id is not None else f"{ROOT}:global"
+    resources, like plans) under the global tag."""
+    return tenant(tenant_id) if tenant_id is not None else f"{ROOT}:{GLOBAL_TAG}"
 
 
 def templates(tenant_id: str | None) -> str:
@@ -193,23 +214,23 @@ def template_seq(tenant_id: str | None, template_id: str) -> str:
 
 def label_records(tenant_id: str) -> str:
     """Hash: content hash -> JSON record of a rendered template label."""
-    return f"{ROOT}:tenant:{tenant_id}:labels"
+    return f"{tenant(tenant_id)}:labels"
 
 
 def label_recent(tenant_id: str) -> str:
     """Sorted set: content hashes of template labels scored by cached_at."""
-    return f"{ROOT}:tenant:{tenant_id}:labels:recent"
+    return f"{tenant(tenant_id)}:labels:recent"
 
 
 def label_by_template(tenant_id: str, template_id: str) -> str:
     """Sorted set: like ``label_recent``, one template's labels only."""
-    return f"{ROOT}:tenant:{tenant_id}:labels:template:{template_id}"
+    return f"{tenant(tenant_id)}:labels:template:{template_id}"
 
 
 def label_objects(tenant_id: str) -> str:
     """Sorted set: every stored label object key (raw and template) scored by
     its creation time; the retention sweeper purges from the old end."""
-    return f"{ROOT}:tenant:{tenant_id}:objects"
+    return f"{tenant(tenant_id)}:objects"
 
 
 def retention_tenants(number: int) -> str:
@@ -221,12 +242,12 @@ def retention_tenants(number: int) -> str:
 
 def webhooks(tenant_id: str) -> str:
     """Hash: webhook subscription id -> its record (JSON, signing secret included)."""
-    return f"{ROOT}:tenant:{tenant_id}:webhooks"
+    return f"{tenant(tenant_id)}:webhooks"
 
 
 def webhook_deliveries(tenant_id: str, webhook_id: str) -> str:
     """List: the subscription's delivery attempt records (JSON), newest first."""
-    return f"{ROOT}:tenant:{tenant_id}:webhook:{webhook_id}:deliveries"
+    return f"{tenant(tenant_id)}:webhook:{webhook_id}:deliveries"
 
 
 def webhook_schedule(number: int) -> str:
@@ -246,19 +267,19 @@ def label_warnings(tenant_id: str) -> str:
     """Hash: object key -> what the engine said when it was rendered (a JSON list
     of its warnings, or ``labels.RenderRecord`` as an object), so a cache hit
     answers as the render did."""
-    return f"{ROOT}:tenant:{tenant_id}:labels:warnings"
+    return f"{tenant(tenant_id)}:labels:warnings"
 
 
 def global_template_owners() -> str:
     """Hash: global template id -> "<owner> <instance>", the LabelTemplate object
     (namespace/name, then uid) the operator stores that template for."""
-    return f"{ROOT}:global:template-owners"
+    return f"{ROOT}:{GLOBAL_TAG}:template-owners"
 
 
 def plan_owners() -> str:
     """Hash: plan name -> "<owner> <instance>", the Plan object (name, then uid)
     the operator stores that plan override for."""
-    return f"{ROOT}:plan-owners"
+    return f"{ROOT}:{GLOBAL_TAG}:plan-owners"
 
 
 def readiness(writer: str) -> str:
@@ -269,22 +290,22 @@ def readiness(writer: str) -> str:
 
 def batch(tenant_id: str, batch_id: str) -> str:
     """Hash: one batch render's record (template, options, state, counts)."""
-    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}"
+    return f"{tenant(tenant_id)}:batch:{batch_id}"
 
 
 def batch_rows(tenant_id: str, batch_id: str) -> str:
     """List: the batch's rows in order, each the JSON object of its field values."""
-    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:rows"
+    return f"{tenant(tenant_id)}:batch:{batch_id}:rows"
 
 
 def batch_results(tenant_id: str, batch_id: str) -> str:
     """Hash: row index -> JSON of how that row ended (written once)."""
-    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:results"
+    return f"{tenant(tenant_id)}:batch:{batch_id}:results"
 
 
 def batch_lease(tenant_id: str, batch_id: str) -> str:
     """String: the token of the process driving the batch; expires with its lease."""
-    return f"{ROOT}:tenant:{tenant_id}:batch:{batch_id}:lease"
+    return f"{tenant(tenant_id)}:batch:{batch_id}:lease"
 
 
 def active_batches(number: int) -> str:

@@ -30,9 +30,9 @@ from labelrender.store.redis_conn import text
 
 MAX_PAGE = 100
 
-# KEYS: objects index, registry hash, recent zset, warnings hash. ARGV: object
-# key, content hash, seen score, by-template key prefix. Removes only what the
-# sweeper saw.
+# KEYS: objects index, registry hash, recent zset, warnings hash, the record's
+# by-template zset. ARGV: object key, content hash, seen score, the template id
+# that zset is for. Removes only what the sweeper saw.
 _PURGE = """
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
 if not score or tonumber(score) > tonumber(ARGV[3]) then return 0 end
@@ -44,7 +44,7 @@ if record then
   if tonumber(doc['cached_at']) <= tonumber(ARGV[3]) + 1 then
     redis.call('HDEL', KEYS[2], ARGV[2])
     redis.call('ZREM', KEYS[3], ARGV[2])
-    redis.call('ZREM', ARGV[4] .. doc['template_id'], ARGV[2])
+    if doc['template_id'] == ARGV[4] then redis.call('ZREM', KEYS[5], ARGV[2]) end
   end
 end
 return 1
@@ -230,9 +230,14 @@ def forget_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: f
     """After the object is deleted: drop its index entry and registry record,
     unless it was stored again since (its time moved past ``created_at``)."""
     content_hash = object_key.rsplit("/", 1)[-1].split(".", 1)[0]
+    # The by-template index is named by the record's template id: read here and
+    # passed in, as a script may touch only the keys it is given (Redis Cluster).
+    # A content hash covers its template id, so the record's never changes.
+    stored = text(r.hget(keys.label_records(tenant_id), content_hash))
+    template_id = str(json.loads(stored)["template_id"]) if stored else ""
     script = r.register_script(_PURGE)
     done = script(keys=[keys.label_objects(tenant_id), keys.label_records(tenant_id),
-                        keys.label_recent(tenant_id), keys.label_warnings(tenant_id)],
-                  args=[object_key, content_hash, repr(created_at),
-                        keys.label_by_template(tenant_id, "")])
+                        keys.label_recent(tenant_id), keys.label_warnings(tenant_id),
+                        keys.label_by_template(tenant_id, template_id)],
+                  args=[object_key, content_hash, repr(created_at), template_id])
     return bool(done)

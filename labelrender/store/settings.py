@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     # embedded_redis set (each pod's own Redis shares nothing, so by mistake it
     # is refused).
     redis_url: str | None = Field(default=None, validation_alias=_env("REDIS_URL"))
+    # The client for REDIS_URL: "auto" asks the server (INFO cluster) at start;
+    # "true" for a cluster that hides INFO (store.redis_conn).
+    redis_cluster: Literal["auto", "true", "false"] = "auto"
     embedded_redis: bool = False
     data_dir: Path = Path(".labelrender")
     s3_bucket: str | None = Field(default=None, validation_alias=_env("S3_BUCKET"))
@@ -242,7 +245,8 @@ def connect_redis(settings: Settings) -> redis.Redis:
 
     Raises ``StoreUnavailable`` when the server cannot be reached or started.
     """
-    return connect(url=settings.redis_url, data_dir=settings.data_dir)
+    return connect(url=settings.redis_url, data_dir=settings.data_dir,
+                   cluster=settings.redis_cluster)
 
 
 def build_object_store(settings: Settings) -> ObjectStore:

@@ -19,7 +19,7 @@ import json
 import re
 import secrets
 from dataclasses import asdict, dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import redis
 
@@ -28,6 +28,9 @@ from labelrender.store.errors import InvalidValue, StoreError
 from labelrender.store.objects import ObjectStore
 from labelrender.store.owners import Owner
 from labelrender.store.redis_conn import text, text_map
+
+if TYPE_CHECKING:
+    from labelrender.store.global_cache import TemplateCache
 
 Scope = Literal["tenant", "global"]
 TEMPLATE_ID = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$")
@@ -232,8 +235,10 @@ def get_version(r: redis.Redis, tenant_id: str | None, template_id: str,
 
 
 def resolve(r: redis.Redis, tenant_id: str, template_id: str,
-            version: int | None = None) -> TemplateVersion | None:
-    """The template a tenant renders by id: its own first, then a global one.
+            version: int | None = None, global_templates: TemplateCache | None = None
+            ) -> TemplateVersion | None:
+    """The template a tenant renders by id: its own first, then a global one
+    (read through ``global_templates`` when given: up to its staleness old).
     Another tenant's template is never found (its keys are under that tenant).
 
     An id the tenant ever committed never falls through to a global template:
@@ -243,6 +248,8 @@ def resolve(r: redis.Redis, tenant_id: str, template_id: str,
     own = get_version(r, tenant_id, template_id, version)
     if own is not None or r.exists(keys.template_seq(tenant_id, template_id)):
         return own
+    if global_templates is not None:
+        return global_templates.version(r, template_id, version)
     return get_version(r, None, template_id, version)
 
 

@@ -85,10 +85,11 @@ def get_tenant(r: redis.Redis, tenant_id: str) -> Tenant:
 
 
 def list_tenants(r: redis.Redis) -> list[Tenant]:
-    """Every tenant, oldest first. A SCAN over the keyspace: for operators'
-    commands, never for a request's path."""
-    found = map(str, r.scan_iter(match=keys.tenant_pattern(), count=1000))
-    ids = sorted({k.split(":")[2] for k in found if TENANT_ID.match(k.split(":")[2])})
+    """Every tenant, oldest first. A SCAN over the keyspace (every primary's,
+    on a Redis Cluster): for operators' commands, never for a request's path."""
+    found = (keys.tenant_id_in(str(name))
+             for name in r.scan_iter(match=keys.tenant_pattern(), count=1000))
+    ids = sorted({tid for tid in found if tid is not None and TENANT_ID.match(tid)})
     tenants = []
     for tenant_id in ids:
         record = text_map(r.hgetall(keys.tenant(tenant_id)))

@@ -38,6 +38,7 @@ import redis
 
 from labelrender.store import jobs, keys, worker_presence
 from labelrender.store.jobs import Held, RenderJob
+from labelrender.store.redis_conn import REDIS_ERRORS
 from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.worker import metrics
 from labelrender.worker.render import JobHandler
@@ -115,7 +116,7 @@ class Consumer:
                 self._last_turn = time.monotonic()
                 try:
                     self._step()
-                except redis.RedisError as exc:
+                except REDIS_ERRORS as exc:
                     log.warning("consumer %s: Redis error, retrying: %s", self.name, exc)
                     self._stop.wait(REDIS_RETRY_S)
                 except Exception:  # e.g. an entry that is not a job: keep serving the rest
@@ -134,7 +135,7 @@ class Consumer:
                       if future.exception() is not None or not future.result()]
         try:
             jobs.hand_back(self._redis, self.name, unfinished, self._claim_idle_ms)
-        except redis.RedisError:
+        except REDIS_ERRORS:
             log.warning("consumer %s could not hand back %d jobs; they are claimed after "
                         "the claim timeout", self.name, len(unfinished))
         if unfinished:
@@ -181,7 +182,7 @@ class Consumer:
         self.reading.clear()
         try:
             worker_presence.mark_gone(self._redis, self.name)
-        except redis.RedisError:  # it expires on its own
+        except REDIS_ERRORS:  # it expires on its own
             log.warning("consumer %s could not withdraw its presence", self.name)
 
     def _refresh(self) -> None:

@@ -27,6 +27,7 @@ from labelrender.store import deliveries as store
 from labelrender.store.clock import iso
 from labelrender.store.events import LabelRendered
 from labelrender.store.objects import ObjectStore
+from labelrender.store.redis_conn import REDIS_ERRORS
 from labelrender.store.settings import Settings, build_object_store
 from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.store.webhook_targets import Resolver, TargetPolicy, system_resolver
@@ -116,7 +117,7 @@ class WebhookDispatcher:
             while not stop.is_set():
                 try:
                     await self._step(sender)
-                except redis.RedisError as exc:
+                except REDIS_ERRORS as exc:
                     log.warning("webhook dispatcher: Redis error, retrying: %s", exc)
                     await asyncio.sleep(REDIS_RETRY_S)
                 except Exception:  # keep delivering; what failed stays in Redis

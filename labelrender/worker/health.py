@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import redis
 from aiohttp import web
 
+from labelrender.store.redis_conn import REDIS_ERRORS
+
 CHECK_TIMEOUT_S = 2.0
 
 
@@ -50,7 +52,7 @@ def redis_answers(r: redis.Redis) -> Check:
     def find() -> str | None:
         try:
             r.ping()
-        except redis.RedisError as exc:
+        except REDIS_ERRORS as exc:
             return f"Redis does not answer: {exc}"
         return None
 

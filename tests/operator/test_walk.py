@@ -74,8 +74,10 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     body_v2 = template["spec"]["body"].replace("^A0N,50,50", "^A0N,60,60")
     cluster.patch("labeltemplates", NAME, {"spec": {"body": body_v2}})
     status_of(cluster, "Stored", version=2, observedGeneration=2)
-    code, second = render(caller)
-    assert (code, second["template_version"]) == (200, 2)
+    # The API reads global templates at most global_cache.STALENESS_S late.
+    code, second = wait_for(lambda: (answer := render(caller))[1].get("template_version") == 2
+                            and answer, what="version 2 to be served", every_s=0.2)
+    assert code == 200
     assert second["content_hash"] != first["content_hash"]
 
     # 5. A broken body: InvalidTemplate says why, and version 2 still renders.
@@ -94,8 +96,9 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     # 6. Delete it: the finalizer removes every version; renders are 404, labels stay.
     cluster.delete("labeltemplates", NAME)
     wait_for(lambda: cluster.find("labeltemplates", NAME) is None, what="the finalizer")
-    code, gone = render(caller)
-    assert (code, gone["error"]["kind"]) == (404, "TemplateNotFound")
+    code, gone = wait_for(lambda: (answer := render(caller))[0] == 404 and answer,
+                          what="the template to be gone", every_s=0.2)
+    assert gone["error"]["kind"] == "TemplateNotFound"
     assert caller.call("GET", "/v1/templates?scope=global")[1] == {"templates": []}
     with urllib.request.urlopen(first["url"]) as png:
         assert png.status == 200 and png.read().startswith(b"\x89PNG")
@@ -107,6 +110,9 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     cluster.apply(pro)
     wait_for(lambda: (ready(cluster.find("plans", "pro", None)) or {}).get("reason") == "Stored",
              what="the Plan")
+    # The API reads plans at most global_cache.STALENESS_S late; /v1/usage takes nothing.
+    wait_for(lambda: burst.call("GET", "/v1/usage")[1]["rate"]["limit"] == 5,
+             what="the API to read the Plan", every_s=0.2)
     answers = [burst.call("GET", "/v1/whoami") for _ in range(7)]
     assert [code for code, _, _ in answers] == [200] * 5 + [429] * 2
     assert answers[0][1]["plan"]["requests_per_minute"] == 5
@@ -115,7 +121,7 @@ def test_the_walk(cluster: Cluster, start_operator: StartOperator, service: Serv
     # 8. Delete the Plan: Pro's built-in limit is back.
     cluster.delete("plans", "pro", None)
     wait_for(lambda: cluster.find("plans", "pro", None) is None, what="the Plan's finalizer")
-    code, usage, _ = burst.call("GET", "/v1/usage")
-    assert (code, usage["rate"]["limit"]) == (200, 100)
+    wait_for(lambda: burst.call("GET", "/v1/usage")[1]["rate"]["limit"] == 100,
+             what="the API to read the built-in plan again", every_s=0.2)
     fresh = service.caller("pro")
     assert [fresh.call("GET", "/v1/whoami")[0] for _ in range(7)] == [200] * 7

@@ -17,6 +17,7 @@ from labelrender.store import (
     peek_rate,
     read_usage,
 )
+from labelrender.store import keys as store_keys
 from tests.store.conftest import NOW, MakeTenant
 
 
@@ -53,5 +54,6 @@ def test_every_key_names_its_tenant(redis_db: redis.Redis, make_tenant: MakeTena
     # The one exception is the key lookup, which is how a request finds its tenant.
     assert [n for n in names if tenant.tenant_id not in n] == [
         n for n in names if n.startswith("lr:apikey:")]
-    assert all(n.startswith(f"lr:tenant:{tenant.tenant_id}") or n.startswith("lr:apikey:")
+    tag = store_keys.tenant_tag(tenant.tenant_id)
+    assert all(n.startswith(f"lr:{tag}:tenant:{tenant.tenant_id}") or n.startswith("lr:apikey:")
                for n in names)

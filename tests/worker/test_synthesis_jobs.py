@@ -12,6 +12,7 @@ import redis
 
 from labelrender.store import BUILTIN_PLANS, consume, read_usage
 from labelrender.store import synthesis_jobs as jobs
+from labelrender.store.keys import group
 from labelrender.store.settings import Settings
 from labelrender.synth.engine import make_engine
 from labelrender.worker.run import background_services
@@ -91,7 +92,7 @@ def test_records_live_seven_days_from_creation(
 ) -> None:
     created = time.time()
     job = queue(redis_db, zpl, now=created)
-    key = f"lr:tenant:{TENANT}:synthesis_job:{job.job_id}"
+    key = f"lr:{{g:{group(TENANT)}}}:tenant:{TENANT}:synthesis_job:{job.job_id}"
     assert 7 * DAY - 60 <= redis_db.pttl(key) / 1000 <= 7 * DAY
     runner(redis_db, "w", now=created + DAY).run_once()  # finished a day later
     done = jobs.get(redis_db, TENANT, job.job_id)

@@ -140,7 +140,8 @@ async def drive_batch(state: AppState, tenant_id: str, batch_id: str, token: str
     if batch.finished_rows < spec.row_count:
         auth = await state.call(_auth_for, state, tenant_id, spec.key_prefix)
         version = await state.call(templates.resolve, state.redis, tenant_id,
-                                   spec.template_id, spec.template_version)
+                                   spec.template_id, spec.template_version,
+                                   state.global_templates)
         rows = await state.call(batches.load_rows, state.redis, tenant_id, batch_id)
         done = await state.call(batches.load_results, state.redis, tenant_id, batch_id)
         todo = iter([index for index in range(len(rows)) if index not in done])

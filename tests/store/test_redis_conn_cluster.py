@@ -1,0 +1,128 @@
+"""store.redis_conn on a cluster-mode Redis: the client chosen by the setting
+or by the server, and the API's pools queued rather than refused, as on a
+single Redis (tests/store/test_redis_conn.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import redis
+
+from labelrender.store import StoreUnavailable
+from labelrender.store.redis_conn import (
+    REDIS_ERRORS,
+    ClusterMode,
+    async_twin,
+    close,
+    connect,
+    is_cluster,
+    pooled_twin,
+    socket_url,
+)
+from tests.fixtures.cluster_node import ClusterNode, cluster_node
+
+HOLD_S = 0.1  # each caller holds its connection this long (BLPOP on an empty list)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterNode]:
+    with cluster_node(tmp_path_factory.mktemp("cluster-node")) as node:
+        yield node
+
+
+@pytest.fixture
+def clustered(cluster: ClusterNode) -> Iterator[redis.Redis]:
+    client = connect(url=cluster.url)
+    client.flushall()
+    yield client
+    close(client)
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("auto", True), ("true", True), ("false", False)])
+def test_the_client_follows_the_setting_or_asks_the_server(
+        cluster: ClusterNode, mode: ClusterMode, expected: bool) -> None:
+    client = connect(url=cluster.url, cluster=mode)
+    try:
+        assert is_cluster(client) is expected
+        client.set("lr:{g:3}:probe", "x")
+        assert client.get("lr:{g:3}:probe") == "x"
+    finally:
+        close(client)
+
+
+def test_auto_on_a_single_redis_is_the_plain_client(redis_db: redis.Redis) -> None:
+    url = socket_url(redis_db) or "redis://127.0.0.1:6379/0"
+    client = connect(url=url)
+    assert not is_cluster(client)
+    close(client)
+
+
+def test_a_cluster_client_over_a_unix_socket_is_refused_in_one_line(
+        redis_db: redis.Redis) -> None:
+    url = socket_url(redis_db)
+    if url is None:
+        pytest.skip("the session's Redis is not the embedded one (no unix socket)")
+    with pytest.raises(StoreUnavailable, match="over TCP") as refused:
+        connect(url=url, cluster="true")
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("size", "callers"), [(1, 8), (2, 20)])
+def test_a_burst_beyond_the_sync_cluster_pool_waits(
+        clustered: redis.Redis, size: int, callers: int) -> None:
+    twin = pooled_twin(clustered, max_connections=size, pool_timeout_s=10)
+    assert is_cluster(twin)
+    with ThreadPoolExecutor(callers) as threads:
+        answers = list(threads.map(lambda _: twin.blpop(["lr:{g:1}:empty"], HOLD_S),
+                                   range(callers)))
+    assert answers == [None] * callers
+    close(twin)
+
+
+@pytest.mark.parametrize(("size", "callers"), [(1, 8), (2, 20)])
+async def test_a_burst_beyond_the_async_cluster_pool_waits(
+        clustered: redis.Redis, size: int, callers: int) -> None:
+    twin = async_twin(clustered, max_connections=size, pool_timeout_s=10)
+    assert is_cluster(twin)
+    try:
+        answers = await asyncio.gather(*(twin.blpop(["lr:{g:1}:empty"], HOLD_S)
+                                         for _ in range(callers)))
+    finally:
+        await twin.aclose()
+    assert answers == [None] * callers
+
+
+def test_a_caller_finding_the_sync_cluster_pool_busy_past_its_timeout_fails(
+        clustered: redis.Redis) -> None:
+    twin = pooled_twin(clustered, max_connections=1, pool_timeout_s=0.05)
+    with ThreadPoolExecutor(1) as threads:
+        holder = threads.submit(twin.blpop, ["lr:{g:1}:empty"], 1)
+        time.sleep(0.2)  # the holder has the only connection
+        # redis-py's cluster client takes the pool's ConnectionError for a lost
+        # node and reports the cluster unreachable: either is a 503 at the API.
+        with pytest.raises(REDIS_ERRORS):
+            twin.get("lr:{g:1}:other")
+        assert holder.result() is None
+    close(twin)
+
+
+async def test_a_caller_finding_the_async_cluster_pool_busy_past_its_timeout_fails(
+        clustered: redis.Redis) -> None:
+    twin = async_twin(clustered, max_connections=1, pool_timeout_s=0.05)
+    try:
+        holder = asyncio.ensure_future(twin.blpop(["lr:{g:1}:empty"], 1))
+        await asyncio.sleep(0.2)
+        with pytest.raises(redis.ConnectionError):
+            await twin.get("lr:{g:1}:other")
+        assert await holder is None
+    finally:
+        await twin.aclose()
+
+
+def test_twins_reach_the_same_cluster(clustered: redis.Redis) -> None:
+    pooled_twin(clustered).set("lr:{g:5}:twin", "seen")
+    assert clustered.get("lr:{g:5}:twin") == "seen"

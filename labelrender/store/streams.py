@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-import redis.cluster
 
 from labelrender.store import keys
-from labelrender.store.redis_conn import text
+from labelrender.store.redis_conn import is_cluster, text
 
 IDLE_CONSUMER_MS = 3_600_000  # a consumer name idle this long with nothing pending is gone
 _PAGE = 500
@@ -105,7 +104,7 @@ class Queue:
 def snapshot(r: redis.Redis) -> Any:
     """A pipeline whose reads across groups are one instant on a single Redis (a
     transaction); on a cluster, where a transaction holds one slot, a plain one."""
-    return r.pipeline(transaction=not isinstance(r, redis.cluster.RedisCluster))
+    return r.pipeline(transaction=not is_cluster(r))
 
 
 def ensure_groups(r: redis.Redis, queue: Queue) -> None:

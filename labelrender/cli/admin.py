@@ -23,6 +23,7 @@ from typing import Any
 import redis
 
 from labelrender.cli.admin_dlq import add_dlq_parser
+from labelrender.cli.admin_migrate import add_migrate_parser
 from labelrender.cli.admin_template import add_template_parser
 from labelrender.cli.common import settings_from_env
 from labelrender.store import (
@@ -98,6 +99,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                                                                            admin=plan_list)
     add_template_parser(objects, run)
     add_dlq_parser(objects, run)
+    add_migrate_parser(objects, run)
 
 
 def admin_command(args: argparse.Namespace) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ StartOperator = Callable[..., Operator]
 
 def redis_url(r: redis.Redis) -> str:
     url = socket_url(r)
+    if url is None and not hasattr(r, "connection_pool"):  # a cluster client
+        url = os.environ["REDIS_URL"]
     if url is None:
         kwargs = r.connection_pool.connection_kwargs
         url = f"redis://{kwargs['host']}:{kwargs['port']}/{kwargs.get('db', 0)}"

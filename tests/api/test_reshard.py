@@ -1,0 +1,168 @@
+"""Slots move between the masters of a Redis Cluster while renders run
+(`redis-cli --cluster reshard`): no request gets a 5xx other than a retriable
+503, and afterwards every tenant is billed exactly the labels stored for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from labelrender.store import connect, create_key, create_tenant
+from tests.fixtures.redis_cluster import RedisCluster, redis_cluster
+
+TENANTS = 6
+SENDERS = 4
+# (from master, to master, slots): every master gives and takes, and the
+# counts end unlike they began.
+MOVES = ((0, 1, 1500), (1, 2, 3000), (2, 0, 500))
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[RedisCluster]:
+    with redis_cluster(tmp_path / "cluster") as running:
+        yield running
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def serve(cluster: RedisCluster, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``labelrender serve`` on the cluster; its base URL and data directory."""
+    port, data_dir = free_port(), tmp_path / "data"
+    env = {k: v for k, v in os.environ.items() if k != "S3_BUCKET"}
+    env.update(REDIS_URL=cluster.url, LABELRENDER_DATA_DIR=str(data_dir),
+               LABELRENDER_WORKERS="2", LABELRENDER_RENDER_PROCESSES="2",
+               LABELRENDER_API_PROCESSES="1")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(port)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/readyz", timeout=5):
+                    break
+            except OSError:
+                assert process.poll() is None, "serve exited on the cluster"
+                assert time.monotonic() < deadline, "serve never became ready"
+                time.sleep(0.3)
+        yield base, data_dir
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=60) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def post(base: str, secret: str, path: str, body: object) -> tuple[int, dict[str, object]]:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={
+        "Authorization": f"Bearer {secret}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read() or b"{}")
+
+
+def get(base: str, secret: str, path: str) -> dict[str, object]:
+    request = urllib.request.Request(base + path,
+                                     headers={"Authorization": f"Bearer {secret}"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        found: dict[str, object] = json.loads(answer.read())
+        return found
+
+
+class Senders:
+    """Threads rendering new labels, one tenant each in turn, until stopped."""
+
+    def __init__(self, base: str, secrets: list[str]) -> None:
+        self.base, self.secrets = base, secrets
+        self.answers: Counter[str] = Counter()
+        self.stopping = threading.Event()
+        self._lock = threading.Lock()
+        self.threads = [threading.Thread(target=self._send, args=(n,), daemon=True)
+                        for n in range(SENDERS)]
+
+    def _send(self, sender: int) -> None:
+        n = 0
+        while not self.stopping.is_set():
+            secret = self.secrets[(sender + n) % len(self.secrets)]
+            zpl = f"^XA^PW400^LL200^FO20,20^A0N,30,30^FDsender {sender} label {n}^FS^XZ"
+            status, body = post(self.base, secret, "/v1/labels", {"zpl": zpl})
+            error = body.get("error") if isinstance(body, dict) else None
+            kind = error.get("kind") if isinstance(error, dict) else None
+            with self._lock:
+                self.answers[f"{status} {kind}" if kind else str(status)] += 1
+            n += 1
+
+    def __enter__(self) -> Senders:
+        for thread in self.threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        for thread in self.threads:
+            thread.join(120)
+
+
+def stored_labels(data_dir: Path, tenant_id: str) -> int:
+    return sum(1 for path in data_dir.rglob("*.png") if tenant_id in path.parts)
+
+
+def test_renders_run_on_while_slots_move_between_masters(
+        cluster: RedisCluster, serve: tuple[str, Path]) -> None:
+    base, data_dir = serve
+    r = connect(url=cluster.url)
+    callers = []
+    for n in range(TENANTS):
+        tenant = create_tenant(r, f"Reshard {n}", "scale", now=time.time())
+        callers.append((tenant.tenant_id, create_key(r, tenant.tenant_id,
+                                                     now=time.time()).secret))
+    before = cluster.slot_counts()
+    ids = cluster.node_ids()
+    a = cluster.ports[0]
+    with Senders(base, [secret for _, secret in callers]) as senders:
+        time.sleep(1)
+        for source, target, slots in MOVES:
+            cluster.cli("--cluster", "reshard", f"127.0.0.1:{a}", "--cluster-from",
+                        ids[cluster.ports[source]], "--cluster-to", ids[cluster.ports[target]],
+                        "--cluster-slots", str(slots), "--cluster-yes")
+        cluster.wait_ok()
+        time.sleep(1)
+    assert cluster.slot_counts() != before
+    answers = senders.answers
+    assert answers["200"] > 0, answers
+    assert set(answers) <= {"200", "503 ServiceUnavailable"}, answers
+    # Every label billed is a label stored, and the other way round, once the
+    # renders the API gave up on (its 503s) have finished in the workers.
+    for tenant_id, secret in callers:
+        def settled(tenant_id: str = tenant_id, secret: str = secret) -> bool:
+            usage = get(base, secret, "/v1/usage")
+            labels = usage["labels"]
+            assert isinstance(labels, dict)
+            return int(labels["used"]) == stored_labels(data_dir, tenant_id)
+        deadline = time.monotonic() + 60
+        while not settled():
+            assert time.monotonic() < deadline, f"billed != stored for {tenant_id}"
+            time.sleep(0.5)
+    r.close()

@@ -8,6 +8,7 @@ import asyncio
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import redis
@@ -21,7 +22,9 @@ from labelrender.store.redis_conn import (
     connect,
     is_cluster,
     pooled_twin,
+    shutdown_server,
     socket_url,
+    start_embedded,
 )
 from tests.fixtures.cluster_node import ClusterNode, cluster_node
 
@@ -54,20 +57,25 @@ def test_the_client_follows_the_setting_or_asks_the_server(
         close(client)
 
 
-def test_auto_on_a_single_redis_is_the_plain_client(redis_db: redis.Redis) -> None:
-    url = socket_url(redis_db) or "redis://127.0.0.1:6379/0"
-    client = connect(url=url)
+@pytest.fixture
+def single(tmp_path: Path) -> Iterator[str]:
+    """The unix socket URL of an embedded single Redis."""
+    server = start_embedded(tmp_path / "single")
+    url = socket_url(server)
+    assert url is not None
+    yield url
+    shutdown_server(server, save=False)
+
+
+def test_auto_on_a_single_redis_is_the_plain_client(single: str) -> None:
+    client = connect(url=single)
     assert not is_cluster(client)
     close(client)
 
 
-def test_a_cluster_client_over_a_unix_socket_is_refused_in_one_line(
-        redis_db: redis.Redis) -> None:
-    url = socket_url(redis_db)
-    if url is None:
-        pytest.skip("the session's Redis is not the embedded one (no unix socket)")
+def test_a_cluster_client_over_a_unix_socket_is_refused_in_one_line(single: str) -> None:
     with pytest.raises(StoreUnavailable, match="over TCP") as refused:
-        connect(url=url, cluster="true")
+        connect(url=single, cluster="true")
     assert "\n" not in str(refused.value)
 
 

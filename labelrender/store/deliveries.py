@@ -142,6 +142,13 @@ def read_events(r: redis.Redis, consumer: str, count: int, block_ms: int | None
     return _parsed(r, streams.read(r, QUEUE, consumer, count, block_ms))
 
 
+def sweep_events(r: redis.Redis, consumer: str, count: int
+                 ) -> list[tuple[str, LabelRendered]]:
+    """New events found by reading every group (``streams.sweep``): those whose
+    hint was lost."""
+    return _parsed(r, streams.sweep(r, QUEUE, consumer, count))
+
+
 def claim_stale_events(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
                        ) -> list[tuple[str, LabelRendered]]:
     """Events a dead dispatcher read but never scheduled, now ``consumer``'s."""

@@ -25,7 +25,7 @@ EVENT_VERSION = "1"
 STREAM_MAX_LEN = 1_000_000  # approximate cap; delivered entries are deleted
 # One event stream per tenant group, read by the dispatchers' ``webhooks`` group
 # (``streams``, "streams sharded by tenant group").
-QUEUE = streams.Queue(keys.event_stream, "webhooks", keys.wake("events"))
+QUEUE = streams.Queue(keys.event_stream, "webhooks", keys.wake("events"), trimmed=True)
 
 
 def new_event_id(now: float) -> str:

@@ -83,7 +83,7 @@ def pending_consumers(r: redis.Redis, stream: str, group: str) -> dict[str, int]
 # consumer read first) costs nothing: when no hint comes within the wait, a
 # consumer sweeps every group, from a random one on, so none is left behind.
 
-WAKE_MAX = 10_000  # hints kept at most when no consumer pops them
+WAKE_MAX = 10_000  # hints kept at most (``sweep``; producers of ``trimmed`` queues)
 
 Entry = tuple[int, str, Any]  # tenant group, stream entry id, its fields
 
@@ -95,6 +95,9 @@ class Queue:
     stream: Callable[[int], str]
     group: str
     wake: str
+    # Producers trim the hints too: a queue whose producers are not bounded by
+    # a backlog limit and may run while no consumer does (webhook events).
+    trimmed: bool = False
 
     def of(self, tenant_id: str) -> str:
         """The stream of ``tenant_id``'s group."""
@@ -121,7 +124,13 @@ def ensure_groups(r: redis.Redis, queue: Queue) -> None:
 def hint(r: redis.Redis, queue: Queue, number: int) -> None:
     """Tell a waiting consumer that group ``number`` has a new entry (hints are
     taken first in, first out)."""
-    r.rpush(queue.wake, number)
+    if not queue.trimmed:
+        r.rpush(queue.wake, number)
+        return
+    pipe = r.pipeline(transaction=False)  # one key: one round trip, on a cluster too
+    pipe.rpush(queue.wake, number)
+    pipe.ltrim(queue.wake, -WAKE_MAX, -1)
+    pipe.execute()
 
 
 def read(r: redis.Redis, queue: Queue, consumer: str, count: int, block_ms: int | None
@@ -171,6 +180,8 @@ def sweep(r: redis.Redis, queue: Queue, consumer: str, count: int) -> list[Entry
     """Up to ``count`` new entries from any group; trims the hints left over."""
     r.ltrim(queue.wake, -WAKE_MAX, -1)
     entries: list[Entry] = []
+    if count <= 0:  # XREADGROUP's COUNT 0 would mean no limit
+        return entries
     for number in _busy_groups(r, queue, "xlen"):
         entries += _read_one(r, queue, consumer, number, count - len(entries))
         if len(entries) >= count:
@@ -184,6 +195,8 @@ def claim_stale(r: redis.Redis, queue: Queue, consumer: str, min_idle_ms: int, c
     than ``min_idle_ms`` (XAUTOCLAIM on each group with pending entries), now
     ``consumer``'s. Entries deleted meanwhile are left out."""
     entries: list[Entry] = []
+    if count <= 0:
+        return entries
     for number in _busy_groups(r, queue, "xpending"):
         answer: Any = r.xautoclaim(queue.stream(number), queue.group, consumer,
                                    min_idle_time=min_idle_ms, start_id="0-0",

@@ -26,7 +26,7 @@ GROUP = "synthesis"
 JOB_TTL_S = 7 * 86400
 STREAM_MAX_LEN = 100_000
 # One synthesis stream per tenant group (``streams``, "streams sharded by tenant group").
-QUEUE = streams.Queue(keys.synthesis_stream, GROUP, keys.wake("synthesis"))
+QUEUE = streams.Queue(keys.synthesis_stream, GROUP, keys.wake("synthesis"), trimmed=True)
 
 State = Literal["queued", "running", "succeeded", "failed"]
 FINISHED: tuple[State, ...] = ("succeeded", "failed")
@@ -124,6 +124,11 @@ def _entries(entries: list[streams.Entry]) -> list[Entry]:
 def read(r: redis.Redis, consumer: str, count: int, block_ms: int) -> list[Entry]:
     """New entries of any group for this consumer (``streams.read``)."""
     return _entries(streams.read(r, QUEUE, consumer, count, block_ms))
+
+
+def sweep(r: redis.Redis, consumer: str, count: int) -> list[Entry]:
+    """New entries found by reading every group (``streams.sweep``)."""
+    return _entries(streams.sweep(r, QUEUE, consumer, count))
 
 
 def claim_stale(r: redis.Redis, consumer: str, min_idle_ms: int, count: int) -> list[Entry]:

@@ -152,6 +152,9 @@ class WebhookDispatcher:
                                             self._consumer, self._config.claim_idle_ms, count)
             await asyncio.to_thread(store.prune_consumers, self._redis, IDLE_CONSUMER_MS,
                                     self._consumer)
+            # And events whose wake-up hint was lost (``streams``).
+            stale += await asyncio.to_thread(store.sweep_events, self._redis, self._consumer,
+                                             count - len(stale))
             if stale:
                 return stale
         block_ms = max(1, int(self._config.poll_s * 1000))

@@ -69,6 +69,8 @@ class SynthesisRunner:
         if time.monotonic() >= self._next_prune:  # names of runners long gone
             self._next_prune = time.monotonic() + PRUNE_INTERVAL_S
             jobs.prune_consumers(self.redis, IDLE_CONSUMER_MS, keep=self.consumer)
+            entries += jobs.sweep(self.redis, self.consumer,  # jobs whose hint was lost
+                                  self.batch - len(entries))
         entries += jobs.read(self.redis, self.consumer, self.batch, max(1, block_ms))
         for entry in entries:
             self.process(*entry)

@@ -185,3 +185,13 @@ async def test_the_async_admission_is_the_same_step(redis_db: redis.Redis) -> No
         assert state(redis_db) == (1, 1, 1)
     finally:
         await client.aclose()
+
+
+def test_a_job_whose_wake_up_hint_was_lost_is_found_by_the_sweep(redis_db: redis.Redis) -> None:
+    """A crash between queueing a job and pushing its hint: the reader waits out
+    its block, then sweeps every group's stream and finds the job."""
+    jobs.ensure_group(redis_db)
+    sent = jobs.enqueue(redis_db, JOB)
+    redis_db.delete(jobs.QUEUE.wake)
+    assert [job for _, job in jobs.read(redis_db, "w1", count=10, block_ms=50)] == [sent]
+    assert jobs.read(redis_db, "w1", count=10, block_ms=50) == []

@@ -301,8 +301,9 @@ def _jobs(entries: list[streams.Entry]) -> list[Held]:
 
 
 def read(r: redis.Redis, consumer: str, count: int, block_ms: int) -> list[Held]:
-    """Up to ``count`` new jobs of any tenant group for this consumer, waiting up
-    to ``block_ms`` for one (``streams.read``): (entry id, job) pairs."""
+    """Up to ``count`` new jobs for this consumer, of the group the next hint
+    names, waiting up to ``block_ms`` for one (``streams.read``): (entry id, job)
+    pairs. Jobs whose hint was lost are found by ``sweep``."""
     return _jobs(streams.read(r, QUEUE, consumer, count, block_ms))
 
 

@@ -79,9 +79,12 @@ def pending_consumers(r: redis.Redis, stream: str, group: str) -> dict[str, int]
 # many streams is refused there (they hash to different slots), so consumers
 # wait on one untagged list instead: whoever adds an entry pushes its group
 # number (``hint``), a consumer pops one and reads that group's stream. A hint
-# that is lost (a crash between the two steps) or left over (an entry another
-# consumer read first) costs nothing: when no hint comes within the wait, a
-# consumer sweeps every group, from a random one on, so none is left behind.
+# left over (an entry another consumer read first) costs one empty read. A hint
+# lost (a crash between the two steps, or entries moved by ``admin migrate``)
+# is made up for by ``sweep``: every consumer reads every group now and then
+# (at start, then every few seconds: one pipelined XLEN of every stream, then a
+# read where there is something), from a random group on, so none is left
+# behind. An idle consumer costs one BLPOP a wait, not a read of every stream.
 
 WAKE_MAX = 10_000  # hints kept at most (``sweep``; producers of ``trimmed`` queues)
 
@@ -135,15 +138,16 @@ def hint(r: redis.Redis, queue: Queue, number: int) -> None:
 
 def read(r: redis.Redis, queue: Queue, consumer: str, count: int, block_ms: int | None
          ) -> list[Entry]:
-    """Up to ``count`` new entries for ``consumer``: the group a hint names, or,
-    when none comes within ``block_ms`` (None: no wait), whatever a sweep of
-    every group finds."""
-    if block_ms:
-        # BLPOP rounds a timeout under 10 ms down to 0, which means forever.
-        popped: Any = r.blpop([queue.wake], timeout=max(0.01, block_ms / 1000))
-        if popped is not None:
-            return _read_one(r, queue, consumer, int(popped[1]), count)
-    return sweep(r, queue, consumer, count)
+    """Up to ``count`` new entries for ``consumer`` of the group the next hint
+    names, waiting up to ``block_ms`` for one; with no wait (0 or None), a sweep
+    of every group."""
+    if not block_ms:
+        return sweep(r, queue, consumer, count)
+    # BLPOP rounds a timeout under 10 ms down to 0, which means forever.
+    popped: Any = r.blpop([queue.wake], timeout=max(0.01, block_ms / 1000))
+    if popped is None:
+        return []
+    return _read_one(r, queue, consumer, int(popped[1]), count)
 
 
 def _read_one(r: redis.Redis, queue: Queue, consumer: str, number: int, count: int

@@ -34,6 +34,7 @@ from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox, SandboxEr
 log = logging.getLogger(__name__)
 
 PRUNE_INTERVAL_S = 600.0
+SWEEP_INTERVAL_S = 5.0  # every group's stream is read this often (jobs whose hint was lost)
 
 
 @dataclass
@@ -51,6 +52,7 @@ class SynthesisRunner:
     name: str = "synthesis"
     _group_ready: bool = field(default=False, init=False, repr=False)
     _next_prune: float = field(default=0.0, init=False, repr=False)
+    _next_sweep: float = field(default=0.0, init=False, repr=False)
 
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
@@ -69,8 +71,9 @@ class SynthesisRunner:
         if time.monotonic() >= self._next_prune:  # names of runners long gone
             self._next_prune = time.monotonic() + PRUNE_INTERVAL_S
             jobs.prune_consumers(self.redis, IDLE_CONSUMER_MS, keep=self.consumer)
-            entries += jobs.sweep(self.redis, self.consumer,  # jobs whose hint was lost
-                                  self.batch - len(entries))
+        if time.monotonic() >= self._next_sweep:  # jobs whose hint was lost
+            self._next_sweep = time.monotonic() + SWEEP_INTERVAL_S
+            entries += jobs.sweep(self.redis, self.consumer, self.batch - len(entries))
         entries += jobs.read(self.redis, self.consumer, self.batch, max(1, block_ms))
         for entry in entries:
             self.process(*entry)

@@ -191,36 +191,69 @@ def schedule_event(r: redis.Redis, entry_id: str, event: LabelRendered,
     pipe.xack(QUEUE.stream(number), QUEUE.group, entry_id)
     pipe.xdel(QUEUE.stream(number), entry_id)
     pipe.execute()
+    if deliveries:
+        _note_due(r, number, due)
 
 
 # --- the schedules ----------------------------------------------------------------
+# One schedule per tenant group. Which groups have something due is kept in one
+# untagged sorted set (``keys.webhook_due``: group -> its earliest due time), so
+# a dispatcher's poll is one read, not one per group. Whoever schedules notes
+# the time there after the schedule write (``ZADD LT`` keeps the earliest); a
+# dispatcher that took from a group removes the group, then notes the group's
+# earliest entry again, so a delivery scheduled meanwhile is never hidden. A
+# note lost in a crash is made good by ``repair_due``, which dispatchers run
+# now and then.
 
 def _schedule_of(delivery: Delivery) -> str:
     return keys.webhook_schedule(keys.group(delivery.tenant_id))
 
 
+def _note_due(r: redis.Redis, number: int, due: float) -> None:
+    r.zadd(keys.webhook_due(), {str(number): due}, lt=True)
+
+
+def _renote_due(r: redis.Redis, number: int) -> None:
+    """After taking from group ``number``: its earliest entry, if any, is noted."""
+    r.zrem(keys.webhook_due(), str(number))
+    earliest: Any = r.zrange(keys.webhook_schedule(number), 0, 0, withscores=True)
+    if earliest:
+        _note_due(r, number, float(earliest[0][1]))
+
+
+def repair_due(r: redis.Redis) -> None:
+    """Note every group's earliest scheduled delivery (one pipelined read of
+    every schedule): what a crash between a schedule write and its note hid."""
+    pipe = r.pipeline(transaction=False)
+    for number in range(keys.GROUPS):
+        pipe.zrange(keys.webhook_schedule(number), 0, 0, withscores=True)
+    for number, earliest in enumerate(pipe.execute()):
+        if earliest:
+            _note_due(r, number, float(earliest[0][1]))
+
+
 def schedule(r: redis.Redis, delivery: Delivery, due: float) -> None:
     """Schedule one delivery (a test delivery, a replay)."""
     r.zadd(_schedule_of(delivery), {delivery.member(): due})
+    _note_due(r, keys.group(delivery.tenant_id), due)
 
 
 def claim_due(r: redis.Redis, now: float, lease_s: float, count: int) -> list[Delivery]:
     """Up to ``count`` due deliveries of any group, leased to the caller until
-    now + lease: the groups with something due are found in one pipeline, from
-    a random group on, then taken from one at a time."""
-    pipe = r.pipeline(transaction=False)
-    for number in range(keys.GROUPS):
-        pipe.zcount(keys.webhook_schedule(number), "-inf", now)
-    due = [number for number, found in enumerate(pipe.execute()) if int(found)]
-    start = random.randrange(keys.GROUPS)
+    now + lease: the groups with something due (``keys.webhook_due``), from a
+    random one on, each then taken from in one step."""
+    due: Any = r.zrangebyscore(keys.webhook_due(), "-inf", now)
+    numbers = [int(text(n) or 0) for n in due]
+    random.shuffle(numbers)
     claimed: list[Delivery] = []
-    for number in sorted(due, key=lambda n: (n - start) % keys.GROUPS):
+    for number in numbers:
+        if len(claimed) >= count:
+            break
         members: Any = r.register_script(_CLAIM_DUE)(
             keys=[keys.webhook_schedule(number)],
             args=[now, now + lease_s, count - len(claimed)])
         claimed += [Delivery.from_member(str(text(m))) for m in members]
-        if len(claimed) >= count:
-            break
+        _renote_due(r, number)
     return claimed
 
 
@@ -249,6 +282,8 @@ def finish(r: redis.Redis, delivery: Delivery, attempt: Attempt, *,
               keys.webhook_dead_letters(keys.group(delivery.tenant_id))],
         args=[delivery.member(), delivery.webhook_id, json.dumps(attempt.to_dict()),
               next_member, retry_at or 0, dead, MAX_RECORDS, DEAD_LETTER_MAX_LEN])
+    if retry_at is not None and text(outcome) == "ok":
+        _note_due(r, keys.group(delivery.tenant_id), retry_at)
     return text(outcome) == "ok"
 
 
@@ -291,6 +326,7 @@ def replay(r: redis.Redis, letters: list[DeadLetter], now: float) -> int:
         pipe.zadd(_schedule_of(fresh), {fresh.member(): now})
         pipe.xdel(keys.webhook_dead_letters(keys.group(fresh.tenant_id)), letter.entry_id)
         pipe.execute()
+        _note_due(r, keys.group(fresh.tenant_id), now)
     return len(letters)
 
 

@@ -257,6 +257,13 @@ def webhook_schedule(number: int) -> str:
     return f"{_shared(number)}:webhooks:schedule"
 
 
+def webhook_due() -> str:
+    """Sorted set: tenant group number -> when something in its webhook schedule
+    is due at the earliest (a hint, kept by ``deliveries``). Untagged on purpose:
+    one read tells a dispatcher which groups' schedules to look at."""
+    return f"{ROOT}:webhooks:due"
+
+
 def webhook_dead_letters(number: int) -> str:
     """Stream: group ``number``'s deliveries that failed their last retry (each
     names its tenant)."""

@@ -152,6 +152,8 @@ class WebhookDispatcher:
                                             self._consumer, self._config.claim_idle_ms, count)
             await asyncio.to_thread(store.prune_consumers, self._redis, IDLE_CONSUMER_MS,
                                     self._consumer)
+            # Due deliveries whose note a crash lost (``deliveries``, "the schedules").
+            await asyncio.to_thread(store.repair_due, self._redis)
             # And events whose wake-up hint was lost (``streams``).
             stale += await asyncio.to_thread(store.sweep_events, self._redis, self._consumer,
                                              count - len(stale))

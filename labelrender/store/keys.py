@@ -315,6 +315,12 @@ def batch_lease(tenant_id: str, batch_id: str) -> str:
     return f"{tenant(tenant_id)}:batch:{batch_id}:lease"
 
 
+def batch_groups() -> str:
+    """Set: tenant group numbers that may have active batches (a hint kept by
+    ``batches``). Untagged on purpose: one read tells a driver where to look."""
+    return f"{ROOT}:batches:groups"
+
+
 def active_batches(number: int) -> str:
     """Set: ``<tenant> <batch>`` of every batch of tenant group ``number`` not
     finished yet. Not under a tenant on purpose: it is how a driver finds the

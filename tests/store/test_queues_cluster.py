@@ -174,6 +174,11 @@ def test_active_batches_of_every_group(node: redis.Redis) -> None:
                                  target_dpi=203, threshold=False, row_count=1,
                                  key_prefix="abcd1234", created_at=NOW)
         batches.create_batch(node, tenant, spec, [{"name": "x"}])
-    assert sorted(batches.active_batches(node)) == sorted([(first, "bat_0"), (second, "bat_1")])
+    both = sorted([(first, "bat_0"), (second, "bat_1")])
+    assert sorted(batches.active_batches(node)) == both
     batches.forget(node, first, "bat_0")
     assert batches.active_batches(node) == [(second, "bat_1")]
+    assert node.smembers(keys.batch_groups()) == {str(keys.group(second))}  # empty: un-noted
+    node.delete(keys.batch_groups())  # a note a crash lost: found by the look at every group
+    assert batches.active_batches(node) == []
+    assert batches.active_batches(node, every_group=True) == [(second, "bat_1")]

@@ -61,6 +61,9 @@ def worker_pid(name: str) -> int | None:
 
 
 PRESENCE_EVERY_S = 1.0
+# Consumer names idle an hour are removed (``streams.IDLE_CONSUMER_MS``): looking
+# every few minutes is enough, and each look reads every group's stream.
+PRUNE_NAMES_EVERY_S = 300.0
 
 
 class Consumer:
@@ -86,6 +89,7 @@ class Consumer:
         self._stop = threading.Event()
         self._next_claim = 0.0
         self._next_sweep = 0.0
+        self._next_prune_names = 0.0
         self._next_refresh = 0.0
         self._last_turn = time.monotonic()
         self._next_presence = 0.0
@@ -206,7 +210,9 @@ class Consumer:
         claimed = jobs.claim_stale(self._redis, self.name, self._claim_idle_ms, count=room)
         fresh = self._drop_poison([(entry_id, job) for entry_id, job in claimed
                                    if _slot(entry_id, job) not in self._in_flight])
-        self._prune_consumers()
+        if time.monotonic() >= self._next_prune_names:  # names of consumers long gone
+            self._next_prune_names = time.monotonic() + PRUNE_NAMES_EVERY_S
+            self._prune_consumers()
         if fresh:
             log.info("consumer %s claimed %d stale job(s)", self.name, len(fresh))
             metrics.CLAIMED.inc(len(fresh))

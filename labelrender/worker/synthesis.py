@@ -34,7 +34,9 @@ from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox, SandboxEr
 log = logging.getLogger(__name__)
 
 PRUNE_INTERVAL_S = 600.0
-SWEEP_INTERVAL_S = 5.0  # every group's stream is read this often (jobs whose hint was lost)
+# Every group's stream is looked at this often: stale entries claimed, and jobs
+# whose wake-up hint was lost read (each a pipelined XLEN of every stream).
+SWEEP_INTERVAL_S = 5.0
 
 
 @dataclass
@@ -63,17 +65,19 @@ class SynthesisRunner:
                 stop.wait(1.0)
 
     def run_once(self, block_ms: int = 0) -> int:
-        """Claim stale entries, then read new ones; run them all. Returns jobs run."""
+        """Now and then claim stale entries and sweep every group; then read new
+        ones; run them all. Returns jobs run."""
         if not self._group_ready:  # the group reads from 0: jobs queued before it count
             jobs.ensure_group(self.redis)
             self._group_ready = True
-        entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+        entries: list[jobs.Entry] = []
+        if time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + SWEEP_INTERVAL_S
+            entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+            entries += jobs.sweep(self.redis, self.consumer, self.batch - len(entries))
         if time.monotonic() >= self._next_prune:  # names of runners long gone
             self._next_prune = time.monotonic() + PRUNE_INTERVAL_S
             jobs.prune_consumers(self.redis, IDLE_CONSUMER_MS, keep=self.consumer)
-        if time.monotonic() >= self._next_sweep:  # jobs whose hint was lost
-            self._next_sweep = time.monotonic() + SWEEP_INTERVAL_S
-            entries += jobs.sweep(self.redis, self.consumer, self.batch - len(entries))
         entries += jobs.read(self.redis, self.consumer, self.batch, max(1, block_ms))
         for entry in entries:
             self.process(*entry)

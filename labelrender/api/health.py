@@ -27,7 +27,7 @@ from labelrender.api.context import (
 from labelrender.api.labels import warm_request_path
 from labelrender.api.metrics import Metrics
 from labelrender.api.middleware import cause_chain
-from labelrender.store import jobs, worker_presence
+from labelrender.store import events, jobs, streams, synthesis_jobs, worker_presence
 from labelrender.store.deliveries import dead_letter_count
 from labelrender.store.readiness import probe_objects, probe_redis, probe_redis_async
 
@@ -136,6 +136,9 @@ def read_fleet_figures(r: redis.Redis, metrics: Metrics) -> None:
     """The gauges every API replica reads alike from Redis, at scrape time."""
     metrics.queue_depth.set(jobs.backlog(r))
     metrics.queue_lag.set(jobs.lag(r))
+    metrics.queue_pending.set(jobs.in_progress(r))
+    metrics.synthesis_lag.set(streams.lag(r, synthesis_jobs.QUEUE))
+    metrics.event_lag.set(streams.lag(r, events.QUEUE))
     metrics.dead_letters.set(dead_letter_count(r))
 
 

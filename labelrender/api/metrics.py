@@ -31,6 +31,9 @@ class Metrics:
     latency: Histogram
     queue_depth: Gauge
     queue_lag: Gauge
+    queue_pending: Gauge
+    synthesis_lag: Gauge
+    event_lag: Gauge
     renders: Counter
     cache_hits: Counter
     cache_requests: Counter
@@ -64,9 +67,25 @@ def new_metrics() -> Metrics:
         ),
         queue_lag=Gauge(
             "labelrender_render_queue_lag",
-            "Render jobs no worker has taken yet: the consumer group's lag, what KEDA "
-            "scales on (read at scrape time).", registry=registry,
+            "Render jobs no worker has taken yet: the consumer group's lag summed over "
+            "every tenant group's stream, what KEDA scales on (read at scrape time).",
+            registry=registry, multiprocess_mode="livemostrecent",
+        ),
+        queue_pending=Gauge(
+            "labelrender_render_queue_pending",
+            "Render jobs workers have taken and not finished (XPENDING, every tenant "
+            "group's stream; read at scrape time).", registry=registry,
             multiprocess_mode="livemostrecent",
+        ),
+        synthesis_lag=Gauge(
+            "labelrender_synthesis_queue_lag",
+            "Synthesis jobs no worker has taken yet, every tenant group's stream (read "
+            "at scrape time).", registry=registry, multiprocess_mode="livemostrecent",
+        ),
+        event_lag=Gauge(
+            "labelrender_webhook_event_lag",
+            "Webhook events no dispatcher has taken yet, every tenant group's stream "
+            "(read at scrape time).", registry=registry, multiprocess_mode="livemostrecent",
         ),
         renders=Counter(
             "labelrender_renders", "Render jobs the API waited for, by outcome.",

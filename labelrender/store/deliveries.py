@@ -22,19 +22,19 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import redis
 
-from labelrender.store import keys
-from labelrender.store.events import LabelRendered
+from labelrender.store import keys, streams
+from labelrender.store.events import QUEUE, LabelRendered
 from labelrender.store.redis_conn import text
-from labelrender.store.streams import prune_idle_consumers, release_consumer
 
 log = logging.getLogger(__name__)
 
-GROUP = "webhooks"
+GROUP = QUEUE.group  # the dispatchers' consumer group
 MAX_RECORDS = 100  # DECISIONS.md "Delivery records": at most 100 kept
 DEAD_LETTER_MAX_LEN = 100_000
 
@@ -126,91 +126,148 @@ class DeadLetter:
                 "last_error": self.last_error, "test": self.delivery.event.test}
 
 
-# --- the event stream's consumer group ----------------------------------------
+# --- the event streams' consumer group ----------------------------------------
+# One event stream and one schedule per tenant group (``streams``, "streams
+# sharded by tenant group"); a dispatcher serves every group.
 
 def ensure_group(r: redis.Redis) -> None:
-    """Create the ``webhooks`` group on the event stream (from its start) once."""
-    try:
-        r.xgroup_create(keys.event_stream(), GROUP, id="0", mkstream=True)
-    except redis.ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+    """Create the ``webhooks`` group on every event stream (from its start) once."""
+    streams.ensure_groups(r, QUEUE)
 
 
 def read_events(r: redis.Redis, consumer: str, count: int, block_ms: int | None
                 ) -> list[tuple[str, LabelRendered]]:
-    """New events for ``consumer``; they stay pending until ``schedule_event``."""
-    answer: Any = r.xreadgroup(GROUP, consumer, {keys.event_stream(): ">"}, count=count,
-                               block=block_ms)
-    return _parsed(r, answer[0][1] if answer else [])
+    """New events of any group for ``consumer``; they stay pending until
+    ``schedule_event``."""
+    return _parsed(r, streams.read(r, QUEUE, consumer, count, block_ms))
+
+
+def sweep_events(r: redis.Redis, consumer: str, count: int
+                 ) -> list[tuple[str, LabelRendered]]:
+    """New events found by reading every group (``streams.sweep``): those whose
+    hint was lost."""
+    return _parsed(r, streams.sweep(r, QUEUE, consumer, count))
 
 
 def claim_stale_events(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
                        ) -> list[tuple[str, LabelRendered]]:
     """Events a dead dispatcher read but never scheduled, now ``consumer``'s."""
-    answer: Any = r.xautoclaim(keys.event_stream(), GROUP, consumer,
-                               min_idle_time=min_idle_ms, start_id="0-0", count=count)
-    return _parsed(r, answer[1])
+    return _parsed(r, streams.claim_stale(r, QUEUE, consumer, min_idle_ms, count))
 
 
-def _parsed(r: redis.Redis, entries: Any) -> list[tuple[str, LabelRendered]]:
+def _parsed(r: redis.Redis, entries: list[streams.Entry]) -> list[tuple[str, LabelRendered]]:
     """The entries as events. One that is not an event can never be delivered:
     it is retired (and logged) rather than claimed again forever."""
     events: list[tuple[str, LabelRendered]] = []
-    for raw_id, fields in entries:
-        entry_id = str(text(raw_id))
+    for number, entry_id, fields in entries:
         try:
             events.append((entry_id, LabelRendered.from_fields(fields)))
         except (KeyError, TypeError, ValueError):
             log.error("event stream entry %s is not an event; dropped: %r", entry_id, fields)
-            schedule_event(r, entry_id, [], 0)
+            streams.ack(r, QUEUE, number, entry_id)
     return events
 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
     """Idle dispatcher names with nothing pending, removed (``streams``)."""
-    return prune_idle_consumers(r, keys.event_stream(), GROUP, idle_ms, keep)
+    return streams.prune(r, QUEUE, idle_ms, keep)
 
 
 def release_events(r: redis.Redis, consumer: str, idle_ms: int) -> int:
     """The events a dispatcher whose process is gone read but never scheduled
-    become claimable at once (``streams.release_consumer``)."""
-    return release_consumer(r, keys.event_stream(), GROUP, consumer, idle_ms)
+    become claimable at once (``streams.release``)."""
+    return streams.release(r, QUEUE, consumer, idle_ms)
 
 
-def schedule_event(r: redis.Redis, entry_id: str, deliveries: list[Delivery],
-                   due: float) -> None:
+def schedule_event(r: redis.Redis, entry_id: str, event: LabelRendered,
+                   deliveries: list[Delivery], due: float) -> None:
     """Schedule the event's deliveries at ``due`` and retire its stream entry,
-    in one transaction: the event is either still pending or fully scheduled."""
+    in one transaction (its group's schedule and stream share the tag): the
+    event is either still pending or fully scheduled."""
+    number = keys.group(event.tenant_id)
     pipe = r.pipeline(transaction=True)
     if deliveries:
-        pipe.zadd(keys.webhook_schedule(), {d.member(): due for d in deliveries})
-    pipe.xack(keys.event_stream(), GROUP, entry_id)
-    pipe.xdel(keys.event_stream(), entry_id)
+        pipe.zadd(keys.webhook_schedule(number), {d.member(): due for d in deliveries})
+    pipe.xack(QUEUE.stream(number), QUEUE.group, entry_id)
+    pipe.xdel(QUEUE.stream(number), entry_id)
     pipe.execute()
+    if deliveries:
+        _note_due(r, number, due)
 
 
-# --- the schedule -----------------------------------------------------------------
+# --- the schedules ----------------------------------------------------------------
+# One schedule per tenant group. Which groups have something due is kept in one
+# untagged sorted set (``keys.webhook_due``: group -> its earliest due time), so
+# a dispatcher's poll is one read, not one per group. Whoever schedules notes
+# the time there after the schedule write (``ZADD LT`` keeps the earliest); a
+# dispatcher that took from a group removes the group, then notes the group's
+# earliest entry again, so a delivery scheduled meanwhile is never hidden. A
+# note lost in a crash is made good by ``repair_due``, which dispatchers run
+# now and then.
+
+def _schedule_of(delivery: Delivery) -> str:
+    return keys.webhook_schedule(keys.group(delivery.tenant_id))
+
+
+def _note_due(r: redis.Redis, number: int, due: float) -> None:
+    r.zadd(keys.webhook_due(), {str(number): due}, lt=True)
+
+
+def _renote_due(r: redis.Redis, number: int) -> None:
+    """After taking from group ``number``: its earliest entry, if any, is noted."""
+    r.zrem(keys.webhook_due(), str(number))
+    earliest: Any = r.zrange(keys.webhook_schedule(number), 0, 0, withscores=True)
+    if earliest:
+        _note_due(r, number, float(earliest[0][1]))
+
+
+def repair_due(r: redis.Redis) -> None:
+    """Note every group's earliest scheduled delivery (one pipelined read of
+    every schedule): what a crash between a schedule write and its note hid."""
+    pipe = r.pipeline(transaction=False)
+    for number in range(keys.GROUPS):
+        pipe.zrange(keys.webhook_schedule(number), 0, 0, withscores=True)
+    for number, earliest in enumerate(pipe.execute()):
+        if earliest:
+            _note_due(r, number, float(earliest[0][1]))
+
 
 def schedule(r: redis.Redis, delivery: Delivery, due: float) -> None:
     """Schedule one delivery (a test delivery, a replay)."""
-    r.zadd(keys.webhook_schedule(), {delivery.member(): due})
+    r.zadd(_schedule_of(delivery), {delivery.member(): due})
+    _note_due(r, keys.group(delivery.tenant_id), due)
 
 
 def claim_due(r: redis.Redis, now: float, lease_s: float, count: int) -> list[Delivery]:
-    """Up to ``count`` due deliveries, leased to the caller until now + lease."""
-    members: Any = r.register_script(_CLAIM_DUE)(
-        keys=[keys.webhook_schedule()], args=[now, now + lease_s, count])
-    return [Delivery.from_member(str(text(m))) for m in members]
+    """Up to ``count`` due deliveries of any group, leased to the caller until
+    now + lease: the groups with something due (``keys.webhook_due``), from a
+    random one on, each then taken from in one step."""
+    due: Any = r.zrangebyscore(keys.webhook_due(), "-inf", now)
+    numbers = [int(text(n) or 0) for n in due]
+    random.shuffle(numbers)
+    claimed: list[Delivery] = []
+    for number in numbers:
+        if len(claimed) >= count:
+            break
+        members: Any = r.register_script(_CLAIM_DUE)(
+            keys=[keys.webhook_schedule(number)],
+            args=[now, now + lease_s, count - len(claimed)])
+        claimed += [Delivery.from_member(str(text(m))) for m in members]
+        _renote_due(r, number)
+    return claimed
 
 
 def scheduled_count(r: redis.Redis) -> int:
-    return int(r.zcard(keys.webhook_schedule()))
+    """Deliveries scheduled in every group."""
+    pipe = r.pipeline(transaction=False)
+    for number in range(keys.GROUPS):
+        pipe.zcard(keys.webhook_schedule(number))
+    return sum(int(n) for n in pipe.execute())
 
 
 def drop(r: redis.Redis, delivery: Delivery) -> None:
     """Forget a delivery whose subscription is gone."""
-    r.zrem(keys.webhook_schedule(), delivery.member())
+    r.zrem(_schedule_of(delivery), delivery.member())
 
 
 def finish(r: redis.Redis, delivery: Delivery, attempt: Attempt, *,
@@ -220,11 +277,13 @@ def finish(r: redis.Redis, delivery: Delivery, attempt: Attempt, *,
     next_member = delivery.next_attempt().member() if retry_at is not None else ""
     dead = json.dumps({"delivery": delivery.member(), **dead_letter}) if dead_letter else ""
     outcome = r.register_script(_FINISH)(
-        keys=[keys.webhook_schedule(), keys.webhooks(delivery.tenant_id),
+        keys=[_schedule_of(delivery), keys.webhooks(delivery.tenant_id),
               keys.webhook_deliveries(delivery.tenant_id, delivery.webhook_id),
-              keys.webhook_dead_letters()],
+              keys.webhook_dead_letters(keys.group(delivery.tenant_id))],
         args=[delivery.member(), delivery.webhook_id, json.dumps(attempt.to_dict()),
               next_member, retry_at or 0, dead, MAX_RECORDS, DEAD_LETTER_MAX_LEN])
+    if retry_at is not None and text(outcome) == "ok":
+        _note_due(r, keys.group(delivery.tenant_id), retry_at)
     return text(outcome) == "ok"
 
 
@@ -237,26 +296,37 @@ def list_attempts(r: redis.Redis, tenant_id: str, webhook_id: str) -> list[Attem
 # --- dead letters -----------------------------------------------------------------
 
 def dead_letters(r: redis.Redis, tenant_id: str | None = None) -> list[DeadLetter]:
-    """Dead letters oldest first, one tenant's when ``tenant_id`` is given."""
-    entries: Any = r.xrange(keys.webhook_dead_letters())
-    letters = [_dead_letter(str(text(entry_id)), fields) for entry_id, fields in entries]
+    """Dead letters oldest first (stream entry ids are times), one tenant's when
+    ``tenant_id`` is given (its group's stream only), else every group's."""
+    numbers = range(keys.GROUPS) if tenant_id is None else [keys.group(tenant_id)]
+    pipe = r.pipeline(transaction=False)
+    for number in numbers:
+        pipe.xrange(keys.webhook_dead_letters(number))
+    letters = [_dead_letter(str(text(entry_id)), fields)
+               for entries in pipe.execute() for entry_id, fields in entries]
+    letters.sort(key=lambda d: tuple(int(part) for part in d.entry_id.split("-")))
     return [d for d in letters if tenant_id is None or d.delivery.tenant_id == tenant_id]
 
 
 def dead_letter_count(r: redis.Redis) -> int:
-    """Dead letters waiting to be replayed, every tenant's (the stream's length)."""
-    return int(r.xlen(keys.webhook_dead_letters()))
+    """Dead letters waiting to be replayed, every tenant's (the streams' length)."""
+    pipe = r.pipeline(transaction=False)
+    for number in range(keys.GROUPS):
+        pipe.xlen(keys.webhook_dead_letters(number))
+    return sum(int(n) for n in pipe.execute())
 
 
 def replay(r: redis.Redis, letters: list[DeadLetter], now: float) -> int:
     """Schedule each dead letter again from its first attempt, due now, and
-    remove it from the stream; the event keeps its id. Returns how many."""
-    pipe = r.pipeline(transaction=True)
+    remove it from its stream; the event keeps its id. Returns how many. Each
+    letter is one transaction (its group's schedule and dead letters)."""
     for letter in letters:
         fresh = Delivery(letter.delivery.event, letter.delivery.webhook_id, 1)
-        pipe.zadd(keys.webhook_schedule(), {fresh.member(): now})
-        pipe.xdel(keys.webhook_dead_letters(), letter.entry_id)
-    pipe.execute()
+        pipe = r.pipeline(transaction=True)
+        pipe.zadd(_schedule_of(fresh), {fresh.member(): now})
+        pipe.xdel(keys.webhook_dead_letters(keys.group(fresh.tenant_id)), letter.entry_id)
+        pipe.execute()
+        _note_due(r, keys.group(fresh.tenant_id), now)
     return len(letters)
 
 

@@ -17,12 +17,15 @@ from typing import Any
 
 import redis
 
-from labelrender.store import keys
+from labelrender.store import keys, streams
 
 LABEL_RENDERED = "label.rendered"
 BATCH_COMPLETED = "batch.completed"
 EVENT_VERSION = "1"
 STREAM_MAX_LEN = 1_000_000  # approximate cap; delivered entries are deleted
+# One event stream per tenant group, read by the dispatchers' ``webhooks`` group
+# (``streams``, "streams sharded by tenant group").
+QUEUE = streams.Queue(keys.event_stream, "webhooks", keys.wake("events"), trimmed=True)
 
 
 def new_event_id(now: float) -> str:
@@ -62,9 +65,15 @@ class LabelRendered:
 
 def add_event(pipe: redis.client.Pipeline, event: LabelRendered) -> None:
     """Queue the event's XADD on ``pipe``: the caller's transaction carries it
-    together with whatever it records, so both happen or neither does."""
-    pipe.xadd(keys.event_stream(), event.to_fields(), maxlen=STREAM_MAX_LEN,
+    together with whatever it records (the tenant's keys, in the same tag), so
+    both happen or neither does. Then the caller calls ``added``."""
+    pipe.xadd(QUEUE.of(event.tenant_id), event.to_fields(), maxlen=STREAM_MAX_LEN,
               approximate=True)
+
+
+def added(r: redis.Redis, event: LabelRendered) -> None:
+    """Wake a dispatcher for the event just added (``streams.hint``)."""
+    streams.hint(r, QUEUE, keys.group(event.tenant_id))
 
 
 def publish(r: redis.Redis, event: LabelRendered) -> None:
@@ -72,3 +81,4 @@ def publish(r: redis.Redis, event: LabelRendered) -> None:
     pipe = r.pipeline(transaction=True)
     add_event(pipe, event)
     pipe.execute()
+    added(r, event)

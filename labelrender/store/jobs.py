@@ -51,12 +51,13 @@ from labelrender.store.labels import encode_record
 from labelrender.store.limits import QUOTA_LUA, SLOT_LUA, Lease, period, quota_of
 from labelrender.store.plans import Plan
 from labelrender.store.redis_conn import text
-from labelrender.store.streams import prune_idle_consumers
 
 GROUP = "workers"
 GAVE_UP = "RenderFailed"  # error_kind of a job dropped after too many deliveries
 REPLY_TTL_S = 120  # a reply nobody collected (the API call gave up) expires
 STREAM_MAX_LEN = 100_000  # approximate cap; entries are small, acked ones are trimmed
+# One render stream per tenant group (``streams``, "streams sharded by tenant group").
+QUEUE = streams.Queue(keys.render_stream, GROUP, keys.wake("render"))
 
 
 @dataclass(frozen=True)
@@ -123,20 +124,17 @@ def new_job_id() -> str:
 
 
 def ensure_group(r: redis.Redis) -> None:
-    """Create the stream and its consumer group if they do not exist yet."""
-    try:
-        r.xgroup_create(keys.render_stream(), GROUP, id="0", mkstream=True)
-    except redis.ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+    """Create every group's stream and its consumer group if they do not exist yet."""
+    streams.ensure_groups(r, QUEUE)
 
 
 def enqueue(r: redis.Redis, job: RenderJob) -> RenderJob:
-    """Add a job to the render stream; returns it with its job id set. No
-    quota, slot or depth check: ``admit`` is the API's door."""
+    """Add a job to its tenant group's render stream; returns it with its job id
+    set. No quota, slot or depth check: ``admit`` is the API's door."""
     if not job.job_id:
         job = RenderJob(**{**asdict(job), "job_id": new_job_id()})
-    r.xadd(keys.render_stream(), job.to_fields(), maxlen=STREAM_MAX_LEN, approximate=True)
+    r.xadd(QUEUE.of(job.tenant), job.to_fields(), maxlen=STREAM_MAX_LEN, approximate=True)
+    streams.hint(r, QUEUE, keys.group(job.tenant))
     return job
 
 
@@ -145,7 +143,7 @@ class SlotsTaken(StoreError):
 
 
 class QueueFull(StoreError):
-    """The render backlog is over the configured depth (API: 503)."""
+    """The render backlog of the tenant's group is over the configured depth (API: 503)."""
 
 
 # KEYS: usage, inflight, stream. ARGV: unit, included, overages, usage ttl, now,
@@ -172,7 +170,9 @@ def admit(r: redis.Redis, job: RenderJob, *, plan: Plan, overages: bool,
     SlotsTaken or QueueFull, having taken nothing."""
     step = _Admission(job, plan=plan, overages=overages, lease_seconds=lease_seconds,
                       max_depth=max_depth, now=now)
-    return step.outcome(r.register_script(_ADMIT)(keys=step.keys, args=step.args))
+    admitted = step.outcome(r.register_script(_ADMIT)(keys=step.keys, args=step.args))
+    streams.hint(r, QUEUE, step.group)
+    return admitted
 
 
 async def admit_async(ar: redis.asyncio.Redis, job: RenderJob, *, plan: Plan,
@@ -182,11 +182,15 @@ async def admit_async(ar: redis.asyncio.Redis, job: RenderJob, *, plan: Plan,
     thread hop."""
     step = _Admission(job, plan=plan, overages=overages, lease_seconds=lease_seconds,
                       max_depth=max_depth, now=now)
-    return step.outcome(await ar.register_script(_ADMIT)(keys=step.keys, args=step.args))
+    admitted = step.outcome(await ar.register_script(_ADMIT)(keys=step.keys, args=step.args))
+    await ar.rpush(QUEUE.wake, step.group)  # ``streams.hint``
+    return admitted
 
 
 class _Admission:
-    """``_ADMIT``'s keys and arguments for one job, and what its answer means."""
+    """``_ADMIT``'s keys and arguments for one job, and what its answer means. The
+    keys are the tenant's and its group's render stream: one hash tag, one slot;
+    ``max_depth`` limits that group's backlog."""
 
     def __init__(self, job: RenderJob, *, plan: Plan, overages: bool, lease_seconds: float,
                  max_depth: int, now: Now) -> None:
@@ -198,7 +202,8 @@ class _Admission:
         # The lease is named by the job, so the worker that settles the job gives the
         # slot back in the same step (``finish``).
         self.lease = Lease(job.tenant, self.job.job_id, at + lease_seconds)
-        self.keys = [self.quota.usage_key, keys.inflight(job.tenant), keys.render_stream()]
+        self.group = keys.group(job.tenant)
+        self.keys = [self.quota.usage_key, keys.inflight(job.tenant), QUEUE.stream(self.group)]
         self.args: list[Any] = [
             "labels", self.quota.included, "1" if self.quota.overages else "0",
             self.quota.ttl_s, repr(at), plan.concurrent_renders, self.lease.lease_id,
@@ -212,78 +217,75 @@ class _Admission:
         if outcome == "slot":
             raise SlotsTaken(f"{self.plan.concurrent_renders} renders already in flight")
         if outcome == "depth":
-            raise QueueFull(f"more than {self.max_depth} render jobs are waiting")
+            raise QueueFull(f"more than {self.max_depth} render jobs of the tenant's group "
+                            "are waiting")
         return self.job, self.lease
 
 
 def backlog(r: redis.Redis) -> int:
-    """Jobs not yet finished: waiting in the stream plus delivered but unacknowledged.
-    Acknowledged entries are deleted (``ack``), so that is the stream's length."""
-    return int(r.xlen(keys.render_stream()))
+    """Jobs not yet finished: waiting in the streams plus delivered but unacknowledged.
+    Acknowledged entries are deleted (``ack``), so that is the streams' length."""
+    return streams.length(r, QUEUE)
 
 
 def lag(r: redis.Redis) -> int:
-    """Jobs no worker has taken yet: the consumer group's lag, the number KEDA's
-    ``redis-streams`` trigger scales on (``lagCount``).
+    """Jobs no worker has taken yet: the consumer groups' lag summed over every
+    tenant group's stream, the number the workers' autoscaler scales on.
 
-    Redis 7 reports it in XINFO GROUPS, and that number is used. Redis 6 has
+    Per stream, Redis 7 reports it in XINFO GROUPS, and that number is used. Redis 6 has
     no lag there, and Redis 7 answers NULL once the entry last delivered has
     been deleted while an older one is still in the stream (a lag it cannot
     count past a deleted entry). Then it is the stream's length less the
     group's pending entries: the same number, because a job is deleted in the
     step that acknowledges it (``finish``, ``ack``), so every entry still in
-    the stream is either pending or not delivered yet. Both are read in one
-    transaction, at one instant. Before the group exists every entry waits
-    (KEDA reads XLEN then too)."""
-    pipe = r.pipeline(transaction=True)
-    pipe.xlen(keys.render_stream())
-    pipe.xinfo_groups(keys.render_stream())
-    length, groups = pipe.execute(raise_on_error=False)
-    if isinstance(groups, redis.ResponseError):
-        if "no such key" not in str(groups):
-            raise groups
-        return 0
-    for group in groups:
-        if group["name"] != GROUP:
-            continue
-        if group.get("lag") is not None:
-            return int(group["lag"])
-        return max(0, int(length) - int(group["pending"]))
-    return int(length)
+    the stream is either pending or not delivered yet. On a single Redis every
+    stream is read in one transaction, at one instant (``streams.snapshot``).
+    Before the group exists every entry waits."""
+    return streams.lag(r, QUEUE)
+
+
+def in_progress(r: redis.Redis) -> int:
+    """Jobs a worker has taken and not finished (XPENDING), summed over every group."""
+    return streams.pending(r, QUEUE)
 
 
 def pending_by_consumer(r: redis.Redis) -> dict[str, int]:
     """Delivered but unacknowledged jobs per consumer name (who is rendering what)."""
-    return streams.pending_consumers(r, keys.render_stream(), GROUP)
+    return streams.pending_by_consumer(r, QUEUE)
 
 
 def release_consumer(r: redis.Redis, consumer: str, idle_ms: int) -> int:
     """The jobs of a consumer whose process is gone become claimable at once
     (``streams.release_consumer``), not after ``idle_ms``; billing is
     unchanged: each job still carries its unit to whoever finishes it."""
-    return streams.release_consumer(r, keys.render_stream(), GROUP, consumer, idle_ms)
+    return streams.release(r, QUEUE, consumer, idle_ms)
 
 
-def wait_reply(r: redis.Redis, job_id: str, timeout_s: float) -> RenderReply | None:
+def reply_key(job: RenderJob) -> str:
+    """The job's reply list, under its tenant group's tag."""
+    return keys.render_reply(keys.group(job.tenant), job.job_id)
+
+
+def wait_reply(r: redis.Redis, job: RenderJob, timeout_s: float) -> RenderReply | None:
     """Block until the job's reply arrives, or None after ``timeout_s``."""
-    item = r.blpop([keys.render_reply(job_id)], timeout=timeout_s)
+    item = r.blpop([reply_key(job)], timeout=timeout_s)
     if item is None:
         return None
     return RenderReply.from_json(str(item[1]))
 
 
-async def wait_reply_async(ar: redis.asyncio.Redis, job_id: str, timeout_s: float
+async def wait_reply_async(ar: redis.asyncio.Redis, job: RenderJob, timeout_s: float
                            ) -> RenderReply | None:
     """``wait_reply`` on the asyncio client: the waiting API call holds no thread."""
-    item: Any = await ar.blpop([keys.render_reply(job_id)], timeout=timeout_s)
+    item: Any = await ar.blpop([reply_key(job)], timeout=timeout_s)
     if item is None:
         return None
     return RenderReply.from_json(str(item[1]))
 
 
-def send_reply(r: redis.Redis, job_id: str, reply: RenderReply) -> None:
+def send_reply(r: redis.Redis, job: RenderJob, reply: RenderReply) -> None:
     """Push the reply for the waiting API call (kept briefly if nobody waits)."""
-    name = keys.render_reply(job_id)
+    name = reply_key(job)
     pipe = r.pipeline(transaction=True)
     pipe.delete(name)
     pipe.rpush(name, reply.to_json())
@@ -291,53 +293,62 @@ def send_reply(r: redis.Redis, job_id: str, reply: RenderReply) -> None:
     pipe.execute()
 
 
-def read(r: redis.Redis, consumer: str, count: int, block_ms: int
-         ) -> list[tuple[str, RenderJob]]:
-    """New entries for this consumer: (entry id, job) pairs."""
-    answer: Any = r.xreadgroup(GROUP, consumer, {keys.render_stream(): ">"}, count=count,
-                               block=block_ms)
-    return [(str(entry_id), RenderJob.from_fields(fields))
-            for _stream, entries in answer or [] for entry_id, fields in entries]
+Held = tuple[str, RenderJob]  # a stream entry id and its job (whose tenant names the stream)
+
+
+def _jobs(entries: list[streams.Entry]) -> list[Held]:
+    return [(entry_id, RenderJob.from_fields(fields)) for _group, entry_id, fields in entries]
+
+
+def read(r: redis.Redis, consumer: str, count: int, block_ms: int) -> list[Held]:
+    """Up to ``count`` new jobs for this consumer, of the group the next hint
+    names, waiting up to ``block_ms`` for one (``streams.read``): (entry id, job)
+    pairs. Jobs whose hint was lost are found by ``sweep``."""
+    return _jobs(streams.read(r, QUEUE, consumer, count, block_ms))
+
+
+def sweep(r: redis.Redis, consumer: str, count: int) -> list[Held]:
+    """Up to ``count`` new jobs found by reading every group (``streams.sweep``)."""
+    return _jobs(streams.sweep(r, QUEUE, consumer, count))
 
 
 def claim_stale(r: redis.Redis, consumer: str, min_idle_ms: int, count: int
-                ) -> list[tuple[str, RenderJob]]:
-    """Entries a dead consumer left pending longer than ``min_idle_ms``, now ours."""
-    answer: Any = r.xautoclaim(keys.render_stream(), GROUP, consumer,
-                               min_idle_time=min_idle_ms, start_id="0-0", count=count)
-    entries = answer[1]
-    return [(str(entry_id), RenderJob.from_fields(fields))
-            for entry_id, fields in entries if fields]
+                ) -> list[Held]:
+    """Jobs of any group a dead consumer left pending longer than ``min_idle_ms``,
+    now ours."""
+    return _jobs(streams.claim_stale(r, QUEUE, consumer, min_idle_ms, count))
 
 
-def delivery_counts(r: redis.Redis, entry_ids: list[str]) -> dict[str, int]:
-    """How many times each pending entry has been handed to a consumer
-    (XREADGROUP, then every XAUTOCLAIM). Entries no longer pending are left out."""
+def _by_stream(held: Sequence[Held]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for entry_id, job in held:
+        found.setdefault(QUEUE.of(job.tenant), []).append(entry_id)
+    return found
+
+
+def delivery_counts(r: redis.Redis, held: Sequence[Held]) -> list[int]:
+    """How many times each pending job has been handed to a consumer (XREADGROUP,
+    then every XAUTOCLAIM), in ``held``'s order; 0 for one no longer pending."""
     pipe = r.pipeline(transaction=False)
-    for entry_id in entry_ids:
-        pipe.xpending_range(keys.render_stream(), GROUP, min=entry_id, max=entry_id, count=1)
-    counts: dict[str, int] = {}
-    for entry_id, rows in zip(entry_ids, pipe.execute(), strict=True):
-        for row in rows:
-            counts[entry_id] = int(row["times_delivered"])
-    return counts
+    for entry_id, job in held:
+        pipe.xpending_range(QUEUE.of(job.tenant), GROUP, min=entry_id, max=entry_id, count=1)
+    return [sum(int(row["times_delivered"]) for row in rows) for rows in pipe.execute()]
 
 
-def refresh(r: redis.Redis, consumer: str, entry_ids: Sequence[str]) -> None:
-    """Reset the idle time of entries this consumer holds (XCLAIM JUSTID, which
+def refresh(r: redis.Redis, consumer: str, held: Sequence[Held]) -> None:
+    """Reset the idle time of jobs this consumer holds (XCLAIM JUSTID, which
     does not count a delivery), so jobs waiting here for a render process are
     not claimed by another consumer as a dead one's."""
-    if entry_ids:
-        r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), justid=True)
+    for stream, entry_ids in _by_stream(held).items():
+        r.xclaim(stream, GROUP, consumer, 0, list(entry_ids), justid=True)
 
 
-def hand_back(r: redis.Redis, consumer: str, entry_ids: Sequence[str], idle_ms: int) -> None:
-    """Entries this consumer holds but will not finish (it is stopping) become
+def hand_back(r: redis.Redis, consumer: str, held: Sequence[Held], idle_ms: int) -> None:
+    """Jobs this consumer holds but will not finish (it is stopping) become
     claimable at once: their idle time is set to the claim threshold
     ``idle_ms``, so the next consumer's XAUTOCLAIM takes them."""
-    if entry_ids:
-        r.xclaim(keys.render_stream(), GROUP, consumer, 0, list(entry_ids), idle=idle_ms,
-                 justid=True)
+    for stream, entry_ids in _by_stream(held).items():
+        r.xclaim(stream, GROUP, consumer, 0, list(entry_ids), idle=idle_ms, justid=True)
 
 
 Settlement = Literal["first_store", "stored_before", "refused", "finished_before",
@@ -403,9 +414,9 @@ def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | 
     usage_month = billed_at if billed_at is not None else 0.0
     script = r.register_script(_FINISH)
     settled = script(
-        keys=[keys.render_stream(), keys.label_objects(job.tenant),
-              keys.label_warnings(job.tenant), keys.retention_tenants(),
-              keys.usage(job.tenant, period(usage_month)), keys.render_reply(job.job_id),
+        keys=[QUEUE.of(job.tenant), keys.label_objects(job.tenant),
+              keys.label_warnings(job.tenant), keys.retention_tenants(keys.group(job.tenant)),
+              keys.usage(job.tenant, period(usage_month)), reply_key(job),
               keys.inflight(job.tenant)],
         args=[GROUP, entry_id, job.object_key, "" if stored_at is None else repr(stored_at),
               encode_record(warnings or [], label_count, fields), job.tenant,
@@ -416,12 +427,9 @@ def finish(r: redis.Redis, entry_id: str, job: RenderJob, *, stored_at: float | 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
     """Idle render consumer names with nothing pending, removed (``streams``)."""
-    return prune_idle_consumers(r, keys.render_stream(), GROUP, idle_ms, keep)
+    return streams.prune(r, QUEUE, idle_ms, keep)
 
 
-def ack(r: redis.Redis, entry_id: str) -> None:
-    """The job's effects are stored and replied to: drop it from the stream."""
-    pipe = r.pipeline(transaction=True)
-    pipe.xack(keys.render_stream(), GROUP, entry_id)
-    pipe.xdel(keys.render_stream(), entry_id)
-    pipe.execute()
+def ack(r: redis.Redis, entry_id: str, job: RenderJob) -> None:
+    """The job's effects are stored and replied to: drop it from its stream."""
+    streams.ack(r, QUEUE, keys.group(job.tenant), entry_id)

@@ -130,19 +130,33 @@ def plans() -> str:
     return f"{ROOT}:{GLOBAL_TAG}:plans"
 
 
-def render_stream() -> str:
-    """The stream of render jobs (one for all tenants: each job names its tenant)."""
-    return f"{ROOT}:stream:render"
+def _shared(number: int) -> str:
+    """The prefix of tenant group ``number``'s shared structures (queues, schedules,
+    sets): under the group's tag, so a script may touch them with the keys of any
+    tenant of the group."""
+    return f"{ROOT}:{group_tag(number)}"
 
 
-def render_reply(job_id: str) -> str:
-    """The list a worker pushes a job's reply to."""
-    return f"{ROOT}:reply:{job_id}"
+def render_stream(number: int) -> str:
+    """The stream of render jobs of tenant group ``number`` (each job names its tenant)."""
+    return f"{_shared(number)}:stream:render"
 
 
-def synthesis_stream() -> str:
-    """The stream of synthesis jobs (all tenants: each entry names its tenant)."""
-    return f"{ROOT}:stream:synthesis"
+def render_reply(number: int, job_id: str) -> str:
+    """The list a worker pushes a job's reply to (the job's tenant group ``number``)."""
+    return f"{_shared(number)}:reply:{job_id}"
+
+
+def synthesis_stream(number: int) -> str:
+    """The stream of synthesis jobs of tenant group ``number`` (each names its tenant)."""
+    return f"{_shared(number)}:stream:synthesis"
+
+
+def wake(queue: str) -> str:
+    """List: tenant group numbers of entries just added to the ``queue`` streams
+    (``render``, ``synthesis``, ``events``). Untagged on purpose: one blocking
+    read of it wakes a consumer for whichever group has work (``streams``)."""
+    return f"{ROOT}:wake:{queue}"
 
 
 def synthesis_job(tenant_id: str, job_id: str) -> str:
@@ -165,10 +179,10 @@ def bootstrap(step: str) -> str:
     return f"{ROOT}:{GLOBAL_TAG}:bootstrap:{step}"
 
 
-def event_stream() -> str:
-    """The stream of ``label.rendered`` events (all tenants: each names its tenant);
-    the webhook dispatcher reads it with a consumer group."""
-    return f"{ROOT}:stream:events"
+def event_stream(number: int) -> str:
+    """The stream of webhook events of tenant group ``number`` (each names its
+    tenant); the webhook dispatcher reads it with a consumer group."""
+    return f"{_shared(number)}:stream:events"
 
 
 def _template_owner(tenant_id: str | None) -> str:
@@ -219,10 +233,11 @@ def label_objects(tenant_id: str) -> str:
     return f"{tenant(tenant_id)}:objects"
 
 
-def retention_tenants() -> str:
-    """Set: tenant ids that have stored label objects, for the sweeper to visit.
-    Not under a tenant on purpose: it is how the sweeper finds the tenants."""
-    return f"{ROOT}:retention:tenants"
+def retention_tenants(number: int) -> str:
+    """Set: ids of the tenants of group ``number`` that have stored label objects,
+    for the sweeper to visit. Not under a tenant on purpose: it is how the
+    sweeper finds the tenants."""
+    return f"{_shared(number)}:retention:tenants"
 
 
 def webhooks(tenant_id: str) -> str:
@@ -235,15 +250,24 @@ def webhook_deliveries(tenant_id: str, webhook_id: str) -> str:
     return f"{tenant(tenant_id)}:webhook:{webhook_id}:deliveries"
 
 
-def webhook_schedule() -> str:
-    """Sorted set: due deliveries (JSON naming tenant, subscription and event),
-    scored by the unix time they are due; shared by every dispatcher."""
-    return f"{ROOT}:webhooks:schedule"
+def webhook_schedule(number: int) -> str:
+    """Sorted set: due deliveries of tenant group ``number`` (JSON naming tenant,
+    subscription and event), scored by the unix time they are due; shared by
+    every dispatcher."""
+    return f"{_shared(number)}:webhooks:schedule"
 
 
-def webhook_dead_letters() -> str:
-    """Stream: deliveries that failed their last retry (each names its tenant)."""
-    return f"{ROOT}:stream:webhooks:dead"
+def webhook_due() -> str:
+    """Sorted set: tenant group number -> when something in its webhook schedule
+    is due at the earliest (a hint, kept by ``deliveries``). Untagged on purpose:
+    one read tells a dispatcher which groups' schedules to look at."""
+    return f"{ROOT}:webhooks:due"
+
+
+def webhook_dead_letters(number: int) -> str:
+    """Stream: group ``number``'s deliveries that failed their last retry (each
+    names its tenant)."""
+    return f"{_shared(number)}:stream:webhooks:dead"
 
 
 def label_warnings(tenant_id: str) -> str:
@@ -291,7 +315,14 @@ def batch_lease(tenant_id: str, batch_id: str) -> str:
     return f"{tenant(tenant_id)}:batch:{batch_id}:lease"
 
 
-def active_batches() -> str:
-    """Set: ``<tenant> <batch>`` of every batch not finished yet. Not under a
-    tenant on purpose: it is how a driver finds the batches to resume."""
-    return f"{ROOT}:batches:active"
+def batch_groups() -> str:
+    """Set: tenant group numbers that may have active batches (a hint kept by
+    ``batches``). Untagged on purpose: one read tells a driver where to look."""
+    return f"{ROOT}:batches:groups"
+
+
+def active_batches(number: int) -> str:
+    """Set: ``<tenant> <batch>`` of every batch of tenant group ``number`` not
+    finished yet. Not under a tenant on purpose: it is how a driver finds the
+    batches to resume."""
+    return f"{_shared(number)}:batches:active"

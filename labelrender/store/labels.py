@@ -25,7 +25,7 @@ import redis
 
 from labelrender.store import keys
 from labelrender.store.errors import InvalidValue
-from labelrender.store.events import LabelRendered, add_event
+from labelrender.store.events import LabelRendered, add_event, added
 from labelrender.store.redis_conn import text
 
 MAX_PAGE = 100
@@ -87,6 +87,7 @@ def record_render(r: redis.Redis, tenant_id: str, record: LabelRecord,
     record_label(pipe, tenant_id, record)
     add_event(pipe, event)
     pipe.execute()
+    added(r, event)
 
 
 def record_only(r: redis.Redis, tenant_id: str, record: LabelRecord) -> None:
@@ -189,7 +190,7 @@ def record_object(r: redis.Redis, tenant_id: str, object_key: str, created_at: f
     fresh one after a purge moves it."""
     pipe = r.pipeline(transaction=True)
     pipe.zadd(keys.label_objects(tenant_id), {object_key: created_at}, gt=True)
-    pipe.sadd(keys.retention_tenants(), tenant_id)
+    pipe.sadd(keys.retention_tenants(keys.group(tenant_id)), tenant_id)
     if warnings:
         pipe.hset(keys.label_warnings(tenant_id), object_key, json.dumps(warnings))
     else:
@@ -210,7 +211,11 @@ def object_record(r: redis.Redis, tenant_id: str, object_key: str) -> RenderReco
 
 
 def tenants_with_objects(r: redis.Redis) -> list[str]:
-    return sorted(str(text(t)) for t in r.smembers(keys.retention_tenants()))
+    """Every tenant with stored label objects: the retention sets of every group."""
+    pipe = r.pipeline(transaction=False)
+    for number in range(keys.GROUPS):
+        pipe.smembers(keys.retention_tenants(number))
+    return sorted(str(text(t)) for members in pipe.execute() for t in members)
 
 
 def objects_older_than(r: redis.Redis, tenant_id: str, cutoff: float, count: int

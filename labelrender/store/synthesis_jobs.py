@@ -20,11 +20,13 @@ from typing import Any, Literal
 import redis
 
 from labelrender.store import keys, streams
-from labelrender.store.streams import prune_idle_consumers
+from labelrender.store.redis_conn import text
 
 GROUP = "synthesis"
 JOB_TTL_S = 7 * 86400
 STREAM_MAX_LEN = 100_000
+# One synthesis stream per tenant group (``streams``, "streams sharded by tenant group").
+QUEUE = streams.Queue(keys.synthesis_stream, GROUP, keys.wake("synthesis"), trimmed=True)
 
 State = Literal["queued", "running", "succeeded", "failed"]
 FINISHED: tuple[State, ...] = ("succeeded", "failed")
@@ -66,23 +68,21 @@ def _ttl_ms(job: SynthesisJob, now: float) -> int:
 
 
 def ensure_group(r: redis.Redis) -> None:
-    """Create the stream and its consumer group if they do not exist yet."""
-    try:
-        r.xgroup_create(keys.synthesis_stream(), GROUP, id="0", mkstream=True)
-    except redis.ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
+    """Create every group's stream and its consumer group if they do not exist yet."""
+    streams.ensure_groups(r, QUEUE)
 
 
 def create(r: redis.Redis, tenant_id: str, request: dict[str, Any], request_id: str, *,
            now: float, billed_at: float) -> SynthesisJob:
-    """Store a queued job and hand it to the workers, atomically."""
+    """Store a queued job and hand it to the workers, atomically (the record and
+    its group's stream share the tag), then wake a worker (``streams.hint``)."""
     job = SynthesisJob(new_job_id(), tenant_id, request, request_id, now, billed_at)
     pipe = r.pipeline(transaction=True)
     pipe.set(keys.synthesis_job(tenant_id, job.job_id), job.to_json(), px=_ttl_ms(job, now))
-    pipe.xadd(keys.synthesis_stream(), {"tenant": tenant_id, "job_id": job.job_id},
+    pipe.xadd(QUEUE.of(tenant_id), {"tenant": tenant_id, "job_id": job.job_id},
               maxlen=STREAM_MAX_LEN, approximate=True)
     pipe.execute()
+    streams.hint(r, QUEUE, keys.group(tenant_id))
     return job
 
 
@@ -116,44 +116,43 @@ def finish(r: redis.Redis, job: SynthesisJob, *, now: float,
 Entry = tuple[str, str, str]  # stream entry id, tenant id, job id
 
 
-def _entries(rows: Any) -> list[Entry]:
-    return [(str(entry_id), str(fields["tenant"]), str(fields["job_id"]))
-            for entry_id, fields in rows if fields]
+def _entries(entries: list[streams.Entry]) -> list[Entry]:
+    return [(entry_id, str(text(fields["tenant"])), str(text(fields["job_id"])))
+            for _group, entry_id, fields in entries]
 
 
 def read(r: redis.Redis, consumer: str, count: int, block_ms: int) -> list[Entry]:
-    """New entries for this consumer."""
-    answer: Any = r.xreadgroup(GROUP, consumer, {keys.synthesis_stream(): ">"},
-                               count=count, block=block_ms)
-    return [entry for _stream, rows in answer or [] for entry in _entries(rows)]
+    """New entries of any group for this consumer (``streams.read``)."""
+    return _entries(streams.read(r, QUEUE, consumer, count, block_ms))
+
+
+def sweep(r: redis.Redis, consumer: str, count: int) -> list[Entry]:
+    """New entries found by reading every group (``streams.sweep``)."""
+    return _entries(streams.sweep(r, QUEUE, consumer, count))
 
 
 def claim_stale(r: redis.Redis, consumer: str, min_idle_ms: int, count: int) -> list[Entry]:
-    """Entries a dead consumer left pending longer than ``min_idle_ms``, now ours."""
-    answer: Any = r.xautoclaim(keys.synthesis_stream(), GROUP, consumer,
-                               min_idle_time=min_idle_ms, start_id="0-0", count=count)
-    return _entries(answer[1])
+    """Entries of any group a dead consumer left pending longer than
+    ``min_idle_ms``, now ours."""
+    return _entries(streams.claim_stale(r, QUEUE, consumer, min_idle_ms, count))
 
 
-def ack(r: redis.Redis, entry_id: str) -> None:
-    """The job's record is final: drop its entry from the stream."""
-    pipe = r.pipeline(transaction=True)
-    pipe.xack(keys.synthesis_stream(), GROUP, entry_id)
-    pipe.xdel(keys.synthesis_stream(), entry_id)
-    pipe.execute()
+def ack(r: redis.Redis, entry_id: str, tenant_id: str) -> None:
+    """The job's record is final: drop its entry from its group's stream."""
+    streams.ack(r, QUEUE, keys.group(tenant_id), entry_id)
 
 
 def prune_consumers(r: redis.Redis, idle_ms: int, keep: str) -> list[str]:
     """Idle synthesis consumer names with nothing pending, removed (``streams``)."""
-    return prune_idle_consumers(r, keys.synthesis_stream(), GROUP, idle_ms, keep)
+    return streams.prune(r, QUEUE, idle_ms, keep)
 
 
 def release_consumer(r: redis.Redis, consumer: str, idle_ms: int) -> int:
     """The jobs of a consumer whose process is gone become claimable at once
-    (``streams.release_consumer``)."""
-    return streams.release_consumer(r, keys.synthesis_stream(), GROUP, consumer, idle_ms)
+    (``streams.release``)."""
+    return streams.release(r, QUEUE, consumer, idle_ms)
 
 
 def backlog(r: redis.Redis) -> int:
-    """Jobs not finished yet (acknowledged entries are deleted)."""
-    return int(r.xlen(keys.synthesis_stream()))
+    """Jobs not finished yet (acknowledged entries are deleted), every group's."""
+    return streams.length(r, QUEUE)

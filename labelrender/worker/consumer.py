@@ -1,6 +1,10 @@
 """The render consumer loop: read jobs from the stream, hand them to the handler.
 
-One consumer per worker process, in the ``workers`` group. Jobs it has read
+One consumer per worker process, in the ``workers`` group of every tenant
+group's render stream: it waits for a hint naming a group with new jobs and
+reads that group's stream, sweeps every group when no hint comes and every
+``claim_interval_s`` (a lost hint delays a job by that much at most), and
+claims stale jobs from every group (``streams``). Jobs it has read
 wait for a process of the worker's sandbox, which hands a free process to the
 waiting tenant with the fewest renders running and never lets one tenant hold
 all of them (``sandbox``, "Fair share"), so one tenant's slow labels never
@@ -33,8 +37,8 @@ from typing import Any
 
 import redis
 
-from labelrender.store import jobs, worker_presence
-from labelrender.store.jobs import RenderJob
+from labelrender.store import jobs, keys, worker_presence
+from labelrender.store.jobs import Held, RenderJob
 from labelrender.store.redis_conn import REDIS_ERRORS
 from labelrender.store.streams import IDLE_CONSUMER_MS
 from labelrender.worker import metrics
@@ -58,6 +62,9 @@ def worker_pid(name: str) -> int | None:
 
 
 PRESENCE_EVERY_S = 1.0
+# Consumer names idle an hour are removed (``streams.IDLE_CONSUMER_MS``): looking
+# every few minutes is enough, and each look reads every group's stream.
+PRUNE_NAMES_EVERY_S = 300.0
 
 
 class Consumer:
@@ -78,9 +85,12 @@ class Consumer:
         self._prune_idle_ms = prune_idle_ms
         self._threads = ThreadPoolExecutor(self._concurrency,
                                            thread_name_prefix=f"job-{name}")
-        self._in_flight: dict[str, Future[bool]] = {}
+        # (tenant group, entry id): entry ids are unique within one group's stream only.
+        self._in_flight: dict[tuple[int, str], tuple[RenderJob, Future[bool]]] = {}
         self._stop = threading.Event()
         self._next_claim = 0.0
+        self._next_sweep = 0.0
+        self._next_prune_names = 0.0
         self._next_refresh = 0.0
         self._last_turn = time.monotonic()
         self._next_presence = 0.0
@@ -148,7 +158,7 @@ class Consumer:
 
     def _hand_back(self) -> None:
         """Jobs taken but not finished (not started, or failed): claimable now."""
-        unfinished = [entry_id for entry_id, future in self._in_flight.items()
+        unfinished = [(entry_id, job) for (_, entry_id), (job, future) in self._in_flight.items()
                       if future.exception() is not None or not future.result()]
         try:
             jobs.hand_back(self._redis, self.name, unfinished, self._claim_idle_ms)
@@ -165,18 +175,26 @@ class Consumer:
         self._say_ready()
         room = self._concurrency - len(self._in_flight)
         if room <= 0:
-            wait(list(self._in_flight.values()), timeout=self._block_ms / 1000,
-                 return_when=FIRST_COMPLETED)
+            wait([future for _, future in self._in_flight.values()],
+                 timeout=self._block_ms / 1000, return_when=FIRST_COMPLETED)
             return
         idle = self._sandbox.idle()
         if not idle:  # leave the next job to a worker that can start it
             self._sandbox.wait_idle(self._block_ms / 1000)
             return
         count = min(room, idle)
-        entries = self._claim(count) or jobs.read(self._redis, self.name, count=count,
-                                                  block_ms=self._block_ms)
-        for entry_id, job in entries:
+        for entry_id, job in self._claim(count) or self._read(count):
             self._dispatch(entry_id, job)
+
+    def _read(self, count: int) -> list[Held]:
+        """New jobs: a sweep of every group each ``claim_interval_s`` (jobs whose
+        hint was lost), else the group the next hint names."""
+        if time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + self._claim_interval_s
+            found = jobs.sweep(self._redis, self.name, count)
+            if found:
+                return found
+        return jobs.read(self._redis, self.name, count=count, block_ms=self._block_ms)
 
     def _say_ready(self) -> None:
         """Every second: this worker's render processes are up and it reads the
@@ -199,9 +217,10 @@ class Consumer:
         if time.monotonic() < self._next_refresh:
             return
         self._next_refresh = time.monotonic() + self._claim_interval_s
-        jobs.refresh(self._redis, self.name, list(self._in_flight))
+        jobs.refresh(self._redis, self.name,
+                     [(entry_id, job) for (_, entry_id), (job, _) in self._in_flight.items()])
 
-    def _claim(self, room: int) -> list[tuple[str, RenderJob]]:
+    def _claim(self, room: int) -> list[Held]:
         """Every ``claim_interval_s``: entries pending longer than ``claim_idle_ms``.
 
         That includes our own failed jobs (store down) and a dead consumer's.
@@ -213,24 +232,24 @@ class Consumer:
         self._next_claim = time.monotonic() + self._claim_interval_s
         claimed = jobs.claim_stale(self._redis, self.name, self._claim_idle_ms, count=room)
         fresh = self._drop_poison([(entry_id, job) for entry_id, job in claimed
-                                   if entry_id not in self._in_flight])
-        self._prune_consumers()
+                                   if _slot(entry_id, job) not in self._in_flight])
+        if time.monotonic() >= self._next_prune_names:  # names of consumers long gone
+            self._next_prune_names = time.monotonic() + PRUNE_NAMES_EVERY_S
+            self._prune_consumers()
         if fresh:
             log.info("consumer %s claimed %d stale job(s)", self.name, len(fresh))
             metrics.CLAIMED.inc(len(fresh))
         return fresh
 
-    def _drop_poison(self, claimed: list[tuple[str, RenderJob]]
-                     ) -> list[tuple[str, RenderJob]]:
+    def _drop_poison(self, claimed: list[Held]) -> list[Held]:
         """Claimed entries delivered more than ``max_deliveries`` times failed each
         time (their renderer died, or storage kept failing): answer them with an
         error instead of trying forever."""
         if not claimed:
             return claimed
-        counts = jobs.delivery_counts(self._redis, [entry_id for entry_id, _ in claimed])
-        keep: list[tuple[str, RenderJob]] = []
-        for entry_id, job in claimed:
-            delivered = counts.get(entry_id, 0)
+        counts = jobs.delivery_counts(self._redis, claimed)
+        keep: list[Held] = []
+        for (entry_id, job), delivered in zip(claimed, counts, strict=True):
             if delivered <= self._max_deliveries:
                 keep.append((entry_id, job))
                 continue
@@ -246,13 +265,18 @@ class Consumer:
             log.info("consumer %s removed idle consumer names: %s", self.name, ", ".join(gone))
 
     def _dispatch(self, entry_id: str, job: RenderJob) -> None:
-        self._in_flight[entry_id] = self._threads.submit(self._handler.handle, entry_id, job)
+        self._in_flight[_slot(entry_id, job)] = (
+            job, self._threads.submit(self._handler.handle, entry_id, job))
         metrics.IN_FLIGHT.set(len(self._in_flight))
 
     def _prune(self) -> None:
-        for entry_id in [e for e, future in self._in_flight.items() if future.done()]:
-            del self._in_flight[entry_id]
+        for slot in [s for s, (_, future) in self._in_flight.items() if future.done()]:
+            del self._in_flight[slot]
         metrics.IN_FLIGHT.set(len(self._in_flight))
+
+
+def _slot(entry_id: str, job: RenderJob) -> tuple[int, str]:
+    return keys.group(job.tenant), entry_id
 
 
 def stop_on_signals(consumer: Consumer) -> None:

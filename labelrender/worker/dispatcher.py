@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 DEFAULT_BACKOFF_S = (5.0, 30.0, 120.0, 600.0, 3600.0)
 URL_VALID_S = 3600  # spec "Events": data.url is valid for one hour
 REDIS_RETRY_S = 1.0
+PRUNE_EVERY_S = 300.0  # consumer names idle an hour go (``streams.IDLE_CONSUMER_MS``)
 
 
 ATTEMPTS = Counter(
@@ -103,6 +104,7 @@ class WebhookDispatcher:
         self._consumer = consumer or dispatcher_name(consumer_name())
         self._tasks: set[asyncio.Task[None]] = set()
         self._next_claim = 0.0
+        self._next_prune = 0.0
 
     def run(self, stop: threading.Event) -> None:
         asyncio.run(self.serve(stop))
@@ -150,8 +152,15 @@ class WebhookDispatcher:
             self._next_claim = now + self._config.claim_idle_ms / 2000
             stale = await asyncio.to_thread(store.claim_stale_events, self._redis,
                                             self._consumer, self._config.claim_idle_ms, count)
-            await asyncio.to_thread(store.prune_consumers, self._redis, IDLE_CONSUMER_MS,
-                                    self._consumer)
+            if now >= self._next_prune:  # names of dispatchers long gone
+                self._next_prune = now + PRUNE_EVERY_S
+                await asyncio.to_thread(store.prune_consumers, self._redis, IDLE_CONSUMER_MS,
+                                        self._consumer)
+            # Due deliveries whose note a crash lost (``deliveries``, "the schedules").
+            await asyncio.to_thread(store.repair_due, self._redis)
+            # And events whose wake-up hint was lost (``streams``).
+            stale += await asyncio.to_thread(store.sweep_events, self._redis, self._consumer,
+                                             count - len(stale))
             if stale:
                 return stale
         block_ms = max(1, int(self._config.poll_s * 1000))
@@ -165,7 +174,7 @@ class WebhookDispatcher:
                                         event.topic)
         batch = [store.Delivery(event, hook.webhook_id) for hook in hooks]
         lease_until = self._config.clock() + self._config.lease_s
-        await asyncio.to_thread(store.schedule_event, self._redis, entry_id, batch,
+        await asyncio.to_thread(store.schedule_event, self._redis, entry_id, event, batch,
                                 lease_until)
         for delivery in batch:
             self._start(sender, delivery)

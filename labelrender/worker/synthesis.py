@@ -34,6 +34,9 @@ from labelrender.worker.sandbox import CallFailed, OverLimit, Sandbox, SandboxEr
 log = logging.getLogger(__name__)
 
 PRUNE_INTERVAL_S = 600.0
+# Every group's stream is looked at this often: stale entries claimed, and jobs
+# whose wake-up hint was lost read (each a pipelined XLEN of every stream).
+SWEEP_INTERVAL_S = 5.0
 
 
 @dataclass
@@ -51,6 +54,7 @@ class SynthesisRunner:
     name: str = "synthesis"
     _group_ready: bool = field(default=False, init=False, repr=False)
     _next_prune: float = field(default=0.0, init=False, repr=False)
+    _next_sweep: float = field(default=0.0, init=False, repr=False)
 
     def run(self, stop: threading.Event) -> None:
         while not stop.is_set():
@@ -61,11 +65,16 @@ class SynthesisRunner:
                 stop.wait(1.0)
 
     def run_once(self, block_ms: int = 0) -> int:
-        """Claim stale entries, then read new ones; run them all. Returns jobs run."""
+        """Now and then claim stale entries and sweep every group; then read new
+        ones; run them all. Returns jobs run."""
         if not self._group_ready:  # the group reads from 0: jobs queued before it count
             jobs.ensure_group(self.redis)
             self._group_ready = True
-        entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+        entries: list[jobs.Entry] = []
+        if time.monotonic() >= self._next_sweep:
+            self._next_sweep = time.monotonic() + SWEEP_INTERVAL_S
+            entries = jobs.claim_stale(self.redis, self.consumer, self.claim_idle_ms, self.batch)
+            entries += jobs.sweep(self.redis, self.consumer, self.batch - len(entries))
         if time.monotonic() >= self._next_prune:  # names of runners long gone
             self._next_prune = time.monotonic() + PRUNE_INTERVAL_S
             jobs.prune_consumers(self.redis, IDLE_CONSUMER_MS, keep=self.consumer)
@@ -77,7 +86,7 @@ class SynthesisRunner:
     def process(self, entry_id: str, tenant_id: str, job_id: str) -> None:
         job = jobs.get(self.redis, tenant_id, job_id)
         if job is None or job.finished:  # expired, or finished before a crash
-            jobs.ack(self.redis, entry_id)
+            jobs.ack(self.redis, entry_id, tenant_id)
             return
         job = jobs.start(self.redis, job, now=self.clock())
         request = SynthesisInput.from_json(job.request)
@@ -98,7 +107,7 @@ class SynthesisRunner:
             else:
                 jobs.finish(self.redis, job, now=self.clock(), result=answer)
                 metrics.SYNTHESIS_JOBS.labels(state="succeeded").inc()
-        jobs.ack(self.redis, entry_id)
+        jobs.ack(self.redis, entry_id, tenant_id)
 
     def _fail(self, job: jobs.SynthesisJob, kind: str, message: str) -> None:
         jobs.finish(self.redis, job, now=self.clock(),

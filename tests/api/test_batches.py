@@ -302,7 +302,7 @@ async def test_batch_completed_event_only_for_batches(
     assert status == 202
     await finished(api, caller, created["batch_id"])
     events = [LabelRendered.from_fields(fields)
-              for _, fields in redis_db.xrange(keys.event_stream())]
+              for _, fields in redis_db.xrange(keys.event_stream(keys.group(caller.tenant_id)))]
     mine = [event for event in events if event.tenant_id == caller.tenant_id]
     assert [event.topic for event in mine] == [BATCH_COMPLETED]  # rows emit no label.rendered
     assert mine[0].batch is not None and mine[0].batch["batch_id"] == created["batch_id"]

@@ -54,7 +54,7 @@ async def test_parallel_identical_invalid_requests_share_the_error(
     requests sent together would otherwise have been admitted."""
     caller = make_caller("pro")
     sent = [asyncio.create_task(post_label(api, caller, "no label here")) for _ in range(6)]
-    while not redis_db.xlen(keys.render_stream()):
+    while not redis_db.xlen(keys.render_stream(keys.group(caller.tenant_id))):
         await asyncio.sleep(0.01)
     await asyncio.sleep(0.5)
     worker = start_worker(redis_db, object_store, engine_sandbox)

@@ -41,7 +41,8 @@ async def from_data(api: Api, caller: Caller, body: Any, *, raw: bytes | None = 
 
 
 def events(r: redis.Redis) -> list[LabelRendered]:
-    return [LabelRendered.from_fields(fields) for _, fields in r.xrange(keys.event_stream())]
+    return [LabelRendered.from_fields(fields) for number in range(keys.GROUPS)
+            for _, fields in r.xrange(keys.event_stream(number))]
 
 
 async def fetch_png(api: Api, url: str) -> Image.Image:
@@ -198,8 +199,10 @@ async def test_gates_match_raw_renders(
     assert (status, payload["errors"][0]["kind"]) == (429, "RateLimitExceeded")
     overloaded = make_caller()
     await commit(api, overloaded)
+    # The backlog limit is per tenant group: a job of the same group fills it.
     render_jobs.enqueue(redis_db, render_jobs.RenderJob(
-        tenant="tnt_other", content_hash="0" * 64, object_key="x/0.png", zpl="^XA^XZ"))
+        tenant=overloaded.tenant_id, content_hash="0" * 64, object_key="x/0.png",
+        zpl="^XA^XZ"))
     status, payload = await from_data(api, overloaded, body)
     assert (status, payload["errors"][0]["kind"]) == (503, "AgentOverloaded")
     assert labels_used(redis_db, overloaded) == 0
@@ -307,7 +310,7 @@ async def test_label_in_flight_keeps_its_version(
     await commit(api, caller)
     pending = asyncio.create_task(from_data(api, caller, {"template_id": "tpl_ship",
                                                           "fields": VALUES}))
-    while redis_db.xlen(keys.render_stream()) == 0:
+    while redis_db.xlen(keys.render_stream(keys.group(caller.tenant_id))) == 0:
         await asyncio.sleep(0.01)
     await commit(api, caller, draft={**DRAFT, "body": BODY.replace("40,40", "60,60")})
     await call(api, caller, "DELETE", "/v1/templates/tpl_ship")

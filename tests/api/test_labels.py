@@ -259,10 +259,11 @@ async def test_full_render_queue_is_503_agent_overloaded(
     start_api: StartApi, make_caller: Callable[..., Caller], redis_db: redis.Redis,
 ) -> None:
     api = await start_api(max_queue_depth=2)
-    for n in range(3):  # nobody consumes these
-        render_jobs.enqueue(redis_db, render_jobs.RenderJob(
-            tenant="tnt_other", content_hash=f"{n:064x}", object_key=f"x/{n}.png", zpl="^XA^XZ"))
     caller = make_caller()
+    for n in range(3):  # nobody consumes these; the limit is per tenant group
+        render_jobs.enqueue(redis_db, render_jobs.RenderJob(
+            tenant=caller.tenant_id, content_hash=f"{n:064x}", object_key=f"x/{n}.png",
+            zpl="^XA^XZ"))
     status, payload, headers = await post_label(api, caller, {"zpl": SIMPLE_ZPL})
     assert status == 503
     assert_error(payload, "api_error", "AgentOverloaded")

@@ -87,4 +87,5 @@ async def test_synthesize_commit_render_version_delete(
     status, gone = await from_data(api, caller, body)
     assert (status, gone["errors"][0]["kind"]) == (404, "TemplateNotFound")
     assert "LOVELACE" in await png_words(api, first["url"])
-    assert redis_db.xlen(keys.event_stream()) == 3  # one label.rendered per render
+    # one label.rendered per render
+    assert redis_db.xlen(keys.event_stream(keys.group(caller.tenant_id))) == 3

@@ -5,7 +5,7 @@ Operator objects are checked here against the fields their projects document
 (unknown fields are refused, as the API server's structural schemas do):
 
 - ScaledObject: https://keda.sh/docs/2.17/reference/scaledobject-spec/
-- the redis-streams trigger: https://keda.sh/docs/2.17/scalers/redis-streams/
+- the metrics-api trigger: https://keda.sh/docs/2.17/scalers/metrics-api/
 - TriggerAuthentication: https://keda.sh/docs/2.17/concepts/authentication/
 - ServiceMonitor: https://prometheus-operator.dev/docs/api-reference/api/#monitoring.coreos.com/v1.ServiceMonitor
 - PrometheusRule: https://prometheus-operator.dev/docs/api-reference/api/#monitoring.coreos.com/v1.PrometheusRule
@@ -39,14 +39,13 @@ def kind_schema(api_version: str, kind: str, spec: dict[str, Any]) -> dict[str, 
                   required=("apiVersion", "kind", "metadata", "spec"))
 
 
-# The redis-streams trigger's metadata keys (every value a string) and the
-# parameters a TriggerAuthentication may give it.
-REDIS_STREAMS_METADATA = (
-    "address", "host", "port", "addressFromEnv", "hostFromEnv", "portFromEnv",
-    "usernameFromEnv", "passwordFromEnv", "stream", "consumerGroup", "pendingEntriesCount",
-    "streamLength", "lagCount", "activationLagCount", "enableTLS", "unsafeSsl", "databaseIndex",
+# The metrics-api trigger's metadata keys (every value a string).
+METRICS_API_METADATA = (
+    "url", "format", "valueLocation", "targetValue", "activationTargetValue", "unsafeSsl",
+    "authMode", "method", "keyParamName", "aggregateFromKubeServiceEndpoints",
+    "aggregationType",
 )
-REDIS_AUTH_PARAMETERS = ("username", "password")
+METRICS_API_FORMATS = ("json", "xml", "yaml", "prometheus")
 
 TRIGGER = closed({
     "type": STRING,
@@ -146,25 +145,21 @@ def validate(manifest: dict[str, Any]) -> None:
     jsonschema.Draft202012Validator(schema).validate(manifest)
     if manifest["kind"] == "ScaledObject":
         for trigger in manifest["spec"]["triggers"]:
-            check_redis_streams_trigger(trigger)
+            check_metrics_api_trigger(trigger)
 
 
-def check_redis_streams_trigger(trigger: dict[str, Any]) -> None:
-    """The redis-streams rules KEDA's docs give beyond field names."""
-    if trigger["type"] != "redis-streams":
-        return
+def check_metrics_api_trigger(trigger: dict[str, Any]) -> None:
+    """The metrics-api rules KEDA's docs give beyond field names."""
+    if trigger["type"] != "metrics-api":
+        raise jsonschema.ValidationError(f"unexpected trigger type {trigger['type']}")
     metadata = trigger["metadata"]
-    unknown = set(metadata) - set(REDIS_STREAMS_METADATA)
+    unknown = set(metadata) - set(METRICS_API_METADATA)
     if unknown:
-        raise jsonschema.ValidationError(f"redis-streams metadata has unknown keys {unknown}")
-    if "stream" not in metadata:
-        raise jsonschema.ValidationError("redis-streams needs stream")
-    if not ({"address", "addressFromEnv"} & set(metadata)
-            or {"host", "hostFromEnv"} & set(metadata)):
-        raise jsonschema.ValidationError("redis-streams needs address or host")
-    if "lagCount" in metadata and not {"consumerGroup", "activationLagCount"} <= set(metadata):
-        raise jsonschema.ValidationError("lagCount needs consumerGroup and activationLagCount")
-    for key in ("pendingEntriesCount", "streamLength", "lagCount", "activationLagCount",
-                "databaseIndex"):
-        if key in metadata and not metadata[key].isdigit():
-            raise jsonschema.ValidationError(f"redis-streams {key} must be an integer string")
+        raise jsonschema.ValidationError(f"metrics-api metadata has unknown keys {unknown}")
+    if not {"url", "valueLocation", "targetValue"} <= set(metadata):
+        raise jsonschema.ValidationError("metrics-api needs url, valueLocation and targetValue")
+    if metadata.get("format", "json") not in METRICS_API_FORMATS:
+        raise jsonschema.ValidationError(f"metrics-api format {metadata['format']} is unknown")
+    for key in ("targetValue", "activationTargetValue"):
+        if key in metadata and not metadata[key].replace(".", "", 1).isdigit():
+            raise jsonschema.ValidationError(f"metrics-api {key} must be a number string")

@@ -36,16 +36,14 @@ MONITORED = {"metrics": {"serviceMonitor": {"enabled": True,
                                             "labels": {"release": "kube-prometheus-stack"}}}}
 SLOW_SCALE_DOWN = {"scaleDown": {"stabilizationWindowSeconds": 600,
                                   "policies": [{"type": "Pods", "value": 1, "periodSeconds": 60}]}}
-KEDA = {"autoscaling": {"mode": "keda", "keda": {"redisAddress": "redis.example:6379",
-                                                  "passwordKey": "redis-password",
-                                                  "behavior": SLOW_SCALE_DOWN}}}
+KEDA = {"autoscaling": {"mode": "keda", "keda": {"behavior": SLOW_SCALE_DOWN}}}
 
 # The matrix: each case is layered on MINIMAL.
 CASES: dict[str, dict[str, Any]] = {
     "defaults": {},
     "keda": {**KEDA, **MONITORED},
     "keda-to-zero": {"autoscaling": {"mode": "keda", "minReplicas": 0, "keda": {
-        "redisAddress": "redis.example:6379", "backgroundStreams": False}}},
+        "backgroundStreams": False}}},
     "hpa": {"autoscaling": {"mode": "hpa", "maxReplicas": 12,
                             "hpa": {"behavior": SLOW_SCALE_DOWN}}, **MONITORED},
     "hpa-pods": {"autoscaling": {"mode": "hpa", "hpa": {"metric": {
@@ -71,10 +69,8 @@ CASES: dict[str, dict[str, Any]] = {
         "worker": {"extraVolumes": [{"name": "webhook-ca", "configMap": {"name": "acme-ca"}}],
                    "extraVolumeMounts": [{"name": "webhook-ca", "mountPath": "/etc/labelrender/ca",
                                           "readOnly": True}]},
-        "autoscaling": {"mode": "keda", "keda": {"redisAddress": "managed-redis.example:6380",
-                                                 "enableTLS": True, "databaseIndex": 2,
-                                                 "usernameKey": "user",
-                                                 "passwordKey": "password"}},
+        "autoscaling": {"mode": "keda", "keda": {
+            "metricsUrl": "http://labels-api.platform.svc:8080/metrics"}},
     },
     "filesystem-store": {"objectStore": {"type": "filesystem",
                                          "filesystem": {"existingClaim": "labels-objects"}},

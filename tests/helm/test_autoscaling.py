@@ -7,8 +7,6 @@ from typing import Any
 
 import pytest
 
-from labelrender.store import deliveries, jobs, keys, synthesis_jobs
-from tests.helm import documented_kinds
 from tests.helm.support import CASES, SLOW_SCALE_DOWN, case_values, metric_list, render
 
 
@@ -33,24 +31,39 @@ def test_at_most_one_autoscaler_per_worker_deployment(case: str) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if "keda" in c or c == "external-redis-and-s3"])
-def test_keda_reads_the_render_stream_and_its_group(case: str) -> None:
+def test_keda_reads_the_render_figures_the_api_serves(case: str) -> None:
+    """The lag and the jobs in progress, summed over every tenant group's stream
+    (one figure on a single Redis and on a Redis Cluster), from the API's /metrics."""
     _, (scaled,) = autoscalers(case)
     triggers = {t["name"]: t for t in scaled["spec"]["triggers"]}
     lag, pending = triggers["render-lag"]["metadata"], triggers["render-pending"]["metadata"]
-    for metadata in (lag, pending):
-        assert metadata["stream"] == keys.render_stream()
-        assert metadata["consumerGroup"] == jobs.GROUP
-    assert {"lagCount", "activationLagCount"} <= set(lag) and "pendingEntriesCount" not in lag
-    assert "pendingEntriesCount" in pending and "lagCount" not in pending
+    served = {m["name"] for m in metric_list()}
+    for trigger in triggers.values():
+        assert trigger["type"] == "metrics-api"
+        assert trigger["metadata"]["format"] == "prometheus"
+        assert trigger["metadata"]["valueLocation"] in served
+        assert trigger["metadata"]["url"].endswith("/metrics")
+    assert lag["valueLocation"] == "labelrender_render_queue_lag"
+    assert {"targetValue", "activationTargetValue"} <= set(lag)
+    assert pending["valueLocation"] == "labelrender_render_queue_pending"
 
 
-def test_keda_wakes_workers_for_their_background_streams_too() -> None:
+@pytest.mark.parametrize(("case", "url"), [
+    ("keda", "http://lr-labelrender-api.labels.svc:80/metrics"),
+    ("external-redis-and-s3", "http://labels-api.platform.svc:8080/metrics"),
+])
+def test_keda_reads_the_api_service_or_the_given_url(case: str, url: str) -> None:
+    rendered = render(case_values(case))
+    (scaled,) = rendered.of_kind("ScaledObject")
+    assert {t["metadata"]["url"] for t in scaled["spec"]["triggers"]} == {url}
+    assert rendered.of_kind("TriggerAuthentication") == []  # KEDA needs no Redis password
+
+
+def test_keda_wakes_workers_for_their_background_queues_too() -> None:
     _, (scaled,) = autoscalers("keda")
-    streams = {(t["metadata"]["stream"], t["metadata"]["consumerGroup"])
-               for t in scaled["spec"]["triggers"]}
-    assert streams == {(keys.render_stream(), jobs.GROUP),
-                       (keys.synthesis_stream(), synthesis_jobs.GROUP),
-                       (keys.event_stream(), deliveries.GROUP)}
+    figures = {t["metadata"]["valueLocation"] for t in scaled["spec"]["triggers"]}
+    assert figures == {"labelrender_render_queue_lag", "labelrender_render_queue_pending",
+                       "labelrender_synthesis_queue_lag", "labelrender_webhook_event_lag"}
 
 
 @pytest.mark.parametrize(("case", "expected"), [
@@ -61,37 +74,6 @@ def test_keda_replica_bounds(case: str, expected: dict[str, int]) -> None:
     _, (scaled,) = autoscalers(case)
     assert scaled["spec"]["minReplicaCount"] == expected["min"]
     assert scaled["spec"]["maxReplicaCount"] == expected["max"]
-
-
-@pytest.mark.parametrize(("case", "auth"), [
-    ("keda", {"password": ("lr-redis", "redis-password")}),
-    ("keda-to-zero", None),
-    ("external-redis-and-s3", {"password": ("managed-redis", "password"),
-                               "username": ("managed-redis", "user")}),
-])
-def test_keda_logs_in_with_the_redis_secret(case: str,
-                                            auth: dict[str, tuple[str, str]] | None) -> None:
-    rendered = render(case_values(case))
-    (scaled,) = rendered.of_kind("ScaledObject")
-    authentications = rendered.of_kind("TriggerAuthentication")
-    refs = {t.get("authenticationRef", {}).get("name") for t in scaled["spec"]["triggers"]}
-    if auth is None:
-        assert authentications == [] and refs == {None}
-        return
-    (authentication,) = authentications
-    assert refs == {authentication["metadata"]["name"]}
-    assert {r["parameter"]: (r["name"], r["key"])
-            for r in authentication["spec"]["secretTargetRef"]} == auth
-    for ref in authentication["spec"]["secretTargetRef"]:
-        assert ref["parameter"] in documented_kinds.REDIS_AUTH_PARAMETERS
-
-
-def test_keda_connection_settings_reach_every_trigger() -> None:
-    _, (scaled,) = autoscalers("external-redis-and-s3")
-    for trigger in scaled["spec"]["triggers"]:
-        metadata = trigger["metadata"]
-        assert (metadata["address"], metadata["enableTLS"], metadata["databaseIndex"]) == (
-            "managed-redis.example:6380", "true", "2")
 
 
 @pytest.mark.parametrize(("case", "metric_type", "metric"), [

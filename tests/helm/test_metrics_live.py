@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import redis
 
-from labelrender.store import BUILTIN_PLANS, create_key, create_tenant, jobs, put_plan
+from labelrender.store import BUILTIN_PLANS, create_key, create_tenant, events, jobs, put_plan
 from labelrender.store.plans import plan_from_dict
 from tests.api.conftest import slow_zpl
 from tests.fixtures.polling import wait_for
@@ -204,6 +204,43 @@ def held_by_a_dead_worker(live: Live) -> None:
     live.worker.resume()
 
 
+def taken_by_a_consumer(live: Live) -> None:
+    """A job a consumer has read and not finished (the worker is stopped, so
+    none of its own reads is under way): the jobs in progress rise."""
+    caller = live.caller()
+    status, whoami = caller.call("GET", "/v1/whoami")
+    assert status == 200
+    tenant, content_hash = whoami["tenant_id"], uuid.uuid4().hex + uuid.uuid4().hex
+    live.worker.pause()
+    time.sleep(0.5)
+    jobs.enqueue(live.redis, jobs.RenderJob(
+        tenant=tenant, content_hash=content_hash,
+        object_key=f"tenants/{tenant}/labels/{content_hash}.png", zpl=label()))
+    assert len(jobs.read(live.redis, "a-busy-consumer", count=1, block_ms=100)) == 1
+
+
+def synthesis_queued_while_paused(live: Live) -> None:
+    """A synthesis job sent while the worker is stopped waits in its stream."""
+    live.worker.pause()
+    time.sleep(0.5)
+    status, body = live.caller().call("POST", "/v1/templates/synthesize/jobs",
+                                      {"input_zpl": SYNTHESIS_OK})
+    assert status == 202, body
+
+
+def event_queued_while_paused(live: Live) -> None:
+    """A label event added while the worker (its dispatcher) is stopped waits."""
+    status, whoami = live.caller().call("GET", "/v1/whoami")
+    assert status == 200
+    live.worker.pause()
+    time.sleep(0.5)
+    tenant = whoami["tenant_id"]
+    events.publish(live.redis, events.LabelRendered(
+        event_id=events.new_event_id(time.time()), tenant_id=tenant, content_hash="e" * 64,
+        object_key=f"tenants/{tenant}/labels/e.png", template_id="tpl_box",
+        template_version=1, external_ref=None, cached=True, created_at=time.time()))
+
+
 def dead_letter(live: Live) -> None:
     """A subscription whose target refuses connections: six attempts, then
     the event goes to the dead-letter stream."""
@@ -272,6 +309,9 @@ SYNTHESIS_FAILS = "^XA^PW32000^LL32000^FO1,1^A0N,30^FDREF 12345^FS^XZ"  # Invali
 ROWS: list[tuple[str, str, dict[str, str], Callable[[Live], None]]] = [
     ("labelrender_render_queue_depth", "api", {}, queued_while_paused),
     ("labelrender_render_queue_lag", "api", {}, queued_while_paused),
+    ("labelrender_render_queue_pending", "api", {}, taken_by_a_consumer),
+    ("labelrender_synthesis_queue_lag", "api", {}, synthesis_queued_while_paused),
+    ("labelrender_webhook_event_lag", "api", {}, event_queued_while_paused),
     ("labelrender_render_duration_seconds_count", "worker", {"outcome": "rendered"}, render_new),
     ("labelrender_render_duration_seconds_count", "worker", {"outcome": "InvalidZpl"},
      render_invalid),

@@ -4,6 +4,7 @@ consumer, backlog."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import pytest
 import redis
@@ -16,6 +17,7 @@ from labelrender.store import (
     consume,
     in_flight,
     jobs,
+    keys,
     read_usage,
 )
 from labelrender.store.redis_conn import async_twin
@@ -32,10 +34,10 @@ def test_enqueue_read_reply_ack(redis_db: redis.Redis) -> None:
     assert jobs.backlog(redis_db) == 1
     [(entry, job)] = jobs.read(redis_db, "w1", count=10, block_ms=100)
     assert job == sent
-    jobs.send_reply(redis_db, job.job_id, jobs.RenderReply(ok=True, size_bytes=10))
-    jobs.ack(redis_db, entry)
+    jobs.send_reply(redis_db, job, jobs.RenderReply(ok=True, size_bytes=10))
+    jobs.ack(redis_db, entry, job)
     assert jobs.backlog(redis_db) == 0
-    reply = jobs.wait_reply(redis_db, sent.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, sent, timeout_s=1)
     assert reply == jobs.RenderReply(ok=True, size_bytes=10)
 
 
@@ -45,15 +47,15 @@ def test_wait_reply_blocks_until_a_worker_answers(redis_db: redis.Redis) -> None
 
     def worker() -> None:
         [(entry, job)] = jobs.read(redis_db, "w1", count=1, block_ms=2000)
-        jobs.send_reply(redis_db, job.job_id, jobs.RenderReply(ok=False, error_kind="X"))
-        jobs.ack(redis_db, entry)
+        jobs.send_reply(redis_db, job, jobs.RenderReply(ok=False, error_kind="X"))
+        jobs.ack(redis_db, entry, job)
 
     thread = threading.Thread(target=worker)
     thread.start()
-    assert jobs.wait_reply(redis_db, sent.job_id, timeout_s=5) == jobs.RenderReply(
+    assert jobs.wait_reply(redis_db, sent, timeout_s=5) == jobs.RenderReply(
         ok=False, error_kind="X")
     thread.join()
-    assert jobs.wait_reply(redis_db, "job_missing", timeout_s=0.1) is None
+    assert jobs.wait_reply(redis_db, replace(JOB, job_id="job_missing"), timeout_s=0.1) is None
 
 
 def test_a_dead_consumers_entries_are_claimed(redis_db: redis.Redis) -> None:
@@ -64,7 +66,7 @@ def test_a_dead_consumers_entries_are_claimed(redis_db: redis.Redis) -> None:
     assert jobs.backlog(redis_db) == 1
     claimed = jobs.claim_stale(redis_db, "alive", min_idle_ms=0, count=10)
     assert [job for _, job in claimed] == [sent]
-    jobs.ack(redis_db, claimed[0][0])
+    jobs.ack(redis_db, *claimed[0])
     assert jobs.backlog(redis_db) == 0
 
 
@@ -72,8 +74,8 @@ def test_idle_consumer_names_with_nothing_pending_are_pruned(redis_db: redis.Red
     jobs.ensure_group(redis_db)
     jobs.enqueue(redis_db, JOB)
     jobs.enqueue(redis_db, JOB)
-    [(done, _)] = jobs.read(redis_db, "stopped", count=1, block_ms=10)
-    jobs.ack(redis_db, done)
+    [(done, done_job)] = jobs.read(redis_db, "stopped", count=1, block_ms=10)
+    jobs.ack(redis_db, done, done_job)
     jobs.read(redis_db, "busy", count=1, block_ms=10)  # still holds its job
     jobs.read(redis_db, "me", count=1, block_ms=10)  # nothing left to read
     assert jobs.prune_consumers(redis_db, idle_ms=0, keep="me") == ["stopped"]
@@ -122,7 +124,7 @@ def test_settling_gives_the_slot_back_and_replies_in_one_step(redis_db: redis.Re
                           reply=reply)
     assert settled == ("first_store" if rendered else "refused")
     assert state(redis_db) == ((1, 0, 0) if rendered else (0, 0, 0))
-    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) == reply
+    assert jobs.wait_reply(redis_db, job, timeout_s=0.1) == reply
     job2, _ = admit(redis_db)  # the sandbox plan's one slot is free again
     assert job2.job_id != job.job_id
 
@@ -147,6 +149,27 @@ def test_a_refused_admission_takes_nothing(redis_db: redis.Redis, setup: str,
     assert state(redis_db) == before
 
 
+def test_the_backlog_limit_is_per_tenant_group(redis_db: redis.Redis) -> None:
+    """A full group refuses its own tenants only; the backlog and the lag count
+    every group's jobs."""
+    neighbour = next(f"tnt_{n:026d}" for n in range(1000)
+                     if keys.group(f"tnt_{n:026d}") != keys.group(JOB.tenant))
+    jobs.ensure_group(redis_db)
+    for _ in range(3):
+        jobs.enqueue(redis_db, JOB)
+    with pytest.raises(jobs.QueueFull):
+        admit(redis_db, max_depth=2)
+    other, _ = jobs.admit(redis_db, replace(JOB, tenant=neighbour), plan=SANDBOX_PLAN,
+                          overages=False, lease_seconds=60, max_depth=2, now=NOW)
+    assert (jobs.backlog(redis_db), jobs.lag(redis_db)) == (4, 4)
+    assert redis_db.xlen(keys.render_stream(keys.group(neighbour))) == 1
+    taken = []
+    for _ in range(5):  # a hint each: the first finds all three of JOB's
+        taken += jobs.read(redis_db, "w1", count=10, block_ms=100)
+    assert sorted(job.tenant for _, job in taken) == sorted([JOB.tenant] * 3 + [neighbour])
+    assert (jobs.backlog(redis_db), jobs.lag(redis_db)) == (4, 0)
+
+
 async def test_the_async_admission_is_the_same_step(redis_db: redis.Redis) -> None:
     """The API admits on its event loop (``admit_async``): the same counts, slot and
     queue, and the same refusal taking nothing."""
@@ -162,3 +185,14 @@ async def test_the_async_admission_is_the_same_step(redis_db: redis.Redis) -> No
         assert state(redis_db) == (1, 1, 1)
     finally:
         await client.aclose()
+
+
+def test_a_job_whose_wake_up_hint_was_lost_is_found_by_the_sweep(redis_db: redis.Redis) -> None:
+    """A crash between queueing a job and pushing its hint: no hint wakes a
+    reader, and the sweep every consumer makes now and then finds the job."""
+    jobs.ensure_group(redis_db)
+    sent = jobs.enqueue(redis_db, JOB)
+    redis_db.delete(jobs.QUEUE.wake)
+    assert jobs.read(redis_db, "w1", count=10, block_ms=50) == []
+    assert [job for _, job in jobs.sweep(redis_db, "w1", count=10)] == [sent]
+    assert jobs.sweep(redis_db, "w1", count=10) == []

@@ -1,5 +1,5 @@
-"""Consumer names of the three streams (render, synthesis, events) are pruned
-alike, and a gone consumer's entries are handed over alike."""
+"""Consumer names of the three streams (render, synthesis, events; one per
+tenant group) are pruned alike, and a gone consumer's entries are handed over alike."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from labelrender.store.streams import prune_idle_consumers
 
 
 @pytest.mark.parametrize(("stream", "group"), [
-    (keys.render_stream(), jobs.GROUP),
-    (keys.synthesis_stream(), synthesis.GROUP),
-    (keys.event_stream(), deliveries.GROUP),
+    (keys.render_stream(0), jobs.GROUP),
+    (keys.synthesis_stream(0), synthesis.GROUP),
+    (keys.event_stream(0), deliveries.GROUP),
 ])
 def test_only_idle_names_with_nothing_pending_go(redis_db: redis.Redis, stream: str,
                                                  group: str) -> None:
@@ -36,13 +36,13 @@ def test_only_idle_names_with_nothing_pending_go(redis_db: redis.Redis, stream: 
 
 
 def test_a_stream_without_its_group_has_nothing_to_prune(redis_db: redis.Redis) -> None:
-    assert prune_idle_consumers(redis_db, keys.render_stream(), jobs.GROUP, 0, keep="me") == []
+    assert prune_idle_consumers(redis_db, keys.render_stream(0), jobs.GROUP, 0, keep="me") == []
 
 
 @pytest.mark.parametrize(("stream", "group", "release"), [
-    (keys.render_stream(), jobs.GROUP, jobs.release_consumer),
-    (keys.synthesis_stream(), synthesis.GROUP, synthesis.release_consumer),
-    (keys.event_stream(), deliveries.GROUP, deliveries.release_events),
+    (keys.render_stream(0), jobs.GROUP, jobs.release_consumer),
+    (keys.synthesis_stream(0), synthesis.GROUP, synthesis.release_consumer),
+    (keys.event_stream(0), deliveries.GROUP, deliveries.release_events),
 ])
 def test_a_gone_consumers_entries_are_claimable_at_once(
     redis_db: redis.Redis, stream: str, group: str, release: Callable[..., int],
@@ -63,7 +63,7 @@ def test_a_gone_consumers_entries_are_claimable_at_once(
     [row] = redis_db.xpending_range(stream, group, claimed[0], claimed[0], 1)
     assert (row["consumer"], row["times_delivered"]) == ("heir", 2)
     assert jobs.pending_by_consumer(redis_db) == (
-        {"alive": 50, "heir": 550} if stream == keys.render_stream() else {})
+        {"alive": 50, "heir": 550} if stream == keys.render_stream(0) else {})
 
 
 def test_a_stream_without_its_group_has_nothing_to_release(redis_db: redis.Redis) -> None:

@@ -61,7 +61,8 @@ async def test_event_read_by_a_dead_dispatcher_is_claimed_and_delivered(
 
     start_dispatcher(claim_idle_ms=200)
     await until(lambda: receiver.event_ids() == [event.event_id])
-    assert redis_db.xlen(keys.event_stream()) == 0  # scheduled, then retired
+    # scheduled, then retired
+    assert redis_db.xlen(keys.event_stream(keys.group(caller.tenant_id))) == 0
 
 
 async def test_an_entry_that_is_not_an_event_does_not_stop_deliveries(
@@ -69,8 +70,8 @@ async def test_an_entry_that_is_not_an_event_does_not_stop_deliveries(
         object_store: FilesystemStore, start_dispatcher: StartDispatcher) -> None:
     caller = make_caller()
     await subscribe(hooks_api, caller, receiver, "wh1", "/hooks/a")
-    redis_db.xadd(keys.event_stream(), {"event": "{not json"})
+    redis_db.xadd(keys.event_stream(keys.group(caller.tenant_id)), {"event": "{not json"})
     event = publish_render(redis_db, object_store, caller.tenant_id)
     start_dispatcher()
     await until(lambda: receiver.event_ids() == [event.event_id])
-    await until(lambda: redis_db.xlen(keys.event_stream()) == 0)
+    await until(lambda: redis_db.xlen(keys.event_stream(keys.group(caller.tenant_id))) == 0)

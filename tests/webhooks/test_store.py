@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis
 
-from labelrender.store import deliveries
+from labelrender.store import deliveries, keys
 from labelrender.store.events import LabelRendered
 from labelrender.store.webhooks import (
     MAX_WEBHOOKS,
@@ -117,3 +117,25 @@ def test_concurrent_creates_never_pass_the_cap(redis_db: redis.Redis, tenant: st
     with ThreadPoolExecutor(8) as pool:
         created = list(pool.map(create, range(30)))
     assert created.count(True) == MAX_WEBHOOKS == len(list_webhooks(redis_db, tenant))
+
+
+def test_due_deliveries_of_every_tenant_group_are_found(redis_db: redis.Redis) -> None:
+    """Each group has its schedule; a dispatcher finds whichever groups have
+    something due, and a group whose note a crash lost once the notes are
+    repaired (dispatchers repair them now and then)."""
+    others = [f"tnt_{n:026d}" for n in range(200)]
+    tenants = [TENANT] + [t for t in others if keys.group(t) != keys.group(TENANT)][:2]
+    for n, tenant_id in enumerate(tenants):
+        deliveries.schedule(redis_db, deliveries.Delivery(event(n, tenant_id), "wh1"),
+                            due=NOW + n)
+    assert deliveries.claim_due(redis_db, NOW, lease_s=30, count=10) == [
+        deliveries.Delivery(event(0), "wh1")]
+    found = deliveries.claim_due(redis_db, NOW + 5, lease_s=30, count=10)
+    assert sorted(d.tenant_id for d in found) == sorted(tenants[1:])
+    late = deliveries.Delivery(event(9), "wh1")
+    deliveries.schedule(redis_db, late, due=NOW + 10)
+    redis_db.delete(keys.webhook_due())  # the notes a crash lost
+    assert deliveries.claim_due(redis_db, NOW + 10, lease_s=30, count=10) == []
+    deliveries.repair_due(redis_db)
+    assert deliveries.claim_due(redis_db, NOW + 10, lease_s=30, count=10) == [late]
+    assert deliveries.scheduled_count(redis_db) == 4  # each leased until it is finished

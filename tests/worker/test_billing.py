@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 import redis
 
-from labelrender.store import BUILTIN_PLANS, keys, labels, read_usage
+from labelrender.store import BUILTIN_PLANS, labels, read_usage
 from labelrender.store import jobs as render_jobs
 from labelrender.store.jobs import RenderJob
 from labelrender.store.objects import ObjectStore
@@ -44,7 +44,7 @@ def deliver(r: redis.Redis, consumer: str) -> str:
 
 def claim(r: redis.Redis, entry_id: str, consumer: str) -> None:
     """``consumer`` takes the entry over, as XAUTOCLAIM does from a dead one."""
-    r.xclaim(keys.render_stream(), render_jobs.GROUP, consumer, 0, [entry_id])
+    r.xclaim(render_jobs.QUEUE.of(TENANT), render_jobs.GROUP, consumer, 0, [entry_id])
 
 
 def billed(r: redis.Redis) -> int:
@@ -52,7 +52,7 @@ def billed(r: redis.Redis) -> int:
 
 
 def reply_of(r: redis.Redis, job: RenderJob) -> render_jobs.RenderReply:
-    reply = render_jobs.wait_reply(r, job.job_id, timeout_s=1)
+    reply = render_jobs.wait_reply(r, job, timeout_s=1)
     assert reply is not None
     return reply
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from labelrender.store import jobs, keys
+from labelrender.store import jobs
 from labelrender.store.settings import Settings, build_object_store
 from labelrender.worker.consumer import Consumer
 from labelrender.worker.render import JobHandler
@@ -48,7 +48,7 @@ def wait_until(condition: Callable[[], bool], timeout_s: float = 30) -> None:
 
 
 def delivered_unacked(r: redis.Redis) -> int:
-    return int(r.xpending(keys.render_stream(), jobs.GROUP)["pending"])
+    return sum(jobs.pending_by_consumer(r).values())
 
 
 def settings_for(data_dir: Path, **overrides: object) -> Settings:
@@ -71,7 +71,7 @@ def test_every_job_is_replied(redis_db: redis.Redis, tmp_path: Path,
     consumer = build_consumer(settings_for(tmp_path), redis_db, engine_sandbox, name="c1")
     with running(consumer):
         sent = [jobs.enqueue(redis_db, make_job(label_zpl(f"Label {n}"))) for n in range(10)]
-        replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in sent]
+        replies = [jobs.wait_reply(redis_db, job, timeout_s=30) for job in sent]
     assert all(reply is not None and reply.ok for reply in replies)
     assert jobs.backlog(redis_db) == 0
     assert len(list((tmp_path / "objects").rglob("*.png"))) == 10
@@ -110,13 +110,13 @@ def test_stop_finishes_started_renders_and_hands_back_the_rest(
                         claim_idle_ms=60_000, claim_interval_s=5, block_ms=100)
     with running(consumer):
         wait_until(lambda: delivered_unacked(redis_db) == 4)
-    finished = [jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) for job in sent]
+    finished = [jobs.wait_reply(redis_db, job, timeout_s=0.1) for job in sent]
     assert all(reply is None or reply.ok for reply in finished)
     handed_back = [job for job, reply in zip(sent, finished, strict=True) if reply is None]
     assert 1 <= len(handed_back) < 4
     settings = settings_for(tmp_path, job_claim_idle_ms=60_000, job_claim_interval_s=0.2)
     with running(build_consumer(settings, redis_db, engine_sandbox, name="c2")):
-        replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=30) for job in handed_back]
+        replies = [jobs.wait_reply(redis_db, job, timeout_s=30) for job in handed_back]
     assert all(reply is not None and reply.ok for reply in replies)
     assert jobs.backlog(redis_db) == 0
 
@@ -135,7 +135,7 @@ def test_sigterm_lets_the_worker_finish_its_job(redis_db: redis.Redis, tmp_path:
     finally:
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGKILL)
-    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, job, timeout_s=1)
     assert reply is not None and reply.ok
     assert jobs.backlog(redis_db) == 0
 
@@ -151,11 +151,11 @@ def test_a_job_of_a_killed_worker_is_completed_by_another(
         os.killpg(worker.pid, signal.SIGKILL)  # the worker and its render processes
         worker.wait()
     assert jobs.backlog(redis_db) == 1
-    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.1) is None
+    assert jobs.wait_reply(redis_db, job, timeout_s=0.1) is None
 
     settings = settings_for(tmp_path, job_claim_idle_ms=100, job_claim_interval_s=0.2)
     with running(build_consumer(settings, redis_db, engine_sandbox, name="survivor")):
-        reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=60)
+        reply = jobs.wait_reply(redis_db, job, timeout_s=60)
     assert reply is not None and reply.ok
     assert jobs.backlog(redis_db) == 0
 
@@ -168,12 +168,12 @@ def test_a_job_that_keeps_failing_is_answered_and_dropped(
     job = jobs.enqueue(redis_db, make_job(label_zpl("Poison")))
     [(entry_id, _)] = jobs.read(redis_db, "died-1", count=1, block_ms=10)
     for name in ("died-2", "died-3"):
-        redis_db.xclaim(keys.render_stream(), jobs.GROUP, name, 0, [entry_id])
+        redis_db.xclaim(jobs.QUEUE.of(job.tenant), jobs.GROUP, name, 0, [entry_id])
     consumer = build_consumer(settings_for(tmp_path, job_claim_idle_ms=0,
                                            job_max_deliveries=3), redis_db, engine_sandbox,
                               name="c1")
     with running(consumer):
-        reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=30)
+        reply = jobs.wait_reply(redis_db, job, timeout_s=30)
     assert reply is not None and not reply.ok
     assert reply.error_kind == jobs.GAVE_UP and "3 times" in reply.error_message
     assert jobs.backlog(redis_db) == 0
@@ -196,9 +196,9 @@ def test_one_tenants_slow_jobs_do_not_hold_up_anothers(
     consumer = Consumer(redis_db, handler, name="c1", read_ahead=8, claim_idle_ms=60_000,
                         claim_interval_s=5, block_ms=100)
     with running(consumer):
-        b_reply = jobs.wait_reply(redis_db, b_job.job_id, timeout_s=60)
-        a_answered = sum(bool(redis_db.exists(keys.render_reply(job.job_id))) for job in a_jobs)
-        a_replies = [jobs.wait_reply(redis_db, job.job_id, timeout_s=60) for job in a_jobs]
+        b_reply = jobs.wait_reply(redis_db, b_job, timeout_s=60)
+        a_answered = sum(bool(redis_db.exists(jobs.reply_key(job))) for job in a_jobs)
+        a_replies = [jobs.wait_reply(redis_db, job, timeout_s=60) for job in a_jobs]
     assert b_reply is not None and b_reply.ok
     assert a_answered == 0
     assert all(reply is not None and reply.ok for reply in a_replies)

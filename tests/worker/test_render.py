@@ -18,7 +18,7 @@ def test_a_job_is_rendered_stored_and_replied(
     entry_id = take(redis_db, job)
     assert JobHandler(redis_db, object_store, engine_sandbox).handle(entry_id, job)
 
-    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, job, timeout_s=1)
     assert reply is not None and reply.ok
     png = object_store.get(job.object_key)
     assert png is not None and png.startswith(PNG_MAGIC)
@@ -35,7 +35,7 @@ def test_engine_warnings_reach_the_reply(
         zpl: str, options: dict[str, object], warning: str) -> None:
     job = make_job(zpl, job_id="job_warn", **options)
     JobHandler(redis_db, object_store, engine_sandbox).handle(take(redis_db, job), job)
-    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, job, timeout_s=1)
     assert reply is not None and reply.ok
     assert any(warning in text for text in reply.warnings)
 
@@ -53,7 +53,7 @@ def test_input_the_engine_refuses_is_answered_and_not_retried(
     job = make_job(zpl, job_id="job_bad", **options)
     assert JobHandler(redis_db, object_store, engine_sandbox).handle(take(redis_db, job), job)
 
-    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, job, timeout_s=1)
     assert reply is not None and not reply.ok
     assert reply.error_kind == kind and message in reply.error_message
     assert jobs.backlog(redis_db) == 0  # acknowledged: a bad label is not retried
@@ -67,14 +67,14 @@ def test_a_job_whose_store_write_fails_stays_pending_and_completes_on_a_retry(
     job = make_job(label_zpl("Retry me"), job_id="job_retry")
     entry_id = take(redis_db, job, consumer="w1")
     assert not JobHandler(redis_db, store, engine_sandbox).handle(entry_id, job)
-    assert jobs.wait_reply(redis_db, job.job_id, timeout_s=0.2) is None
+    assert jobs.wait_reply(redis_db, job, timeout_s=0.2) is None
     assert jobs.backlog(redis_db) == 1  # not acknowledged
 
     repair()
     [(claimed_entry, claimed_job)] = jobs.claim_stale(redis_db, "w2", min_idle_ms=0, count=10)
     assert (claimed_entry, claimed_job) == (entry_id, job)
     assert JobHandler(redis_db, store, engine_sandbox).handle(claimed_entry, claimed_job)
-    reply = jobs.wait_reply(redis_db, job.job_id, timeout_s=1)
+    reply = jobs.wait_reply(redis_db, job, timeout_s=1)
     assert reply is not None and reply.ok
     assert store.head(job.object_key) is not None
     assert jobs.backlog(redis_db) == 0
@@ -91,6 +91,6 @@ def test_a_job_run_twice_stores_the_same_object_once(
     again = make_job(label_zpl("Twice"), job_id="job_2")
     handler.handle(take(redis_db, again), again)
 
-    replies = [jobs.wait_reply(redis_db, job_id, timeout_s=1) for job_id in ("job_1", "job_2")]
+    replies = [jobs.wait_reply(redis_db, job, timeout_s=1) for job in (first, again)]
     assert replies[0] == replies[1] and replies[0] is not None and replies[0].ok
     assert object_store.head(first.object_key) == stored

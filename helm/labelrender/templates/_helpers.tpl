@@ -67,19 +67,6 @@ app.kubernetes.io/part-of: labelrender
 {{- required "redis.existingSecret is required: the name of an existing Secret whose key redis.urlKey holds the Redis URL (see the README, \"Deploy on Kubernetes\")" .Values.redis.existingSecret -}}
 {{- end -}}
 
-{{/*
-The render stream and its consumer group, and the other streams workers read.
-They are the names in labelrender/store/keys.py (render_stream,
-synthesis_stream, event_stream) and the GROUP constants of store/jobs.py,
-store/synthesis_jobs.py and store/deliveries.py; tests/helm check they agree.
-*/}}
-{{- define "labelrender.renderStream" -}}lr:stream:render{{- end -}}
-{{- define "labelrender.renderGroup" -}}workers{{- end -}}
-{{- define "labelrender.synthesisStream" -}}lr:stream:synthesis{{- end -}}
-{{- define "labelrender.synthesisGroup" -}}synthesis{{- end -}}
-{{- define "labelrender.eventStream" -}}lr:stream:events{{- end -}}
-{{- define "labelrender.eventGroup" -}}webhooks{{- end -}}
-
 {{/* The spec's {base_url}: the value, else the first Ingress host, else empty. */}}
 {{- define "labelrender.publicBaseUrl" -}}
 {{- if .Values.publicBaseUrl -}}
@@ -147,9 +134,7 @@ endpoint are in the ConfigMap every tier reads.
 {{- fail "publicBaseUrl is required with the filesystem store when the Ingress is off: file URLs are built on it" -}}
 {{- end -}}
 {{- end -}}
-{{- if eq .Values.autoscaling.mode "keda" -}}
-{{- $_ := required "autoscaling.keda.redisAddress is required when autoscaling.mode is keda: KEDA reads Redis itself and needs host:port" .Values.autoscaling.keda.redisAddress -}}
-{{- else if and (eq .Values.autoscaling.mode "hpa") (lt (int .Values.autoscaling.minReplicas) 1) -}}
+{{- if and (eq .Values.autoscaling.mode "hpa") (lt (int .Values.autoscaling.minReplicas) 1) -}}
 {{- fail "autoscaling.minReplicas must be at least 1 with mode hpa: only KEDA scales workers to zero" -}}
 {{- end -}}
 {{- if gt (int .Values.autoscaling.minReplicas) (int .Values.autoscaling.maxReplicas) -}}

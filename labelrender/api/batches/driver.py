@@ -24,6 +24,7 @@ import logging
 import os
 import secrets
 import socket
+import time
 from collections.abc import Iterator
 
 from aiohttp import web
@@ -41,6 +42,9 @@ log = logging.getLogger("labelrender.api.batches")
 
 # Busy (no concurrency slot, the queue full, storage away): the row waits as long
 # as it takes. A render that failed or timed out is tried a few times more.
+# Every group's active set is read this often (a batch whose group note a crash
+# lost); in between only the noted groups' (``batches.active_batches``).
+FULL_LOOK_S = 60.0
 _BUSY_STATUSES = (429, 503)
 _FAILED_STATUSES = (502, 504)
 _MAX_FAILURES = 5
@@ -55,6 +59,7 @@ class BatchDriver:
         self._owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
         self._driving: dict[str, asyncio.Task[None]] = {}
         self._wake = asyncio.Event()
+        self._next_full_look = 0.0  # every group's active set (``batches.active_batches``)
 
     def nudge(self) -> None:
         self._wake.set()
@@ -81,7 +86,11 @@ class BatchDriver:
 
     async def _claim_free(self) -> None:
         state = self._state
-        for tenant_id, batch_id in await state.call(batches.active_batches, state.redis):
+        every_group = time.monotonic() >= self._next_full_look
+        if every_group:
+            self._next_full_look = time.monotonic() + FULL_LOOK_S
+        found = await state.call(batches.active_batches, state.redis, every_group=every_group)
+        for tenant_id, batch_id in found:
             ref = batches.member(tenant_id, batch_id)
             if ref in self._driving:
                 continue

@@ -139,20 +139,22 @@ class Consumer:
         """Before the first ``_say_ready``: what the first jobs would otherwise
         pay for (``JobHandler.warm_up``), and a Redis connection for each job
         thread (the loop's own is busy in its blocking read when they settle).
-        A failure here only leaves those costs to the first jobs."""
+        A failure here only leaves those costs to the first jobs. A cluster
+        client opens its connections per node as the jobs' keys lead it there."""
         started = time.perf_counter()
-        pool = self._redis.connection_pool
+        pool = getattr(self._redis, "connection_pool", None)  # None: a cluster client
         held: list[Any] = []
         try:
             self._handler.warm_up()
-            held.extend(pool.get_connection() for _ in range(self._concurrency))
+            if pool is not None:
+                held.extend(pool.get_connection() for _ in range(self._concurrency))
         except Exception as exc:  # noqa: BLE001 - the jobs pay instead; never fatal
             log.warning("consumer %s: warm-up failed (%s); the first jobs pay for it",
                         self.name, exc)
             return
         finally:
             for connection in held:
-                pool.release(connection)
+                pool.release(connection)  # type: ignore[union-attr]  # held: a pool
         log.debug("consumer %s warmed up in %.0f ms", self.name,
                   (time.perf_counter() - started) * 1000)
 

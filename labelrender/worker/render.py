@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 
 import redis
+from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainError
 
 from labelrender.store import jobs
 from labelrender.store.jobs import RenderJob, RenderReply
@@ -47,6 +48,10 @@ from labelrender.worker.engine_calls import (
 from labelrender.worker.sandbox import CallFailed, OverLimit, ProcessLost, Sandbox
 
 log = logging.getLogger(__name__)
+
+# A cluster moving a slot or failing over: moments, not faults.
+CLUSTER_MOVING = (TryAgainError, AskError, MovedError, ClusterDownError)
+SETTLE_RETRY_PAUSES_S = (0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
 
 # The warm-up's job belongs to no tenant, and its object key to no label.
 WARM_UP_TENANT = "warm-up"
@@ -156,7 +161,8 @@ class JobHandler:
             reply = RenderReply(ok=False, error_kind=outcome.kind,
                                 error_message=outcome.message, limit=outcome.limit)
             self._told(job)
-            settled = jobs.finish(self._redis, entry_id, job, stored_at=None, reply=reply)
+            settled = self._settle(lambda: jobs.finish(self._redis, entry_id, job,
+                                                       stored_at=None, reply=reply))
         else:
             # A PNG without sync: one a power cut tore renders again (store.disk_flush,
             # ObjectStore.intact); other files (PDF) reach the disk before their link.
@@ -169,11 +175,27 @@ class JobHandler:
                                 height=outcome.height, warnings=outcome.warnings,
                                 label_count=outcome.label_count, fields=outcome.fields)
             self._told(job)
-            settled = jobs.finish(self._redis, entry_id, job, stored_at=info.created_at,
-                                  warnings=outcome.warnings, label_count=outcome.label_count,
-                                  fields=outcome.fields, reply=reply)
+            stored_at = info.created_at
+            settled = self._settle(lambda: jobs.finish(
+                self._redis, entry_id, job, stored_at=stored_at, warnings=outcome.warnings,
+                label_count=outcome.label_count, fields=outcome.fields, reply=reply))
         metrics.SETTLED.labels(settlement=settled).inc()
         return reply
+
+    @staticmethod
+    def _settle(step: Callable[[], jobs.Settlement]) -> jobs.Settlement:
+        """``step`` (``jobs.finish``), tried again for a few seconds while a
+        Redis Cluster moves the job's slot or fails over (TRYAGAIN, ASK or MOVED
+        past the client's own retries, CLUSTERDOWN): the waiting request gets
+        its answer instead of the entry waiting out the claim timeout. Safe to
+        repeat: a settled entry settles as ``finished_before``."""
+        for pause in SETTLE_RETRY_PAUSES_S:
+            try:
+                return step()
+            except CLUSTER_MOVING as exc:
+                log.info("settling waits %.1f s for the cluster: %s", pause, exc)
+                time.sleep(pause)
+        return step()
 
     def _told(self, job: RenderJob) -> None:
         """``on_rendered``, before the reply."""

@@ -94,3 +94,30 @@ def test_a_job_run_twice_stores_the_same_object_once(
     replies = [jobs.wait_reply(redis_db, job, timeout_s=1) for job in (first, again)]
     assert replies[0] == replies[1] and replies[0] is not None and replies[0].ok
     assert object_store.head(first.object_key) == stored
+
+
+def test_settling_waits_out_a_cluster_moving_the_jobs_slot() -> None:
+    """TRYAGAIN and ASK while a slot moves are tried again (the request gets its
+    answer); any other error is the caller's at once (the entry stays pending)."""
+    from redis.exceptions import AskError, ResponseError, TryAgainError
+
+    tries: list[int] = []
+
+    def moving_twice() -> jobs.Settlement:
+        tries.append(1)
+        if len(tries) == 1:
+            raise TryAgainError("Multiple keys request during rehashing of slot")
+        if len(tries) == 2:
+            raise AskError("1234 127.0.0.1:7002")
+        return "first_store"
+
+    assert JobHandler._settle(moving_twice) == "first_store" and len(tries) == 3
+
+    def broken() -> jobs.Settlement:
+        tries.append(1)
+        raise ResponseError("WRONGTYPE")
+
+    tries.clear()
+    with pytest.raises(ResponseError):
+        JobHandler._settle(broken)
+    assert len(tries) == 1

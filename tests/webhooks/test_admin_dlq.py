@@ -34,9 +34,13 @@ def dead_letter(r: redis.Redis, tenant_id: str, event_id: str) -> None:
 def test_list_and_replay(env: dict[str, str], redis_db: redis.Redis, make_caller: Any) -> None:
     first, second = make_caller(), make_caller()
     assert isinstance(first, Caller)
-    dead_letter(redis_db, first.tenant_id, "evt_1_aaaaaaaa")
-    dead_letter(redis_db, first.tenant_id, "evt_2_bbbbbbbb")
-    dead_letter(redis_db, second.tenant_id, "evt_3_cccccccc")
+    # Listed oldest first by their stream ids, which are milliseconds: the two
+    # tenants' letters may sit in different tenant groups' streams.
+    for tenant_id, event_id in ((first.tenant_id, "evt_1_aaaaaaaa"),
+                                (first.tenant_id, "evt_2_bbbbbbbb"),
+                                (second.tenant_id, "evt_3_cccccccc")):
+        dead_letter(redis_db, tenant_id, event_id)
+        time.sleep(0.002)
 
     listed = admin_json(env, "dlq", "list")["dead_letters"]
     assert [d["event_id"] for d in listed] == ["evt_1_aaaaaaaa", "evt_2_bbbbbbbb",

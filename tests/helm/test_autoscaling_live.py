@@ -82,7 +82,7 @@ class Keda:
 
     def waiting(self) -> int:
         """Entries not delivered yet: the streams' length less the pending ones."""
-        pipe = self.r.pipeline(transaction=True)
+        pipe = streams.snapshot(self.r)  # one instant on a single Redis
         for number in range(keys.GROUPS):
             pipe.xlen(self.queue.stream(number))
             pipe.xpending(self.queue.stream(number), self.queue.group)

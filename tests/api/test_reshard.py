@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -22,6 +18,7 @@ import pytest
 
 from labelrender.store import connect, create_key, create_tenant
 from tests.fixtures.redis_cluster import RedisCluster, redis_cluster
+from tests.fixtures.serve import serve_ready
 
 TENANTS = 6
 SENDERS = 4
@@ -36,41 +33,16 @@ def cluster(tmp_path: Path) -> Iterator[RedisCluster]:
         yield running
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def serve(cluster: RedisCluster, tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``labelrender serve`` on the cluster; its base URL and data directory."""
-    port, data_dir = free_port(), tmp_path / "data"
+    data_dir = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if k != "S3_BUCKET"}
     env.update(REDIS_URL=cluster.url, LABELRENDER_DATA_DIR=str(data_dir),
                LABELRENDER_WORKERS="2", LABELRENDER_RENDER_PROCESSES="2",
                LABELRENDER_API_PROCESSES="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(port)], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/readyz", timeout=5):
-                    break
-            except OSError:
-                assert process.poll() is None, "serve exited on the cluster"
-                assert time.monotonic() < deadline, "serve never became ready"
-                time.sleep(0.3)
+    with serve_ready(env, what="on the cluster") as base:
         yield base, data_dir
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 0
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 def post(base: str, secret: str, path: str, body: object) -> tuple[int, dict[str, object]]:

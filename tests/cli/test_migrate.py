@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +25,8 @@ import trustme
 
 from tests.fixtures.receiver import Receiver, write_ca
 from tests.fixtures.redis_cluster import redis_cluster
+from tests.fixtures.serve import serve_ready
+from tests.fixtures.tiers import free_port
 
 RELEASE_DATA = Path(__file__).resolve().parents[1] / "data" / "release_data"
 MANIFEST = json.loads((RELEASE_DATA / "manifest.json").read_text())
@@ -85,38 +85,8 @@ def serve(data_env: dict[str, str], receiver: Receiver, tmp_path: Path) -> Itera
 def serving(env: dict[str, str], receiver: Receiver, tmp_path: Path) -> Iterator[str]:
     """``labelrender serve`` with ``env``, trusting the receiver's CA."""
     env = {**env, "LABELRENDER_WEBHOOK_CA_FILE": str(write_ca(receiver.ca, tmp_path))}
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "labelrender.cli", "serve", "--port", str(port)], env=env,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        wait_ready(base, process)
+    with serve_ready(env, what="on the migrated data") as base:
         yield base
-        process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 0
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_ready(base: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/readyz", timeout=5):
-                return
-        except OSError:
-            assert process.poll() is None, "serve exited on the migrated data"
-            assert time.monotonic() < deadline, "serve never became ready"
-            time.sleep(0.3)
 
 
 def answers_ping(port: int) -> bool:

@@ -31,16 +31,10 @@ from labelrender.store import (
     webhooks,
 )
 from labelrender.store.redis_conn import async_twin, close, connect, is_cluster
-from tests.fixtures.cluster_node import ClusterNode, cluster_node
+from tests.fixtures.cluster_node import ClusterNode
 from tests.store.conftest import NOW
 
 PLAN = BUILTIN_PLANS["pro"]
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterNode]:
-    with cluster_node(tmp_path_factory.mktemp("queues-node")) as node:
-        yield node
 
 
 @pytest.fixture

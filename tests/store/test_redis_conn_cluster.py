@@ -27,15 +27,9 @@ from labelrender.store.redis_conn import (
     start_embedded,
 )
 from labelrender.store.settings import Settings, connect_redis
-from tests.fixtures.cluster_node import ClusterNode, cluster_node
+from tests.fixtures.cluster_node import ClusterNode
 
 HOLD_S = 0.1  # each caller holds its connection this long (BLPOP on an empty list)
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterNode]:
-    with cluster_node(tmp_path_factory.mktemp("cluster-node")) as node:
-        yield node
 
 
 @pytest.fixture

@@ -49,7 +49,7 @@ from labelrender.store.owners import Owner
 from labelrender.store.readiness import probe_redis
 from labelrender.store.redis_conn import async_twin
 from labelrender.store.signing import UrlSigner
-from tests.fixtures.cluster_node import ClusterNode, cluster_node
+from tests.fixtures.cluster_node import ClusterNode
 from tests.store.conftest import NOW
 
 _CALL = re.compile(r"redis\.call\('(\w+)',\s*([^,)]+)")
@@ -73,12 +73,6 @@ def test_a_script_touches_only_the_keys_it_is_given(name: str, lua: str) -> None
         key = key.strip()
         assert re.fullmatch(r"KEYS\[\d+\]", key) or key in parameters, (
             f"{name}: {command} on {key!r}, a key not passed in KEYS")
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClusterNode]:
-    with cluster_node(tmp_path_factory.mktemp("cluster-node")) as node:
-        yield node
 
 
 @pytest.fixture

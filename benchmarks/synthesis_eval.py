@@ -57,10 +57,27 @@ from synthesis_generate import generate  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 ANSWERS = Path(__file__).with_name("synthesis_answers.json")
 TRUTH = Path(__file__).with_name("synthesis_truth.json")
+# Labels written for the evaluation (``<name>.zpl``), each with its hand-made truth
+# beside it (``<name>.truth.json``: ``{"about": ..., "fields": [...]}``); a truth file
+# with a ``path`` labels a corpus label instead.
+WRITTEN = Path(__file__).with_name("synthesis_labels")
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "labelary"
 # Names that mean the same as a truth meaning.
 ALIASES = {"postal_routing_code": "routing_code", "sort_code": "routing_code",
            "shipment_number": "tracking_number", "parcel_number": "tracking_number"}
+
+
+def load_truth(corpus: Path) -> dict[str, tuple[str, list[list[str]]]]:
+    """Every hand-labelled label: name -> (its ZPL, its truth entries)."""
+    out: dict[str, tuple[str, list[list[str]]]] = {}
+    for name, entry in json.loads(TRUTH.read_text(encoding="utf-8"))["labels"].items():
+        out[name] = ((corpus / entry["path"]).read_text(encoding="utf-8"), entry["fields"])
+    for path in sorted(WRITTEN.glob("*.truth.json")):
+        entry = json.loads(path.read_text(encoding="utf-8"))
+        name = path.name.removesuffix(".truth.json")
+        zpl = (corpus / entry["path"] if "path" in entry else path.with_name(f"{name}.zpl"))
+        out[name] = (zpl.read_text(encoding="utf-8"), entry["fields"])
+    return out
 
 
 def held_out(name: str) -> bool:
@@ -356,12 +373,11 @@ def main() -> int:
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
         return 2
     engine = make_engine("heuristic")
-    truth = json.loads(TRUTH.read_text(encoding="utf-8"))["labels"]
+    truth = load_truth(args.corpus)
     parts: dict[str, list[LabelScore]] = {"dev": [], "held_out": []}
     templates = []
-    for name, entry in sorted(truth.items()):
-        zpl = (args.corpus / entry["path"]).read_text(encoding="utf-8")
-        by_position = resolve(zpl, entry["fields"])
+    for name, (zpl, entries) in sorted(truth.items()):
+        by_position = resolve(zpl, entries)
         parts["held_out" if held_out(name) else "dev"].append(
             score(engine, name, zpl, by_position))
         if not held_out(name):

@@ -22,6 +22,8 @@ import synthesis_eval as evaluation  # noqa: E402
 import synthesis_generate as generation  # noqa: E402
 
 TRUTH = json.loads((BENCHMARKS / "synthesis_truth.json").read_text(encoding="utf-8"))["labels"]
+WRITTEN = sorted(p.name.removesuffix(".truth.json")
+                 for p in evaluation.WRITTEN.glob("*.truth.json"))
 CORPUS = evaluation.DEFAULT_CORPUS
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 
@@ -33,11 +35,11 @@ def test_the_split_is_the_documented_hash_of_the_name() -> None:
 
 
 @needs_corpus
-@pytest.mark.parametrize("name", sorted(TRUTH))
+@pytest.mark.parametrize("name", sorted(TRUTH) + WRITTEN)
 def test_every_hand_label_names_a_field_of_its_label(name: str) -> None:
-    entry = TRUTH[name]
-    fields = evaluation.field_texts((CORPUS / entry["path"]).read_text(encoding="utf-8"))
-    for text, *where in entry["fields"]:
+    zpl, entries = evaluation.load_truth(CORPUS)[name]
+    fields = evaluation.field_texts(zpl)
+    for text, *where in entries:
         at = where[1] if len(where) > 1 else None
         assert any((t == text or text.endswith("...") and t.startswith(text[:-3]))
                    and (at is None or at == f"{x},{y}") for t, x, y in fields), text

@@ -151,6 +151,70 @@ CAPTION_NAMES = {
              "bemerkung", "hinweis", "remarque", "nota", "note di consegna", "observaciones",
              "opmerking", "anmärkning", "uwagi", "opis uwagi", "bemærkning", "merknad"),
     **_words("permit_number", "permit", "permit no", "permit #"),
+    # Product, inventory, asset and lab labels.
+    **_words("part_number", "part", "part no", "part #", "part number", "p n", "pn",
+             "item no", "item #", "item number", "art no", "art nr", "artikel nr",
+             "artikelnummer", "artikel", "article no", "article number", "artikelnr",
+             "teilenummer", "teile nr", "sachnummer", "mat nr", "materialnummer", "material",
+             "référence article", "ref article", "codice articolo", "cod art", "articolo",
+             "código", "codigo", "referencia artículo", "numer katalogowy",
+             "indeks", "mpn", "mfr part", "mfr pn", "mfg part", "mfg pn", "manufacturer part",
+             "manufacturer part #", "cpn", "customer part", "customer pn", "model", "model no"),
+    **_words("sku", "sku", "sku #", "sku no", "product code", "prod code", "item code",
+             "stock code", "stock no"),
+    **_words("serial_number", "serial", "serial no", "serial #", "serial number", "s n", "sn",
+             "seriennummer", "serien nr", "ser nr", "numéro de série", "n de série",
+             "no de série", "numero di serie", "matricola", "número de serie", "serienummer",
+             "numer seryjny", "nr seryjny"),
+    **_words("lot_number", "lot #", "lot number", "batch #", "batch number", "charge nr",
+             "chargennummer", "chargen nr", "ch b", "numéro de lot", "n de lot", "no lot",
+             "partij", "partijnummer", "parti", "partia", "numer partii", "lote n",
+             "número de lote", "numero di lotto"),
+    **_words("expiry_date", "exp date", "expiration", "expiration date", "use before",
+             "best by", "best before end", "verfallsdatum", "verfall", "verwendbar bis",
+             "haltbar bis", "dluo", "dlc", "ddm", "date limite", "scadenza", "da consumarsi",
+             "caducidad", "fecha de caducidad", "consumir preferentemente", "houdbaar tot",
+             "tht", "bäst före", "bast fore", "bedst før", "bedst for", "holdbar til",
+             "data ważności", "ważne do", "waz do", "use by date", "discard after"),
+    **_words("manufacture_date", "mfg", "mfg date", "mfd", "manufactured", "date of manufacture",
+             "manufacturing date", "production date", "prod date", "produced", "herstelldatum",
+             "herstellungsdatum", "produktionsdatum", "hergestellt", "date de fabrication",
+             "fabriqué le", "data di produzione", "data produzione", "fecha de fabricación",
+             "fecha fabricacion", "productiedatum", "tillverkningsdatum", "data produkcji",
+             "packed", "packed on", "pack date", "date packed", "abgepackt am", "emballé le"),
+    **_words("price", "price", "our price", "sale price", "retail price", "preis", "vk preis",
+             "prix", "prix ttc", "prezzo", "precio", "pvp", "prijs", "pris", "cena"),
+    **_words("unit_price", "unit price", "price per", "grundpreis", "prix au kilo",
+             "prix unitaire", "prezzo al kg", "precio por kg", "kilopreis", "jämförpris",
+             "cena jednostkowa"),
+    **_words("location", "location", "loc", "bin", "bin location", "bin loc", "shelf",
+             "aisle", "rack", "slot", "storage location", "stock location", "lagerplatz",
+             "lagerort", "stellplatz", "regal", "emplacement", "ubicación", "ubicacion",
+             "ubicazione", "locatie", "lokalizacja", "lagerplats", "plats", "hylla"),
+    **_words("asset_number", "asset", "asset no", "asset #", "asset tag", "asset id",
+             "asset number", "inventory no", "inventory #", "inventar nr", "inventarnummer",
+             "inv nr", "anlagennummer", "equipment id", "equipment no", "equipment #"),
+    **_words("patient_name", "patient", "patient name", "name of patient", "patientenname"),
+    **_words("patient_id", "mrn", "mr #", "mr no", "patient id", "medical record",
+             "medical record no", "pid", "hospital no", "nhs no", "nhs number"),
+    **_words("date_of_birth", "dob", "d o b", "date of birth", "birth date", "born",
+             "geburtsdatum", "geb", "date de naissance", "data di nascita",
+             "fecha de nacimiento"),
+    **_words("specimen_id", "specimen", "specimen id", "specimen #", "sample id", "sample no",
+             "sample #", "accession", "accession no", "accession #", "probe nr", "probennummer"),
+    **_words("gtin", "gtin", "ean", "ean code", "upc", "upc code", "ean 13", "barcode no"),
+    **_words("date_code", "d c", "date code"),
+    **_words("manufacturer", "mfr", "manufacturer", "hersteller", "fabricant", "produttore",
+             "fabricante", "vendor", "supplier", "lieferant", "fournisseur", "fornitore",
+             "proveedor"),
+    **_words("size", "size", "größe", "grosse", "taille", "taglia", "talla", "maat",
+             "storlek", "rozmiar"),
+    **_words("color", "color", "colour", "farbe", "couleur", "colore", "kleur", "färg",
+             "kolor"),
+    **_words("style", "style", "style no", "style #", "modell"),
+    **_words("work_order", "wo", "wo #", "w o", "w o #", "work order", "work order no",
+             "fertigungsauftrag", "fa nr", "ordre de fabrication"),
+    **_words("un_number", "un", "un no", "un number", "un nr"),
     # The label form's own version ("VER: 01.06"): part of the layout, never data.
     **_words("form_version", "ver", "version", "rev", "revision", "label version",
              "form version", "layout"),
@@ -299,7 +363,12 @@ def caption_name(caption: str) -> tuple[str, float]:
     last = short.split(" ")[-1] if short else ""
     if last.endswith("ref") or last.endswith("reference"):
         return "reference", 0.7  # "AltRef", "Kundenref"
-    return snake(caption) or "field", 0.45
+    return _numbered(snake(caption)) or "field", 0.45
+
+
+def _numbered(name: str) -> str:
+    """An unknown caption's name, numbers spelled one way: ``part_no`` -> ``part_number``."""
+    return re.sub(r"_(?:no|nr|nbr|num|n)$", "_number", name)
 
 
 _NAMES_BY_KEY: dict[str, str] = {}

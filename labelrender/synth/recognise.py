@@ -3,7 +3,8 @@
 A tracking number is named one when a carrier's format and check digit say so
 (UPS 1Z, UPU S10, USPS IMpb, FedEx, GS1 SSCC), a GTIN when its check digit holds,
 a GS1 element string by its application identifiers (00 SSCC, 01 GTIN, 401/402
-consignment, 403 routing, 420/421 ship-to postal code), a phone number when
+consignment, 403 routing, 420/421 ship-to postal code; lot, serial, dates, count,
+weight and order when one of those comes first), a phone number when
 ``phonenumbers`` finds a valid number, a weight or a size by its units. Each answer
 comes with how sure it is: a valid check digit is near certain, a shape alone is not.
 """
@@ -115,7 +116,21 @@ def _gs1_ais(data: str) -> Recognised | None:
         return "tracking_number", 0.8  # consignment / shipment identification
     if re.match(r"403[0-9A-Z]", data):
         return "routing_code", 0.85
+    for pattern, name in _GS1_TRADE_AIS:
+        if re.match(pattern, data):
+            return name, 0.85
     return None
+
+
+# Application identifiers of trade items and logistic units after the first: what
+# a GS1-128 symbol or its "(10) L2409" line holds when it does not start with a key.
+_GS1_TRADE_AIS = (
+    (r"10[!-~]", "lot_number"), (r"21[!-~]", "serial_number"),
+    (r"1[57]\d{6}", "expiry_date"), (r"1[13]\d{6}", "manufacture_date"),
+    (r"12\d{6}", "date"), (r"37\d", "quantity"), (r"30\d", "quantity"),
+    (r"3[1-4]\d{2}\d{6}", "weight"),
+    (r"400[!-~]", "purchase_order"), (r"240[!-~]", "part_number"),
+)
 
 
 def tracking(code: str) -> Recognised | None:
@@ -163,7 +178,7 @@ def text_value(text: str) -> Recognised | None:
     date and time, phone number."""
     stripped = text.strip()
     compact = _COMPACT.sub("", stripped)
-    if re.match(r"^\((?:00|01|02|40[0-3]|42[01])\)", stripped):
+    if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
         found = _gs1_ais(compact)
         if found is not None:
             return found

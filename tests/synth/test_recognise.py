@@ -75,3 +75,18 @@ def test_check_digit_helpers() -> None:
     assert recognise.gs1_valid("4006381333931") and not recognise.gs1_valid("4006381333930")
     assert recognise.ups_valid("1Z999AA10123456784")
     assert recognise.s10_valid("EE123456785US") and not recognise.s10_valid("EE123456784US")
+
+
+@pytest.mark.parametrize(("text", "meaning"), [
+    ("(10) L2409A", "lot_number"), ("(17) 270131", "expiry_date"), ("(15)260101", "expiry_date"),
+    ("(11) 250907", "manufacture_date"), ("(37) 48", "quantity"), ("(3102) 001250", "weight"),
+    ("(21) SN-88121", "serial_number"), ("(400) PO7781", "purchase_order"),
+])
+def test_gs1_trade_item_lines_are_named_by_their_application_identifier(
+        text: str, meaning: str) -> None:
+    assert recognise.text_value(text) == (meaning, 0.85)
+
+
+def test_a_gs1_128_symbol_starting_with_a_lot_is_a_lot() -> None:
+    assert recognise.barcode_data(">;>810L2409A", "BC") == ("lot_number", 0.85)
+    assert recognise.barcode_data(">;>8370048", "BC") == ("quantity", 0.85)

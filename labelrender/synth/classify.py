@@ -89,13 +89,18 @@ def _barcode(d: Decision) -> None:
     prefix_len = match.end() if match else 0
     data = d.source.raw[prefix_len:]
     name = recognise.barcode_data(d.source.raw if symbology == "BC" else data, symbology)
+    if (name is None or name[1] < 0.85) and symbology in _TWO_D and len(data.split()) > 1:
+        name = None  # several values in one symbol ("3SKR... 8021EV 112bis"): a record
     if name is None and symbology != "BD":
         name = shapes.shape_name(data)
         if name is not None and name[0] in ("phone", "date", "weight", "piece_count"):
             name = None  # a barcode of such a shape is data of its own, not a phone
         if name is not None:  # a shape, not a validated format: less sure
             name = (name[0], min(name[1], 0.6))
-    if name is None and symbology in _TWO_D and _COMPOSITE.search(data):
+        if symbology in _TWO_D and len(data.split()) > 1:
+            name = None
+    if name is None and symbology in _TWO_D and (_COMPOSITE.search(data)
+                                                 or len(data.split()) > 1):
         name = (_SYMBOLOGY_NAMES[symbology] + "_data", 0.75)  # a record of several fields
     name = name or (_SYMBOLOGY_NAMES.get(symbology, "barcode") + "_data", 0.55)
     _variable(d, "barcode data", 0.95, prefix_len, name)
@@ -204,6 +209,23 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
     return found
 
 
+def _barcodes_of_captioned_values(decisions: list[Decision],
+                                  barcodes: list[tuple[str, Decision]]) -> None:
+    """A barcode whose data is a captioned value without its dashes ("R2611048213"
+    under "RMA: R-2611-048213") is that value: the caption names it better than
+    the barcode's shape does."""
+    for data, barcode in barcodes:
+        if barcode.name_certainty >= 0.7 or len(data) < 5:
+            continue
+        for d in decisions:
+            if d.source.is_barcode or not d.variable or not d.prefix_len or not d.name \
+                    or d.name_certainty < 0.85 or not d.value:
+                continue
+            if re.sub(r"[\s./-]", "", d.value) == data:
+                barcode.name, barcode.name_certainty = d.name, 0.75
+                break
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -231,6 +253,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             d.variable = False
             _variable(d, "printed form of barcode data", 0.9, 0,
                       (barcode.name, min(0.8, barcode.name_certainty)))
+    _barcodes_of_captioned_values(decisions, barcodes)
     _address_blocks(decisions, label.rules)
     _echoes(decisions)
     _caption_values(decisions)  # again: captions of the values the blocks left alone

@@ -54,6 +54,7 @@ _DATE_AND_TIME = re.compile(
 # Day and month without a year ("18/03"): a piece count never has more pieces than
 # its total, so a first number above the second that fits a day and a month is a date.
 _DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
+_WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
 _UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
@@ -198,6 +199,8 @@ def text_value(text: str) -> Recognised | None:
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
             or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped):
         return "date", 0.85
+    if _WEEKDAY_DAY_MONTH.fullmatch(stripped):
+        return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)
     if day_month and 12 >= int(day_month.group(2)) >= 1 \
             and 31 >= int(day_month.group(1)) > int(day_month.group(2)):

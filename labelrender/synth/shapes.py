@@ -58,7 +58,9 @@ CAPTION_NAMES = {
              "referens", "referanse", "reference nr", "ref code", "customer ref",
              "customer reference", "your ref", "our ref", "order ref", "senders ref",
              "receivers ref", "sender ref", "shipper ref", "kundreferens", "sändningsref",
-             "sandningsref", "ihre referenz", "kundenreferenz", "numer referencyjny"),
+             "sandningsref", "ihre referenz", "kundenreferenz", "numer referencyjny",
+             "kenmerk", "uw kenmerk", "ons kenmerk", "var symbol", "variabilní symbol",
+             "variabilni symbol"),
     **_words("tracking_number", "tracking", "tracking #", "tracking no", "tracking number",
              "tracking id", "track id", "trk", "trk #", "awb", "awb #", "air waybill",
              "waybill", "waybill #", "track & trace", "track and trace", "sendungsnr",
@@ -90,7 +92,8 @@ CAPTION_NAMES = {
              "expected delivery", "expected delivery date", "scheduled delivery",
              "voraussichtliche zustellung", "livraison prévue", "consegna prevista",
              "lieferdatum", "leveransdatum", "leveransedato", "data consegna",
-             "date de livraison", "fecha de entrega"),
+             "date de livraison", "fecha de entrega", "afleverdatum", "bezorgdatum",
+             "leverdatum", "zustelldatum", "doručení", "data doręczenia"),
     **_words("expiry_date", "expiry", "expiry date", "expires", "exp", "best before", "bbd",
              "mhd", "use by", "termin ważności", "termin waznosci", "à consommer avant"),
     **_words("piece_count", "collo", "colli", "pcs", "pieces", "piece", "item", "parcel",
@@ -132,11 +135,14 @@ CAPTION_NAMES = {
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
              "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
              "area", "zona", "destination", "dest", "origin", "orig", "sector", "tour",
-             "tournée", "route code", "gateway", "facility", "station", "terminal"),
+             "tournée", "route code", "gateway", "facility", "station", "terminal",
+             "sorteercode", "sorteer code", "sortiercode", "sortcode", "depo", "trasa",
+             "depo trasa", "filiale", "filial", "sortering", "sorteringskod"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
-             "contrassegno", "contra reembolso", "rembours", "pobranie", "efterkrav"),
+             "contrassegno", "contra reembolso", "rembours", "pobranie", "efterkrav",
+             "dobírka", "dobirka", "cash on delivery", "kwota pobrania", "rembours bedrag"),
     **_words("value", "value", "wert", "valeur", "valore", "valor", "waarde", "värde",
              "customs value", "declared value"),
     **_words("bill_of_lading", "b l", "b l #", "b l no", "bill of lading", "bol"),
@@ -215,6 +221,11 @@ CAPTION_NAMES = {
     **_words("work_order", "wo", "wo #", "w o", "w o #", "work order", "work order no",
              "fertigungsauftrag", "fa nr", "ordre de fabrication"),
     **_words("un_number", "un", "un no", "un number", "un nr"),
+    **_words("rma_number", "rma", "rma #", "rma no", "rma number", "return authorization",
+             "return authorisation", "return auth", "ra #", "ra no", "retourennummer",
+             "numéro de retour", "numero di reso", "número de devolución"),
+    **_words("reason_code", "reason", "reason code", "return reason", "retourengrund",
+             "motif de retour", "motivo del reso", "motivo de devolución"),
     # The label form's own version ("VER: 01.06"): part of the layout, never data.
     **_words("form_version", "ver", "version", "rev", "revision", "label version",
              "form version", "layout"),
@@ -289,7 +300,9 @@ def caption_key(text: str) -> str:
 def address_role(text: str) -> str | None:
     """The role an address caption gives, also for bilingual "TO / A:" captions."""
     colon = text.strip().endswith(":")
-    for part in caption_key(text).split("/"):
+    # "FROM (CUSTOMER)", "SHIP TO (CONSIGNEE)": the role word before a gloss
+    key = re.sub(r"\s*\([^()]{1,20}\)$", "", caption_key(text)) or caption_key(text)
+    for part in key.split("/"):
         key = part.strip()
         if colon and key in _COLON_ROLES:
             return _COLON_ROLES[key]

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
-from . import recognise, shapes
+from . import goods, recognise, shapes
+from .decision import Decision
+from .decision import mark_variable as _variable
+from .decision import printed as _printed
 from .source import SourceField, SourceLabel, printed_bytes, sample_value
 
 # Data that belongs to the barcode format, not to the value (see fill.py).
@@ -50,38 +52,6 @@ _MAX_BLOCK_LINES = 8
 _FONT_JUMP = 1.7
 
 
-@dataclass
-class Decision:
-    source: SourceField
-    text: str  # the printed text (decoded), stripped
-    variable: bool = False
-    prefix_len: int = 0  # length of the raw static part kept in the body
-    value: str | None = None
-    certainty: float = 0.6
-    reason: str = "words only"
-    name: str | None = None
-    name_certainty: float = 0.0
-
-
-def _printed(source: SourceField) -> str:
-    value = sample_value(source, source.raw)
-    return (value if value is not None else printed_bytes(source, source.raw)).strip()
-
-
-def _variable(d: Decision, reason: str, certainty: float, prefix_len: int = 0,
-              name: tuple[str, float] | None = None) -> None:
-    """Mark ``d`` variable if its value after the static part is readable text."""
-    value = sample_value(d.source, d.source.raw[prefix_len:])
-    joined = printed_bytes(d.source, d.source.raw[:prefix_len]) + printed_bytes(
-        d.source, d.source.raw[prefix_len:])
-    if value is None or not value.strip() or joined != printed_bytes(d.source, d.source.raw):
-        return
-    d.variable, d.prefix_len, d.value = True, prefix_len, value
-    d.reason, d.certainty = reason, certainty
-    if name is not None:
-        d.name, d.name_certainty = name
-
-
 def _barcode(d: Decision) -> None:
     symbology = d.source.symbology or ""
     pattern = _FORMAT_PREFIXES.get(symbology)
@@ -116,7 +86,13 @@ def _text(d: Decision) -> None:
     if shapes.is_caption(text):
         d.reason, d.certainty = "caption", 0.9
         return
-    split = _caption_split(d.source)
+    if "___" in text:
+        d.reason, d.certainty = "a blank to write in by hand", 0.85
+        return
+    if goods.made_in(text):
+        _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
+        return
+    split = _caption_split(d.source) or _dated_words(d, indent)
     if split is not None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
@@ -133,6 +109,7 @@ def _text(d: Decision) -> None:
         if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
                                   and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
+        name = _words_for_number(name, value, found)
         _variable(d, f"value after caption {caption.strip()!r}", 0.85, split, name)
         if d.variable:
             return
@@ -150,6 +127,33 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
+
+
+# A caption of a count or a number whose value is words names what is counted:
+# "Item: Hex Bolt M8x25" is a description, "Customer: Halvorsen Marine AS" a name.
+_WORDS_INSTEAD = {"piece_count": "description", "quantity": "description",
+                  "customer_number": "customer_name"}
+
+
+def _words_for_number(name: tuple[str, float], value: str,
+                      found: tuple[str, float] | None) -> tuple[str, float]:
+    if name[0] not in _WORDS_INSTEAD or found is not None or len(value.split()) < 2 \
+            or not value[:1].isalpha() or shapes.PIECES.match(value):
+        return name
+    return _WORDS_INSTEAD[name[0]], min(name[1], 0.7)
+
+
+def _dated_words(d: Decision, indent: int) -> int | None:
+    """Where the date starts in "Prepped 1/28" or "Use by 2/1": a caption of a few
+    words, no colon, then a date."""
+    text = d.text
+    if d.source.raw[indent:].rstrip() != text:
+        return None  # escapes in the data: positions in the text are not in the raw
+    match = re.fullmatch(r"([^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*){0,2}) (\S.*)", text)
+    if match is None or shapes.address_role(match.group(1)) is not None:
+        return None
+    found = recognise.text_value(match.group(2))
+    return indent + match.start(2) if found is not None and found[0] == "date" else None
 
 
 def _caption_split(source: SourceField) -> int | None:
@@ -258,6 +262,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _echoes(decisions)
     _caption_values(decisions)  # again: captions of the values the blocks left alone
     _parties(decisions)
+    goods.refine(decisions)
     return decisions
 
 

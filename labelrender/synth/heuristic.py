@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from labelrender.zpl import RenderOptions, ZplError, render
 
 from . import naming
-from .classify import Decision, classify
+from .classify import classify
+from .decision import Decision
 from .engine import LOW_CONFIDENCE, Draft, SynthesisRequest, SynthesisResult
 from .fill import fill_body
 from .shapes import snake, words_only

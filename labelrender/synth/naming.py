@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .classify import Decision
+from .decision import Decision
 from .shapes import has_digits, shape_name, snake
 from .source import sample_value
 

@@ -54,6 +54,12 @@ _DATE_AND_TIME = re.compile(
 # Day and month without a year ("18/03"): a piece count never has more pieces than
 # its total, so a first number above the second that fits a day and a month is a date.
 _DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
+# "2026-01"; a US month and day, "1/28" or "01/28 08:30" (a day above 12 says it).
+_YEAR_MONTH = re.compile(r"^20\d{2}-(?:0[1-9]|1[0-2])$")
+_MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_TIME})?$", re.I)
+_CURRENCY = r"(?:[$€£¥]|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|Kč|zł|kr\.?|Fr\.)"
+_MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
+                    rf"\d[\d\s.,']*[.,]\d{{2}}\s?{_CURRENCY}|\d+\s?{_CURRENCY})$")
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
@@ -199,6 +205,10 @@ def text_value(text: str) -> Recognised | None:
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
             or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped):
         return "date", 0.85
+    if _MONEY.fullmatch(stripped):
+        return "value", 0.7  # an amount of money: a price on goods, a value on parcels
+    if _YEAR_MONTH.fullmatch(stripped) or _MONTH_DAY.fullmatch(stripped):
+        return "date", 0.7
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):
         return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)

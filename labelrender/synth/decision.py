@@ -1,0 +1,39 @@
+"""A decision about one field: variable or static, its value, name and certainty."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .source import SourceField, printed_bytes, sample_value
+
+
+@dataclass
+class Decision:
+    source: SourceField
+    text: str  # the printed text (decoded), stripped
+    variable: bool = False
+    prefix_len: int = 0  # length of the raw static part kept in the body
+    value: str | None = None
+    certainty: float = 0.6
+    reason: str = "words only"
+    name: str | None = None
+    name_certainty: float = 0.0
+
+
+def printed(source: SourceField) -> str:
+    value = sample_value(source, source.raw)
+    return (value if value is not None else printed_bytes(source, source.raw)).strip()
+
+
+def mark_variable(d: Decision, reason: str, certainty: float, prefix_len: int = 0,
+              name: tuple[str, float] | None = None) -> None:
+    """Mark ``d`` variable if its value after the static part is readable text."""
+    value = sample_value(d.source, d.source.raw[prefix_len:])
+    joined = printed_bytes(d.source, d.source.raw[:prefix_len]) + printed_bytes(
+        d.source, d.source.raw[prefix_len:])
+    if value is None or not value.strip() or joined != printed_bytes(d.source, d.source.raw):
+        return
+    d.variable, d.prefix_len, d.value = True, prefix_len, value
+    d.reason, d.certainty = reason, certainty
+    if name is not None:
+        d.name, d.name_certainty = name

@@ -1,0 +1,175 @@
+"""Labels of goods, not of shipments: product, shelf, bin, asset and lab labels.
+
+A label with no address block, no address caption and no validated carrier number
+is read as a label of goods. There the printed words carry the data: the product's
+name and description lines are what changes from one label to the next, a price
+is a price (not a declared value), an identifier under an "ASSET TAG" or
+"SPECIMEN" heading is that identifier (not a parcel number), and a large code on a
+bin label is its location (not a sort code). Every name given here from layout
+alone stays below the review threshold, so it is listed in "names to review".
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import recognise, shapes
+from .decision import Decision, mark_variable
+
+_PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
+# Names whose validated data says "shipment": a label carrying one is a shipping label.
+_SHIPMENT = frozenset({"tracking_number", "sscc", "routing_code"})
+# Heading names that name the label's main identifier ("ASSET TAG" -> asset_number).
+_IDENTIFIERS = frozenset({"asset_number", "specimen_id", "serial_number", "part_number",
+                          "sku", "lot_number", "location", "work_order", "order_number",
+                          "patient_id"})
+# Names data shapes give an identifier on a shipping label; wrong on goods.
+_PARCEL_NAMES = frozenset({"tracking_number", "text", "field", "reference"})
+# Words of a form's title, of a barcode's caption, or of handling and care text:
+# such lines are layout, not a product's description.
+_LAYOUT_WORDS = re.compile(
+    r"\b(?:label|labels|tag|etikett|etikette|étiquette|etichetta|etiqueta|ean|upc|qr|"
+    r"barcode|code ?128|code ?39|gs1|sscc|gtin|fragile|keep|do not|don't|handle|store|"
+    r"attach|caution|warning|danger|this side|stock|in stock|sample|example|scan|"
+    r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
+_MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
+                      r"fabricado en|origin:?)\s+\S.*$", re.IGNORECASE)
+
+
+def is_goods_label(decisions: list[Decision]) -> bool:
+    """No address block, no address caption, no validated carrier number."""
+    for d in decisions:
+        if d.variable and d.name and (_PARTY.match(d.name)
+                                      or d.name in _SHIPMENT and d.name_certainty >= 0.85):
+            return False
+        if not d.source.is_barcode and shapes.address_role(d.text) in ("ship_to", "ship_from"):
+            return False
+    return True
+
+
+def refine(decisions: list[Decision]) -> None:
+    """Read a label of goods as one: descriptions, prices, identifiers, locations."""
+    if not decisions or not is_goods_label(decisions):
+        return
+    _prices(decisions)
+    _identifiers(decisions)
+    _people(decisions)
+    _descriptions(decisions)
+
+
+def _prices(decisions: list[Decision]) -> None:
+    for d in decisions:
+        if d.variable and d.name == "value" and d.name_certainty < 0.85:
+            d.name = "price"
+
+
+# Words anywhere on a label that say what its one unnamed identifier is.
+_CONTEXT = (
+    (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra)\b", re.I),
+     "specimen_id"),
+    (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum)\b", re.I),
+     "asset_number"),
+    (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
+)
+_LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
+                       r"REGAL|FACH|GANG|PLATZ)\b\.?\s*\S.*$", re.IGNORECASE)
+_COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
+
+
+def _heading_name(decisions: list[Decision]) -> str | None:
+    if any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions):
+        return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable or d.source.is_barcode or not text or ":" in text \
+                or any(c.isdigit() for c in text) or len(text.split()) > 3:
+            continue
+        name, certainty = shapes.caption_name(text)
+        if certainty >= 0.85 and name in _IDENTIFIERS:
+            return name
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    return next((name for pattern, name in _CONTEXT if pattern.search(words)), None)
+
+
+def _identifiers(decisions: list[Decision]) -> None:
+    heading = _heading_name(decisions)
+    for d in decisions:
+        if not d.variable or not d.name or d.name_certainty >= 0.85 \
+                or d.prefix_len and not d.source.is_barcode:
+            continue
+        generic = d.name in _PARCEL_NAMES or d.name.endswith("_data") and d.source.is_barcode
+        digits = (d.value or "").strip()
+        if generic and digits.isdigit() and len(digits) in (8, 12, 13, 14) \
+                and recognise.gs1_valid(digits):
+            d.name, d.name_certainty = "gtin", 0.7  # a GTIN in a Code 128
+            continue
+        if d.name in ("text", "field") and len(_WORD.findall(d.value or "")) >= 2:
+            d.name, d.name_certainty = "description", 0.5  # "Ducati 1299 Panigale"
+            continue
+        if not generic or len((d.value or "").split()) > 2:
+            continue
+        if heading is not None:
+            d.name, d.name_certainty = heading, 0.6
+        elif d.name in _PARCEL_NAMES:
+            d.name_certainty = min(d.name_certainty, 0.4)  # a code of unknown kind
+    # A large short code on a bin or shelf label is its location, not a sort code.
+    for d in decisions:
+        if d.variable and d.name == "routing_code" and d.reason == "short code in a large font":
+            d.name, d.name_certainty = "location", 0.55
+
+
+def _people(decisions: list[Decision]) -> None:
+    """"MUELLER, ANNA K" on a label with a patient's record number or birth date."""
+    if not any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions):
+        return
+    for d in decisions:
+        if not d.variable and not d.source.is_barcode and _PERSON.fullmatch(d.text.strip()):
+            mark_variable(d, "a person's name beside a patient record", 0.7, _indent(d),
+                          ("patient_name", 0.7))
+
+
+def _descriptions(decisions: list[Decision]) -> None:
+    texts = [d for d in decisions if not d.source.is_barcode and d.text]
+    top = min(texts, key=lambda d: (d.source.ry, d.source.rx), default=None)
+    largest = max((d.source.font_height for d in texts), default=0)
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable or d.source.is_barcode:
+            continue
+        if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text):
+            mark_variable(d, "a room, bay or shelf", 0.6, _indent(d), ("location", 0.6))
+            continue
+        if _COMPOSITION.fullmatch(text):
+            mark_variable(d, "what the goods are made of", 0.6, _indent(d), ("material", 0.6))
+            continue
+        if not _description_like(text):
+            continue
+        if d is top and (d.source.font_height < largest or text.isupper()):
+            continue  # the owner's name or the form's title across the top
+        mark_variable(d, "a line of words on a label of goods", 0.55, _indent(d),
+                      ("description", 0.5))
+
+
+def _description_like(text: str) -> bool:
+    """A product's name or description line: a few words, not a caption, a title,
+    a sentence, a brand in capitals or handling text."""
+    words = text.split()
+    if not words or len(words) > 7 or len(text) < 4 or not shapes.has_letters(text):
+        return False
+    if text.endswith((":", ".", "!")) or ". " in text or "___" in text:
+        return False
+    if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \
+            or shapes.caption_split(text) is not None:
+        return False
+    return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+def made_in(text: str) -> bool:
+    """"Made in Portugal", "Product of Italy": where the goods come from."""
+    return bool(_MADE_IN.fullmatch(text.strip()))
+
+
+def _indent(d: Decision) -> int:
+    return len(d.source.raw) - len(d.source.raw.lstrip(" "))

@@ -285,7 +285,11 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     if cells and not caption.text.strip().endswith((":", "#")) \
             and all(shapes.words_only(d.text) for d in beside):
         return min(cells, key=lambda d: d.source.ry)
-    if beside:
+    # Words beside a caption in its own print size are the next column's heading
+    # ("GTIN" ... "COUNT"): the value is below.
+    headings = all(shapes.words_only(d.text) and d.text.isupper() and not d.variable
+                   and abs(d.source.font_height - c.font_height) <= 2 for d in beside)
+    if beside and not (headings and not caption.text.strip().endswith(":")):
         return min(beside, key=lambda d: d.source.rx)
     others = [o.source for o in decisions if o is not caption and not o.variable
               and o.text and shapes.is_caption(o.text)]

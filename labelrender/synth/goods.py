@@ -46,6 +46,9 @@ def is_goods_label(decisions: list[Decision]) -> bool:
             return False
         if not d.source.is_barcode and shapes.address_role(d.text) in ("ship_to", "ship_from"):
             return False
+        if d.reason == "service line: part of the layout" or shapes.is_caption(d.text) \
+                and shapes.caption_name(d.text)[0] == "service":
+            return False  # a carrier's service ("SERVICE: EXPRESS 9AM")
     return True
 
 

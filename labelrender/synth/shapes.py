@@ -103,7 +103,7 @@ CAPTION_NAMES = {
              "sztuk",
              "paquetes", "paquets", "pacchi", "colli nr", "kolli nr", "nombre de colis",
              "antal kolli", "number of pieces", "no of pieces", "pieces count"),
-    **_words("quantity", "qty", "quantity", "menge", "quantité", "quantità", "cantidad",
+    **_words("quantity", "qty", "quantity", "count", "menge", "quantité", "quantità", "cantidad",
              "aantal", "antal", "ilość"),
     **_words("account_number", "account", "account no", "account #", "account number",
              "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
@@ -363,19 +363,26 @@ def caption_split(text: str) -> int | None:
 def caption_name(caption: str) -> tuple[str, float]:
     """The field name a caption gives the value next to it, and how sure that is: a
     caption of the vocabulary is sure, an unknown one only names the field."""
-    key = _caption_key(caption)
+    # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
+    key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
+    # "BATCH/LOT", "Poids / Weight": either half of a two-part caption, as sure
+    halves = caption.split("/")
+    if len(halves) == 2 and all(_caption_key(half) for half in halves):
+        tries += [_caption_key(half) for half in halves]
     short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", re.sub(r"(?<=[a-z])\d$", "", key))
     words = short.split(" ") if short else [""]
+    tries.append(short)
+    sure = len(tries)
     # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
-    tries += [short, words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
+    tries += [words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:
             name = names[attempt]
             if name == "piece_count" and re.search(r"\bid$", key):
                 return "tracking_number", 0.7  # "Piece ID", "Paket-ID": an identifier
-            return name, 0.85 if i < 4 else 0.7
+            return name, 0.85 if i < sure else 0.7
     last = short.split(" ")[-1] if short else ""
     if last.endswith("ref") or last.endswith("reference"):
         return "reference", 0.7  # "AltRef", "Kundenref"

@@ -323,6 +323,11 @@ def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
     return True
 
 
+def _refines(caption: str, shape: str | None) -> bool:
+    """A caption says which kind of a shape's value it is: "BEST BEFORE" over a date."""
+    return shape == "date" and caption != "date" and ("date" in caption or caption == "dob")
+
+
 def _caption_values(decisions: list[Decision]) -> None:
     """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
     value beside or below it, and makes it variable."""
@@ -349,7 +354,7 @@ def _caption_values(decisions: list[Decision]) -> None:
         party = re.match(_PARTY, target.name or "")
         if party and name[0] in ("phone", "contact", "email"):
             target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
-        elif not party and name[1] > target.name_certainty:
+        elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)):
             target.name, target.name_certainty = name
 
 

@@ -31,7 +31,8 @@ _LAYOUT_WORDS = re.compile(
     r"\b(?:label|labels|tag|etikett|etikette|étiquette|etichetta|etiqueta|ean|upc|qr|"
     r"barcode|code ?128|code ?39|gs1|sscc|gtin|fragile|keep|do not|don't|handle|store|"
     r"attach|caution|warning|danger|this side|stock|in stock|sample|example|scan|"
-    r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?)\b", re.IGNORECASE)
+    r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?|number|nummer|numéro|numero|"
+    r"signature|signed|date)\b", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
@@ -84,9 +85,13 @@ _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 def _heading_name(decisions: list[Decision]) -> str | None:
     if any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions):
         return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
-    for d in decisions:
+    texts = [d for d in decisions if not d.source.is_barcode and d.text]
+    top = min((d.source.ry for d in texts), default=0)
+    for d in texts:
         text = d.text.strip()
-        if d.variable or d.source.is_barcode or not text or ":" in text \
+        if d.source.ry > top + 2 * max(d.source.font_height, 20):
+            continue  # a heading is printed across the top, not among the captions
+        if d.variable or not text or ":" in text \
                 or any(c.isdigit() for c in text) or len(text.split()) > 3:
             continue
         name, certainty = shapes.caption_name(text)
@@ -102,7 +107,7 @@ def _identifiers(decisions: list[Decision]) -> None:
         if not d.variable or not d.name or d.name_certainty >= 0.85 \
                 or d.prefix_len and not d.source.is_barcode:
             continue
-        generic = d.name in _PARCEL_NAMES or d.name.endswith("_data") and d.source.is_barcode
+        generic = d.name in _PARCEL_NAMES or d.source.is_barcode and d.name_certainty <= 0.55
         digits = (d.value or "").strip()
         if generic and digits.isdigit() and len(digits) in (8, 12, 13, 14) \
                 and recognise.gs1_valid(digits):
@@ -136,7 +141,6 @@ def _people(decisions: list[Decision]) -> None:
 def _descriptions(decisions: list[Decision]) -> None:
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min(texts, key=lambda d: (d.source.ry, d.source.rx), default=None)
-    largest = max((d.source.font_height for d in texts), default=0)
     for d in decisions:
         text = d.text.strip()
         if d.variable or d.source.is_barcode:
@@ -149,7 +153,7 @@ def _descriptions(decisions: list[Decision]) -> None:
             continue
         if not _description_like(text):
             continue
-        if d is top and (d.source.font_height < largest or text.isupper()):
+        if d is top and text.isupper():
             continue  # the owner's name or the form's title across the top
         mark_variable(d, "a line of words on a label of goods", 0.55, _indent(d),
                       ("description", 0.5))
@@ -161,7 +165,7 @@ def _description_like(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 7 or len(text) < 4 or not shapes.has_letters(text):
         return False
-    if text.endswith((":", ".", "!")) or ". " in text or "___" in text:
+    if text.endswith((":", ".", "!", ";", "#")) or ". " in text or "___" in text:
         return False
     if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \
             or shapes.caption_split(text) is not None:

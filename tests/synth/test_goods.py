@@ -1,0 +1,99 @@
+"""Labels of goods (product, shelf, bin, asset, lab): read as such, not as parcels.
+
+Each label here is laid out as one of the hand-labelled development labels of
+``benchmarks/synthesis_labels`` (zplkit's product, shelf, asset and bin labels, the
+written specimen tube and GS1 case label), cut to the fields a rule is about.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from labelrender.synth import goods
+from labelrender.synth.classify import classify
+from labelrender.synth.engine import SynthesisRequest, make_engine
+from labelrender.synth.source import read_first_label
+
+ENGINE = make_engine("heuristic")
+
+
+def draft_values(zpl: str) -> dict[str, str]:
+    return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+
+
+def test_a_product_label_gives_its_name_price_and_sku() -> None:
+    # As zplkit's product_sku_2x1: name, SKU with its Code 128, price.
+    values = draft_values(
+        "^XA^PW406^LL203^FO20,20^A0N,28,28^FDM6 Titanium Bolt^FS"
+        "^FO20,55^A0N,20,20^FDSKU: M6-TI-001^FS^FO20,85^BCN,70,Y,N,N^FDM6-TI-001^FS"
+        "^FO320,20^A0N,40,40^FD$4.99^FS^XZ")
+    assert values == {"description": "M6 Titanium Bolt", "sku": "M6-TI-001", "price": "$4.99"}
+
+
+def test_a_heading_names_the_code_under_it() -> None:
+    # As zplkit's sku_asset_2x1: "ASSET TAG" over a code printed and in Code 128.
+    values = draft_values(
+        "^XA^PW406^LL203^FO20,25^A0N,22,22^FDASSET TAG^FS^FO20,55^A0N,35,35^FDIT-LAP-0042^FS"
+        "^FO20,100^BCN,60,N,N,N^FDIT-LAP-0042^FS^FO280,25^A0N,18,18^FDDept: ENG^FS"
+        "^FO280,50^A0N,18,18^FD2026-01^FS^XZ")
+    assert values == {"asset_number": "IT-LAP-0042", "department": "ENG", "date": "2026-01"}
+
+
+def test_a_tube_of_a_patient_names_the_patient_and_the_specimen() -> None:
+    # As the written lab_specimen_tube: a patient's record number marks the label.
+    values = draft_values(
+        "^XA^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^BCN,56,N,N,N^FDS2611250073^FS"
+        "^FO10,140^A0N,22,20^FDS2611250073^FS^XZ")
+    assert values == {"patient_name": "MUELLER, ANNA K", "patient_id": "004417829",
+                      "specimen_id": "S2611250073"}
+
+
+def test_a_bin_label_has_a_location_not_a_sort_code() -> None:
+    # As zplkit's bin_storage_4x3: a large code and its row and bay.
+    values = draft_values(
+        "^XA^PW812^LL609^FO50,50^A0N,90,90^FDA-01^FS^FO280,70^A0N,40,40^FDRow A, Bay 01^FS"
+        "^FO50,180^A0N,30,30^FDDesignated Items:^FS"
+        "^FO50,225^A0N,25,25^FD- Electronic Components^FS^XZ")
+    assert values["location"] == "A-01" and values["location_2"] == "Row A, Bay 01"
+    assert "Designated Items:" not in values.values()
+
+
+@pytest.mark.parametrize("static", [
+    "Inspected: ______", "Hand wash cold. Dry flat.", "Retail Product Label", "NORDWEG",
+    "Keep refrigerated", "EAN-13",
+])
+def test_layout_text_on_a_label_of_goods_stays_static(static: str) -> None:
+    values = draft_values(
+        f"^XA^PW812^LL406^FO30,20^A0N,50,50^FDOrganic Coffee Beans^FS"
+        f"^FO30,120^A0N,25,25^FD{static}^FS^FO550,20^A0N,50,50^FD$12.99^FS^XZ")
+    assert values == {"description": "Organic Coffee Beans", "price": "$12.99"}
+
+
+def test_dates_written_after_words_without_a_colon() -> None:
+    # As zplkit's food_meal_prep_2x1.
+    values = draft_values(
+        "^XA^PW406^LL203^FO20,20^A0N,55,55^FDLunch - Salmon^FS"
+        "^FO20,140^A0N,30,30^FDPrepped 1/28^FS^FO250,140^A0N,30,30^FDUse by 2/1^FS^XZ")
+    assert values == {"description": "Lunch - Salmon", "date": "1/28", "expiry_date": "2/1"}
+
+
+def test_gs1_case_label_columns_and_composite_symbol() -> None:
+    # As the written gs1_case_label: captions over their values in two columns, and
+    # a GS1-128 of a GTIN with its best-before date (a record, not a GTIN).
+    values = draft_values(
+        "^XA^PW812^LL1218^FO30,260^A0N,22,20^FDGTIN^FS^FO30,288^A0N,34,32^FD05012345678900^FS"
+        "^FO500,260^A0N,22,20^FDCOUNT^FS^FO500,288^A0N,34,32^FD6^FS"
+        "^FO30,344^A0N,22,20^FDBEST BEFORE (dd.mm.yy)^FS^FO30,372^A0N,34,32^FD24.05.27^FS"
+        "^FO500,344^A0N,22,20^FDBATCH/LOT^FS^FO500,372^A0N,34,32^FDL26329B^FS"
+        "^FO80,560^BY3^BCN,140,N,N,N^FD>;>8010501234567890015270524^FS^XZ")
+    assert values == {"gtin": "05012345678900", "quantity": "6", "expiry_date": "24.05.27",
+                      "lot_number": "L26329B", "barcode_data": "010501234567890015270524"}
+
+
+def test_a_shipping_label_is_not_a_label_of_goods() -> None:
+    label = read_first_label("^XA^FO30,30^A0N,25^FDSHIP TO:^FS^FO30,60^A0N,25^FDAnna Berg^FS"
+                             "^FO30,90^A0N,25^FDStorgatan 1^FS^XZ")
+    assert not goods.is_goods_label(classify(label))
+    label = read_first_label("^XA^FO30,30^A0N,25^FDM6 Titanium Bolt^FS^XZ")
+    assert goods.is_goods_label(classify(label))

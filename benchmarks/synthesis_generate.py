@@ -48,6 +48,9 @@ _DATE_FORMATS = (
     (re.compile(r"\d{2}[A-Z]{3}\d{2}"), "%d%b%y"),
     (re.compile(r"\d{2} [A-Z]{3} \d{4}"), "%d %b %Y"),
     (re.compile(r"(?<!\d)20\d{6}(?!\d)"), "%Y%m%d"),
+    (re.compile(r"\d{2}\.\d{2}\.\d{2}(?!\d)"), "%d.%m.%y"),
+    (re.compile(r"(?<![\d-])20\d{2}-\d{2}(?![\d-])"), "%Y-%m"),
+    (re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"), "%m/%d"),
 )
 _COUNTRIES = {"en_US": "UNITED STATES", "en_GB": "United Kingdom", "de_DE": "Deutschland",
               "fr_FR": "France", "it_IT": "Italia", "es_ES": "España", "nl_NL": "Nederland",
@@ -200,6 +203,8 @@ def _date_value(rng: random.Random, original: str) -> str:
         if match:
             day = date(2024, 1, 1) + timedelta(days=rng.randrange(900))
             text = day.strftime(fmt).upper() if "%b" in fmt else day.strftime(fmt)
+            if fmt == "%m/%d":  # "1/28": no leading zeros, a day above 12 as before
+                text = f"{day.month}/{max(day.day, 13)}"
             return original[: match.start()] + text + original[match.end():]
     return ""
 
@@ -246,7 +251,8 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
         head = caption.group(0) if caption else ""
         value = parties[party.group(1)].value(party.group(2), text)
         return _clean(head + value, field, ascii_only)
-    if first in ("date", "ship_date", "print_date", "expiry_date"):
+    if first in ("date", "ship_date", "print_date", "expiry_date", "delivery_date",
+                 "manufacture_date", "date_of_birth"):
         value = _date_value(rng, text)
         if value:
             return _clean(value, field, ascii_only)

@@ -115,6 +115,8 @@ def _gs1_ais(data: str) -> Recognised | None:
     if re.match(r"0[12]\d{14}", data) and gs1_valid(data[2:16]):
         # A GTIN with a date or lot after it is a record of several values.
         return ("gtin", 0.9) if len(data) == 16 else ("barcode_data", 0.8)
+    if re.match(r"0[12]\d{16}", data):
+        return "barcode_data", 0.7  # a GTIN and more, its check digit wrong
     if re.match(r"42[01]\d{3,}", data):
         rest = data[3:]
         if re.search(r"9[1-5]\d{20,}$", rest):  # ZIP then a USPS IMpb: the tracking number

@@ -1,0 +1,29 @@
+^XA
+^CI28
+^PW464
+^LL400
+^LH0,0
+^FO12,10^A0N,28,26^FDMetzgerei Brandauer^FS
+^FO12,40^A0N,18,16^FDFrischetheke · Hauptstraße 41 · 79822 Titisee-Neustadt^FS
+^FO12,62^GB440,2,2^FS
+^FO12,72^A0N,34,30^FDSchwarzwälder Schinken^FS
+^FO12,108^A0N,22,20^FDgeräuchert, in Scheiben^FS
+^FO12,136^A0N,16,14^FDZutaten: Schweinefleisch, Nitritpökelsalz (Speisesalz,^FS
+^FO12,154^A0N,16,14^FDKonservierungsstoff: Natriumnitrit), Gewürze, Buchenholzrauch.^FS
+^FO12,178^A0N,16,14^FDverpackt am^FS
+^FO12,196^A0N,24,22^FD25.11.26^FS
+^FO160,178^A0N,16,14^FDzu verbrauchen bis^FS
+^FO160,196^A0N,24,22^FD29.11.26^FS
+^FO330,178^A0N,16,14^FDPLU^FS
+^FO330,196^A0N,24,22^FD12345^FS
+^FO12,228^GB440,2,2^FS
+^FO12,236^A0N,16,14^FDGewicht kg^FS
+^FO12,256^A0N,32,28^FD0,186^FS
+^FO140,236^A0N,16,14^FDGrundpreis €/kg^FS
+^FO140,256^A0N,32,28^FD42,90^FS
+^FO300,236^A0N,16,14^FDPreis €^FS
+^FO300,252^A0N,44,38^FD7,98^FS
+^FO30,302^BY2,3^BEN,60,Y,N^FD241234500798^FS
+^FO270,310^A0N,16,14^FDBei +2 °C bis +7 °C lagern.^FS
+^FO270,332^A0N,16,14^FDDE BW 10421 EG^FS
+^XZ

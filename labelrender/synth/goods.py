@@ -19,6 +19,11 @@ from .decision import Decision, mark_variable
 _PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
 # Names whose validated data says "shipment": a label carrying one is a shipping label.
 _SHIPMENT = frozenset({"tracking_number", "sscc", "routing_code"})
+# Names that only labels of goods carry, and the symbologies of retail goods.
+_GOODS = frozenset({"lot_number", "expiry_date", "manufacture_date", "price", "unit_price",
+                    "gtin", "country_of_origin", "part_number", "sku", "serial_number",
+                    "quantity", "material", "size", "color", "date_code"})
+_RETAIL_SYMBOLS = frozenset({"BE", "B8", "BU", "B9"})
 # Heading names that name the label's main identifier ("ASSET TAG" -> asset_number).
 _IDENTIFIERS = frozenset({"asset_number", "specimen_id", "serial_number", "part_number",
                           "sku", "lot_number", "location", "work_order", "order_number",
@@ -32,7 +37,11 @@ _LAYOUT_WORDS = re.compile(
     r"barcode|code ?128|code ?39|gs1|sscc|gtin|fragile|keep|do not|don't|handle|store|"
     r"attach|caution|warning|danger|this side|stock|in stock|sample|example|scan|"
     r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?|number|nummer|numéro|numero|"
-    r"signature|signed|date)\b", re.IGNORECASE)
+    r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|kg|sp\. z o\.o|conservare|"
+    r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
+    r"oben|haut|arriba|boven|góra)\b|(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
+    r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
+_LARGE = 40
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
@@ -40,23 +49,34 @@ _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodo
 
 
 def is_goods_label(decisions: list[Decision]) -> bool:
-    """No address block, no address caption, no validated carrier number."""
+    """No address caption and no carrier's data (a validated parcel number, a sort
+    code, a parcel count, a service); and where an uncaptioned block reads like an
+    address, at least two signs of goods (a lot, an expiry date, a price, a GTIN...):
+    that block is then the maker's own address, printed on every label."""
+    parties = goods_signs = 0
     for d in decisions:
-        if d.variable and d.name and (_PARTY.match(d.name)
-                                      or d.name in _SHIPMENT and d.name_certainty >= 0.85):
-            return False
         if not d.source.is_barcode and shapes.address_role(d.text) in ("ship_to", "ship_from"):
             return False
         if d.reason == "service line: part of the layout" or shapes.is_caption(d.text) \
                 and shapes.caption_name(d.text)[0] == "service":
             return False  # a carrier's service ("SERVICE: EXPRESS 9AM")
-    return True
+        if not d.variable or not d.name:
+            continue
+        if d.name in _SHIPMENT and d.name_certainty >= 0.85 or d.name == "piece_count":
+            return False
+        parties += bool(_PARTY.match(d.name))
+        goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS
+    return parties == 0 or goods_signs >= 2
 
 
 def refine(decisions: list[Decision]) -> None:
     """Read a label of goods as one: descriptions, prices, identifiers, locations."""
     if not decisions or not is_goods_label(decisions):
         return
+    for d in decisions:
+        if d.variable and d.name and _PARTY.match(d.name):
+            d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
+            d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
     _prices(decisions)
     _identifiers(decisions)
     _people(decisions)
@@ -67,6 +87,9 @@ def _prices(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "value" and d.name_certainty < 0.85:
             d.name = "price"
+        elif d.variable and d.name == "reference" and d.prefix_len:
+            # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference
+            d.name, d.name_certainty = "part_number", 0.6
 
 
 # Words anywhere on a label that say what its one unnamed identifier is.
@@ -120,6 +143,8 @@ def _identifiers(decisions: list[Decision]) -> None:
             continue
         if heading is not None:
             d.name, d.name_certainty = heading, 0.6
+        elif d.source.font_height >= _LARGE and not d.source.is_barcode:
+            d.name, d.name_certainty = "location", 0.5  # "B-14-03-2" across a rack label
         elif d.name in _PARCEL_NAMES:
             d.name_certainty = min(d.name_certainty, 0.4)  # a code of unknown kind
     # A large short code on a bin or shelf label is its location, not a sort code.
@@ -143,7 +168,7 @@ def _descriptions(decisions: list[Decision]) -> None:
     top = min(texts, key=lambda d: (d.source.ry, d.source.rx), default=None)
     for d in decisions:
         text = d.text.strip()
-        if d.variable or d.source.is_barcode:
+        if d.variable or d.source.is_barcode or d.reason.startswith("the maker's own"):
             continue
         if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text):
             mark_variable(d, "a room, bay or shelf", 0.6, _indent(d), ("location", 0.6))
@@ -165,7 +190,8 @@ def _description_like(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 7 or len(text) < 4 or not shapes.has_letters(text):
         return False
-    if text.endswith((":", ".", "!", ";", "#")) or ". " in text or "___" in text:
+    if text.endswith((":", ".", "!", ";", "#")) or ". " in text or "___" in text \
+            or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
         return False
     if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \
             or shapes.caption_split(text) is not None:

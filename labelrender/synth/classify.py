@@ -92,7 +92,9 @@ def _text(d: Decision) -> None:
     if goods.made_in(text):
         _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
         return
-    split = _caption_split(d.source) or _dated_words(d, indent)
+    split = _caption_split(d.source)
+    loose = split is None  # a caption without a colon: its name is for review
+    split = split if split is not None else _words_then_value(d, indent)
     if split is not None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
@@ -104,12 +106,15 @@ def _text(d: Decision) -> None:
             return
         value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
-        if found is None and name[1] < 0.7:  # an unknown caption: the value's shape names it
+        if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the
+            # value's shape names it
             found = shapes.shape_name(value)
         if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
                                   and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
         name = _words_for_number(name, value, found)
+        if loose:
+            name = (name[0], min(name[1], 0.65))
         _variable(d, f"value after caption {caption.strip()!r}", 0.85, split, name)
         if d.variable:
             return
@@ -143,17 +148,33 @@ def _words_for_number(name: tuple[str, float], value: str,
     return _WORDS_INSTEAD[name[0]], min(name[1], 0.7)
 
 
-def _dated_words(d: Decision, indent: int) -> int | None:
-    """Where the date starts in "Prepped 1/28" or "Use by 2/1": a caption of a few
-    words, no colon, then a date."""
+# Words that start an address line, not a caption: "Box 12", "Flat 4", "Route 66".
+_ADDRESS_START = re.compile(r"^(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|SUITE|STE|APT|APARTMENT|"
+                            r"UNIT|FLAT|FLOOR|BLDG|BUILDING|PSC|LOCAL|PISO|HAUS|ROUTE|RT|RR|"
+                            r"HWY|RUE|VIA|CALLE|ULICA|UL)\b", re.IGNORECASE)
+
+
+def _words_then_value(d: Decision, indent: int) -> int | None:
+    """Where the value starts after a caption written without a colon: "Prepped 1/28",
+    "Use by 2/1" (a date), "Parcel 1 of 1" (a count), "Sendingsnr. 7072..." and
+    "ORIGEN GDL" (a caption of the vocabulary, then a code)."""
     text = d.text
-    if d.source.raw[indent:].rstrip() != text:
+    if d.source.raw[indent:].rstrip() != text or _ADDRESS_START.match(text):
         return None  # escapes in the data: positions in the text are not in the raw
     match = re.fullmatch(r"([^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*){0,2}) (\S.*)", text)
     if match is None or shapes.address_role(match.group(1)) is not None:
         return None
-    found = recognise.text_value(match.group(2))
-    return indent + match.start(2) if found is not None and found[0] == "date" else None
+    caption, value = match.group(1), match.group(2)
+    found = recognise.text_value(value)
+    if found is not None and found[0] == "date" or shapes.PIECES.match(value):
+        return indent + match.start(2)
+    name, certainty = shapes.caption_name(caption)
+    code = shapes.has_digits(value, 2) or name == "routing_code" and re.fullmatch(
+        r"[A-Z]{2,5}", value) is not None
+    if certainty >= 0.85 and code and name not in ("service", "form_version") \
+            and len(value.split()) <= 4:
+        return indent + match.start(2)
+    return None
 
 
 def _caption_split(source: SourceField) -> int | None:

@@ -95,7 +95,9 @@ def test_a_country_line_in_a_block_is_its_country(line: str) -> None:
 def test_a_caption_word_without_a_colon_names_its_value_for_review() -> None:
     zpl = "^XA^PW812^LL1218^FO20,20^A0N,30^FDOrder 5521^FS^FO20,80^A0N,30^FDPO 88123^FS^XZ"
     result = ENGINE.synthesize(SynthesisRequest(zpl))
-    assert result.draft.values == {"order_number": "Order 5521", "purchase_order": "PO 88123"}
+    # The caption stays in the body; its name is only a guess without a colon.
+    assert result.draft.values == {"order_number": "5521", "purchase_order": "88123"}
+    assert "^FN1^FDOrder ^FS" in result.draft.body
     assert all(c < 0.7 for c in result.field_confidence.values())
 
 

@@ -161,7 +161,7 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     text = d.text
     if d.source.raw[indent:].rstrip() != text or _ADDRESS_START.match(text):
         return None  # escapes in the data: positions in the text are not in the raw
-    match = re.fullmatch(r"([^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*){0,2}) (\S.*)", text)
+    match = re.fullmatch(r"([^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*){0,2}\.?) (\S.*)", text)
     if match is None or shapes.address_role(match.group(1)) is not None:
         return None
     caption, value = match.group(1), match.group(2)
@@ -362,8 +362,10 @@ def _caption_values(decisions: list[Decision]) -> None:
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is None or name[0] in ("service", "form_version"):
-            continue  # a service banner is part of the layout (see _text)
+        if target is None or name[0] in ("service", "form_version") \
+                or target.variable and target.prefix_len and not target.source.is_barcode:
+            continue  # a service banner is part of the layout (see _text); a value
+            # after its own caption ("Climate: Controlled") is not this caption's
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8

@@ -62,7 +62,8 @@ def is_goods_label(decisions: list[Decision]) -> bool:
             return False  # a carrier's service ("SERVICE: EXPRESS 9AM")
         if not d.variable or not d.name:
             continue
-        if d.name in _SHIPMENT and d.name_certainty >= 0.85 or d.name == "piece_count":
+        if d.name in _SHIPMENT and d.name_certainty >= 0.85 \
+                or d.name == "piece_count" and shapes.PIECES.match(d.value or ""):
             return False
         parties += bool(_PARTY.match(d.name))
         goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS
@@ -77,6 +78,9 @@ def refine(decisions: list[Decision]) -> None:
         if d.variable and d.name and _PARTY.match(d.name):
             d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
             d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
+            if made_in(d.text):
+                mark_variable(d, "where the goods are made", 0.7, _indent(d),
+                              ("country_of_origin", 0.7))
     _prices(decisions)
     _identifiers(decisions)
     _people(decisions)
@@ -139,8 +143,8 @@ def _identifiers(decisions: list[Decision]) -> None:
         if d.name in ("text", "field") and len(_WORD.findall(d.value or "")) >= 2:
             d.name, d.name_certainty = "description", 0.5  # "Ducati 1299 Panigale"
             continue
-        if not generic or len((d.value or "").split()) > 2:
-            continue
+        if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
+            continue  # words, or a web address: not an identifier
         if heading is not None:
             d.name, d.name_certainty = heading, 0.6
         elif d.source.font_height >= _LARGE and not d.source.is_barcode:

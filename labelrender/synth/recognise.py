@@ -28,6 +28,8 @@ _NUMBER = r"\d+(?:[.,]\d+)?"
 WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
                     rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})$",
                     re.IGNORECASE)
+_VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
+                     r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
 _PHONE_CAPTION = re.compile(r"(?:tel|phone|telefon|tlf|tlm|mob|mobile|fon|gsm)\.?:?\s*", re.I)
@@ -203,6 +205,8 @@ def text_value(text: str) -> Recognised | None:
         return found
     if WEIGHT.fullmatch(stripped):
         return "weight", 0.85
+    if _VOLUME.fullmatch(stripped):
+        return "quantity", 0.7  # "50 ml", "6 x 750 ml": the content of a pack
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \

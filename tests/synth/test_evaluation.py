@@ -5,7 +5,10 @@ benchmarks/synthesis_eval.py; no figure is asserted here.)"""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import hashlib
+import io
 import json
 import sys
 from pathlib import Path
@@ -29,9 +32,23 @@ needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found
 
 
 def test_the_split_is_the_documented_hash_of_the_name() -> None:
-    held = sorted(n for n in TRUTH if evaluation.held_out(n))
-    assert held == sorted(n for n in TRUTH if hashlib.sha256(n.encode()).digest()[0] % 2)
-    assert len(held) == 20 and len(TRUTH) - len(held) == 22
+    names = sorted(TRUTH) + WRITTEN
+    held = sorted(n for n in names if evaluation.held_out(n))
+    assert held == sorted(n for n in names if hashlib.sha256(n.encode()).digest()[0] % 2)
+    assert len(held) == 64 and len(names) - len(held) == 55
+    assert not set(TRUTH) & set(WRITTEN)
+
+
+def test_misses_are_never_listed_for_the_held_out_part() -> None:
+    scores = [evaluation.LabelScore("a", misses=["missed  reference  'R-1'"])]
+    args = argparse.Namespace(labels=True, misses=True)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        evaluation.print_set("held out", scores, args, misses=False)
+    assert "R-1" not in out.getvalue()
+    with contextlib.redirect_stdout(out):
+        evaluation.print_set("dev", scores, args)
+    assert "R-1" in out.getvalue()
 
 
 @needs_corpus
@@ -58,11 +75,10 @@ def test_generated_check_digits_are_valid(code: str) -> None:
 def test_generated_labels_come_back_without_merged_fields() -> None:
     engine = make_engine("heuristic")
     templates = []
-    for name, entry in sorted(TRUTH.items()):
+    for name, (zpl, entries) in sorted(evaluation.load_truth(CORPUS).items()):
         if not evaluation.held_out(name):
-            zpl = (CORPUS / entry["path"]).read_text(encoding="utf-8")
-            templates.append((name, zpl, evaluation.resolve(zpl, entry["fields"])))
-    labels = list(generation.generate(templates, len(generation.LOCALES)))
+            templates.append((name, zpl, evaluation.resolve(zpl, entries)))
+    labels = list(generation.generate(templates, 4 * len(generation.LOCALES)))
     assert {label.locale for label in labels} == set(generation.LOCALES)
     for label in labels:
         score = evaluation.score(engine, label.name, label.zpl, label.truth)

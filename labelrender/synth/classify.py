@@ -161,7 +161,7 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     text = d.text
     if d.source.raw[indent:].rstrip() != text or _ADDRESS_START.match(text):
         return None  # escapes in the data: positions in the text are not in the raw
-    match = re.fullmatch(r"([^\W\d_][^\W\d]*(?: [^\W\d_][^\W\d]*){0,2}\.?) (\S.*)", text)
+    match = re.fullmatch(r"([^\W\d_][^\W\d]*\.?(?: [^\W\d_][^\W\d]*\.?){0,2}) (\S.*)", text)
     if match is None or shapes.address_role(match.group(1)) is not None:
         return None
     caption, value = match.group(1), match.group(2)
@@ -588,6 +588,8 @@ def _address_blocks(decisions: list[Decision], rules: Rules | None = None) -> No
             continue
         prefix = _country_prefix(decisions, anchor, claimed)
         above = _lines_above(decisions, prefix or anchor, claimed, rules)
+        if any(shapes.is_known_caption(d.text) for d in above):
+            continue  # "Kundenr." / "Referanse" over "PO-66120": captions, not an address
         if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
                 len(above) < 3 or not shapes.words_only(above[-1].text)
                 or shapes.is_country(above[-1].text)):

@@ -42,6 +42,8 @@ _LAYOUT_WORDS = re.compile(
     r"oben|haut|arriba|boven|góra)\b|(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
+# A parcel count ("1/2", "3 of 4"), not a season or a range of years ("2025/2026").
+_COUNT = re.compile(r"\d{1,3}\s*(?:/|of|von|de|van|z|av|af|di)\s*\d{1,3}", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
@@ -63,7 +65,7 @@ def is_goods_label(decisions: list[Decision]) -> bool:
         if not d.variable or not d.name:
             continue
         if d.name in _SHIPMENT and d.name_certainty >= 0.85 \
-                or d.name == "piece_count" and shapes.PIECES.match(d.value or ""):
+                or d.name == "piece_count" and _COUNT.fullmatch((d.value or "").strip()):
             return False
         parties += bool(_PARTY.match(d.name))
         goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS

@@ -406,8 +406,10 @@ def caption_name(caption: str) -> tuple[str, float]:
                 return "tracking_number", 0.7  # "Piece ID", "Paket-ID": an identifier
             return name, 0.85 if i < sure else 0.7
     last = short.split(" ")[-1] if short else ""
-    if last.endswith("ref") or last.endswith("reference"):
-        return "reference", 0.7  # "AltRef", "Kundenref"
+    if last.endswith("ref") or last.endswith("reference") or any(
+            w in ("ref", "réf", "rif", "ref a") or w.startswith(("referen", "référen", "riferim"))
+            for w in short.split(" ")):
+        return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
     return _numbered(snake(caption)) or "field", 0.45
 
 

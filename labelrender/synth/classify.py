@@ -754,7 +754,10 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
 
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
                  rules: Rules | None = None) -> list[Decision]:
-    """Up to four lines right above a postal line in its column (name, street...)."""
+    """Up to four lines right above a postal line in its column (name, street...),
+    five above a postcode printed alone (a British name, flat, street, locality and
+    town over it)."""
+    most = 5 if _lone_postcode(anchor) else 4
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
                      and abs(d.source.rx - anchor.source.rx) <= _COLUMN_TOLERANCE
                      and d.source.ry < anchor.source.ry and d.source.position not in claimed),
@@ -763,7 +766,7 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
     below = anchor
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
-                or shapes.is_caption(d.text) or len(lines) == 4 \
+                or shapes.is_caption(d.text) or len(lines) == most \
                 or d.source.font_height > _FONT_JUMP * below.source.font_height \
                 or _ruled_between(rules, d, below):
             break  # a code printed much larger above a block (or ruled off) is no line of it

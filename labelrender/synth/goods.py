@@ -1,12 +1,15 @@
 """Labels of goods, not of shipments: product, shelf, bin, asset and lab labels.
 
-A label with no address block, no address caption and no validated carrier number
-is read as a label of goods. There the printed words carry the data: the product's
-name and description lines are what changes from one label to the next, a price
-is a price (not a declared value), an identifier under an "ASSET TAG" or
-"SPECIMEN" heading is that identifier (not a parcel number), and a large code on a
-bin label is its location (not a sort code). Every name given here from layout
-alone stays below the review threshold, so it is listed in "names to review".
+A label with no address caption and no carrier's data (a validated parcel number,
+a sort code, a parcel count, a service) is read as a label of goods, and so is one
+whose only address-like block sits beside two signs of goods (a lot, an expiry
+date, a price, a GTIN...): that block is the maker's own address and stays static.
+There the printed words carry the data: the product's name and description lines
+change from one label to the next, an amount is a price (not a declared value), an
+identifier under an "ASSET TAG" or "SPECIMEN" heading is that identifier (not a
+parcel number), and a large code on a bin label is its location (not a sort code).
+A name given here from layout alone is at most 0.7 sure, most below the review
+threshold, so they are listed in "names to review".
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ _LAYOUT_WORDS = re.compile(
     r"barcode|code ?128|code ?39|gs1|sscc|gtin|fragile|keep|do not|don't|handle|store|"
     r"attach|caution|warning|danger|this side|stock|in stock|sample|example|scan|"
     r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?|number|nummer|numéro|numero|"
-    r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|kg|sp\. z o\.o|conservare|"
+    r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|sp\. z o\.o|conservare|"
     r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
     r"oben|haut|arriba|boven|góra)\b|(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)

@@ -1,0 +1,125 @@
+"""Captions and the values they name: "Ref: 4711" in one field, or "Weight:" in a
+field of its own beside or above its value."""
+
+from __future__ import annotations
+
+import re
+
+from . import shapes
+from .decision import Decision
+from .decision import mark_variable as _variable
+from .source import SourceField, printed_bytes
+
+PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
+
+
+def raw_caption_split(source: SourceField) -> int | None:
+    """Where the value starts in the raw data of a "Caption: value" field. A caption
+    written with ^FH escapes ("Zawarto_c5_9b_c4_87:") is read as it prints, and the
+    split taken back to the raw data."""
+    split = shapes.caption_split(source.raw)
+    indicator = source.hex_indicator
+    if split is not None or indicator is None or indicator not in source.raw:
+        return split
+    printed = printed_bytes(source, source.raw)
+    at = shapes.caption_split(printed)
+    if at is None:
+        return None
+    for end in range(at, len(source.raw) + 1):
+        if printed_bytes(source, source.raw[:end]) == printed[:at]:
+            return end
+    return None
+
+
+def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | None:
+    """The field a caption labels: beside it on its line, else right below it."""
+    c = caption.source
+    candidates = [d for d in decisions if d is not caption and not d.source.is_barcode
+                  and d.text and not shapes.is_caption(d.text)
+                  and not shapes.is_known_caption(d.text)]
+    line = max(10, int(0.6 * c.font_height))
+    beside = [d for d in candidates if abs(d.source.ry - c.ry) <= line
+              and 0 < d.source.rx - c.rx <= 520]
+    reach = max(int(2.2 * c.font_height), 40)
+    # A caption with no colon may head a table column ("Qty.", "Wgt", "Value"): with
+    # a number below it and only words beside it (the next headers), the number is
+    # its value.
+    cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
+             and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 10
+             and shapes.has_digits(d.text, 1)]
+    if cells and not caption.text.strip().endswith((":", "#")) \
+            and all(shapes.words_only(d.text) for d in beside):
+        return min(cells, key=lambda d: d.source.ry)
+    # Words beside a caption in its own print size are the next column's heading
+    # ("GTIN" ... "COUNT"): the value is below.
+    headings = all(shapes.words_only(d.text) and d.text.isupper() and not d.variable
+                   and abs(d.source.font_height - c.font_height) <= 2 for d in beside)
+    if beside and not (headings and not caption.text.strip().endswith(":")):
+        return min(beside, key=lambda d: d.source.rx)
+    others = [o.source for o in decisions if o is not caption and not o.variable
+              and o.text and shapes.is_caption(o.text)]
+    below = [d for d in candidates if 0 < d.source.ry - c.ry <= reach
+             and c.rx - 60 <= d.source.rx <= c.rx + 200
+             and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
+    return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+_UNIT = re.compile(r"(?:kgs?|lbs?|g|oz)\.?", re.IGNORECASE)
+
+
+def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
+    """A unit printed in a field of its own right after a number ("0.10" "kg") is the
+    number's: the number is a weight, the unit static. False when ``unit`` is none."""
+    if not _UNIT.fullmatch(unit.text.strip()):
+        return False
+    u = unit.source
+    left = [d for d in decisions if d is not unit and not d.source.is_barcode
+            and re.fullmatch(r"\d+(?:[.,]\d+)?", d.text.strip())
+            and abs((d.source.ry + d.source.font_height) - (u.ry + u.font_height)) <= 12
+            and 0 < u.rx - d.source.rx <= 160]
+    if not left:
+        return False
+    number = max(left, key=lambda d: d.source.rx)
+    if not number.variable or number.name_certainty < 0.8:
+        number.variable = False
+        indent = len(number.source.raw) - len(number.source.raw.lstrip(" "))
+        _variable(number, f"number before its unit {unit.text.strip()!r}", 0.8, indent,
+                  ("weight", 0.8))
+    return True
+
+
+def _refines(caption: str, shape: str | None) -> bool:
+    """A caption says which kind of a shape's value it is: "BEST BEFORE" over a date."""
+    return shape == "date" and caption != "date" and ("date" in caption or caption == "dob")
+
+
+def caption_values(decisions: list[Decision]) -> None:
+    """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
+    value beside or below it, and makes it variable."""
+    for caption in decisions:
+        text = caption.text
+        if caption.variable or caption.source.is_barcode or not text \
+                or shapes.address_role(text) is not None \
+                or not (shapes.is_known_caption(text) or shapes.is_caption(text)):
+            continue
+        if _unit_after_number(decisions, caption):
+            continue
+        name = shapes.caption_name(text)
+        target = _caption_target(decisions, caption)
+        if target is None or name[0] in ("service", "form_version") \
+                or target.variable and target.prefix_len and not target.source.is_barcode:
+            continue  # a service banner is part of the layout (see _text); a value
+            # after its own caption ("Climate: Controlled") is not this caption's
+        if not target.variable:
+            wordy = not shapes.has_digits(target.text, 1)
+            if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
+                          or sum(c.isalnum() for c in target.text) < 2):
+                continue  # words below a caption are often more static text
+            indent = len(target.source.raw) - len(target.source.raw.lstrip(" "))
+            _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)
+            continue
+        party = re.match(PARTY, target.name or "")
+        if party and name[0] in ("phone", "contact", "email"):
+            target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
+        elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)):
+            target.name, target.name_certainty = name

@@ -133,6 +133,8 @@ _WORDS_INSTEAD = {"piece_count": "description", "quantity": "description",
 
 def _words_for_number(name: tuple[str, float], value: str,
                       found: tuple[str, float] | None) -> tuple[str, float]:
+    if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
+        return found  # "Contents: 24 x 330ml" is how much, not what
     if name[0] not in _WORDS_INSTEAD or found is not None or len(value.split()) < 2 \
             or not value[:1].isalpha() or shapes.PIECES.match(value):
         return name

@@ -96,6 +96,8 @@ def _prices(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "value" and d.name_certainty < 0.85:
             d.name = "price"
+        elif d.variable and d.name == "routing_code" and shapes.is_country(d.value or ""):
+            d.name, d.name_certainty = "country_of_origin", 0.7  # "Origin: Italy"
         elif d.variable and d.name == "reference" and d.prefix_len:
             # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference
             d.name, d.name_certainty = "part_number", 0.6

@@ -1,0 +1,31 @@
+^XA
+^CI28
+^PW1218
+^LL812
+^LH0,0
+^FO40,36^A0N,32,30^FDTHE HALVERSTON MUSEUM OF INDUSTRY^FS
+^FO40,74^A0N,22,20^FDCollections & Archives · Object Storage^FS
+^FO40,110^GB1138,3,3^FS
+^FO40,136^A0N,24,22^FDAccession no.^FS
+^FO40,166^A0N,64,58^FD1987.214.1-38^FS
+^FO780,136^A0N,24,22^FDBox^FS
+^FO780,166^A0N,64,58^FD3 of 7^FS
+^FO40,256^A0N,24,22^FDCollection^FS
+^FO40,286^A0N,34,32^FDPembury Mill Company Records^FS
+^FO40,336^A0N,24,22^FDContents^FS
+^FO40,366^A0N,30,28^FDWage ledgers and time books, weaving shed^FS
+^FO40,402^A0N,30,28^FDPhotographic prints, mill interior (12)^FS
+^FO40,452^A0N,24,22^FDDate range^FS
+^FO40,482^A0N,34,32^FD1911-1934^FS
+^FO420,452^A0N,24,22^FDLocation^FS
+^FO420,482^A0N,34,32^FDStore B · Bay 4 · Shelf 3^FS
+^FO900,452^A0N,24,22^FDCondition^FS
+^FO900,482^A0N,34,32^FDFair^FS
+^FO40,548^A0N,24,22^FDConservation notes^FS
+^FO40,578^A0N,28,26^FDInterleave prints with buffered tissue; ledgers have red rot.^FS
+^FO40,640^BY3,3^BCN,90,N,N,N^FDHMI-1987.214-B03^FS
+^FO40,740^A0N,24,22^FDHMI-1987.214-B03^FS
+^FO780,640^A0N,22,20^FDHandle with gloves.^FS
+^FO780,670^A0N,22,20^FDDo not stack more than three boxes.^FS
+^FO780,740^A0N,20,18^FDLabelled 25/11/2026  JW^FS
+^XZ

@@ -215,13 +215,14 @@ def _barcodes_of_captioned_values(decisions: list[Decision],
     under "RMA: R-2611-048213") is that value: the caption names it better than
     the barcode's shape does."""
     for data, barcode in barcodes:
-        if barcode.name_certainty >= 0.7 or len(data) < 5:
+        if barcode.name_certainty >= 0.7 or len(data) < 2:
             continue
         for d in decisions:
             if d.source.is_barcode or not d.variable or not d.prefix_len or not d.name \
                     or d.name_certainty < 0.85 or not d.value:
                 continue
-            if re.sub(r"[\s./-]", "", d.value) == data:
+            plain = re.sub(r"[\s./-]", "", d.value)
+            if plain == data and (len(data) >= 5 or d.value.strip() == data):
                 barcode.name, barcode.name_certainty = d.name, 0.75
                 break
 

@@ -42,7 +42,9 @@ _LAYOUT_WORDS = re.compile(
     r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?|number|nummer|numéro|numero|"
     r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|sp\. z o\.o|conservare|"
     r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
-    r"oben|haut|arriba|boven|góra)\b|(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
+    r"oben|haut|arriba|boven|góra|thank you|thanks|gracias|merci|danke|grazie|"
+    r"dziękujemy|tack|bedankt|köszönjük)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb)\)$|"
+    r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
 # A parcel count ("1/2", "3 of 4"), not a season or a range of years ("2025/2026").
@@ -111,7 +113,7 @@ _CONTEXT = (
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
-_LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
+_LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|STORE|"
                        r"REGAL|FACH|GANG|PLATZ)\b\.?\s*\S.*$", re.IGNORECASE)
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 
@@ -142,7 +144,7 @@ def _identifiers(decisions: list[Decision]) -> None:
                 or d.prefix_len and not d.source.is_barcode:
             continue
         generic = d.name in _PARCEL_NAMES or d.source.is_barcode and d.name_certainty <= 0.55
-        digits = (d.value or "").strip()
+        digits = re.sub(r"\s", "", d.value or "")  # "0 37 60123 45678 4"
         if generic and digits.isdigit() and len(digits) in (8, 12, 13, 14) \
                 and recognise.gs1_valid(digits):
             d.name, d.name_certainty = "gtin", 0.7  # a GTIN in a Code 128

@@ -121,5 +121,7 @@ def caption_values(decisions: list[Decision]) -> None:
         party = re.match(PARTY, target.name or "")
         if party and name[0] in ("phone", "contact", "email"):
             target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
+        elif name[0] == "description" and target.name in ("quantity", "weight"):
+            continue  # "Contenu" over "6 x 75 cl": how much, not what
         elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)):
             target.name, target.name_certainty = name

@@ -38,7 +38,7 @@ _PARCEL_NAMES = frozenset({"tracking_number", "text", "field", "reference"})
 _LAYOUT_WORDS = re.compile(
     r"\b(?:label|labels|tag|etikett|etikette|étiquette|etichetta|etiqueta|ean|upc|qr|"
     r"barcode|code ?128|code ?39|gs1|sscc|gtin|fragile|keep|do not|don't|handle|store|"
-    r"attach|caution|warning|danger|this side|stock|in stock|sample|example|scan|"
+    r"attach|caution|warning|danger|this side|stock|stocker|in stock|sample|example|scan|"
     r"www|http|inc|ltd|gmbh|llc|s\.?a\.?|b\.?v\.?|number|nummer|numéro|numero|"
     r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|sp\. z o\.o|conservare|"
     r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
@@ -115,6 +115,7 @@ _CONTEXT = (
 )
 _LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|STORE|"
                        r"REGAL|FACH|GANG|PLATZ)\b\.?\s*\S.*$", re.IGNORECASE)
+_ALCOHOL = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:/vol\.?)?)$", re.I)
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 
 
@@ -148,6 +149,10 @@ def _identifiers(decisions: list[Decision]) -> None:
         if generic and digits.isdigit() and len(digits) in (8, 12, 13, 14) \
                 and recognise.gs1_valid(digits):
             d.name, d.name_certainty = "gtin", 0.7  # a GTIN in a Code 128
+            continue
+        if d.name in ("text", "field") and (_LAYOUT_WORDS.search(d.text) or "°" in d.text):
+            d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
+            d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue
         if d.name in ("text", "field") and len(_WORD.findall(d.value or "")) >= 2:
             d.name, d.name_certainty = "description", 0.5  # "Ducati 1299 Panigale"
@@ -186,6 +191,9 @@ def _descriptions(decisions: list[Decision]) -> None:
         if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text):
             mark_variable(d, "a room, bay or shelf", 0.6, _indent(d), ("location", 0.6))
             continue
+        if _ALCOHOL.fullmatch(text):
+            mark_variable(d, "strength of a drink", 0.6, _indent(d), ("alcohol", 0.6))
+            continue
         if _COMPOSITION.fullmatch(text):
             mark_variable(d, "what the goods are made of", 0.6, _indent(d), ("material", 0.6))
             continue
@@ -203,7 +211,8 @@ def _description_like(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 7 or len(text) < 4 or not shapes.has_letters(text):
         return False
-    if text.endswith((":", ".", "!", ";", "#")) or ". " in text or "___" in text \
+    if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
+            or "___" in text or "°" in text or shapes.WEB.search(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
         return False
     if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \

@@ -62,6 +62,7 @@ _MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_
 _CURRENCY = r"(?:[$€£¥]|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|Kč|zł|kr\.?|Fr\.)"
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*[.,]\d{{2}}\s?{_CURRENCY}|\d+\s?{_CURRENCY})$")
+_TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
@@ -216,6 +217,8 @@ def text_value(text: str) -> Recognised | None:
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels
     if _YEAR_MONTH.fullmatch(stripped) or _MONTH_DAY.fullmatch(stripped):
         return "date", 0.7
+    if _TIME_SLOT.fullmatch(stripped):
+        return "time_slot", 0.7  # "14:00-16:00": a delivery window, chosen per parcel
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):
         return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)

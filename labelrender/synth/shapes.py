@@ -38,7 +38,7 @@ PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 PIECES = re.compile(r"^(?:0\d{3}|\d{1,3})\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*(?:0\d{3}|\d{1,3})$",
                     re.IGNORECASE)
 # A web or e-mail address: no postal line.
-_WEB = re.compile(r"www\.|https?:|@|\.(?:com|net|org|de|fr|it|es|nl|uk|hu|pl|cz|se)\b", re.I)
+WEB = re.compile(r"www\.|https?:|@|\.(?:com|net|org|de|fr|it|es|nl|uk|hu|pl|cz|se)\b", re.I)
 # Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European (also with
 # the country's prefix: "D-12345", "H-3437", "CH-8000", "DK-2500"), Polish,
 # Swedish/Czech spaced, Dutch, British and Canadian.
@@ -199,7 +199,7 @@ def is_tracking(text: str) -> bool:
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
     return bool(POSTAL.search(text.upper())) and bool(_WORD.search(text)) \
-        and len(text.split()) <= 6 and not _WEB.search(text)
+        and len(text.split()) <= 6 and not WEB.search(text)
 
 
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)

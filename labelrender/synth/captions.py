@@ -52,7 +52,8 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
         return min(cells, key=lambda d: d.source.ry)
     # Words beside a caption in its own print size are the next column's heading
     # ("GTIN" ... "COUNT"): the value is below.
-    headings = all(shapes.words_only(d.text) and d.text.isupper() and not d.variable
+    headings = all(shapes.words_only(d.text) and (d.text.isupper() or d.text.istitle())
+                   and len(d.text.split()) <= 3 and not d.variable
                    and abs(d.source.font_height - c.font_height) <= 2 for d in beside)
     if beside and not (headings and not caption.text.strip().endswith(":")):
         return min(beside, key=lambda d: d.source.rx)

@@ -1,7 +1,7 @@
 """Labels of goods, not of shipments: product, shelf, bin, asset and lab labels.
 
 A label with no address caption and no carrier's data (a validated parcel number,
-a sort code, a parcel count, a service) is read as a label of goods, and so is one
+a sort code, a service) is read as a label of goods, and so is one
 whose only address-like block sits beside two signs of goods (a lot, an expiry
 date, a price, a GTIN...): that block is the maker's own address and stays static.
 There the printed words carry the data: the product's name and description lines
@@ -47,8 +47,6 @@ _LAYOUT_WORDS = re.compile(
     r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
-# A parcel count ("1/2", "3 of 4"), not a season or a range of years ("2025/2026").
-_COUNT = re.compile(r"\d{1,3}\s*(?:/|of|von|de|van|z|av|af|di)\s*\d{1,3}", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
@@ -57,7 +55,7 @@ _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodo
 
 def is_goods_label(decisions: list[Decision]) -> bool:
     """No address caption and no carrier's data (a validated parcel number, a sort
-    code, a parcel count, a service); and where an uncaptioned block reads like an
+    code, a service); and where an uncaptioned block reads like an
     address, at least two signs of goods (a lot, an expiry date, a price, a GTIN...):
     that block is then the maker's own address, printed on every label."""
     parties = goods_signs = 0
@@ -69,8 +67,7 @@ def is_goods_label(decisions: list[Decision]) -> bool:
             return False  # a carrier's service ("SERVICE: EXPRESS 9AM")
         if not d.variable or not d.name:
             continue
-        if d.name in _SHIPMENT and d.name_certainty >= 0.85 \
-                or d.name == "piece_count" and _COUNT.fullmatch((d.value or "").strip()):
+        if d.name in _SHIPMENT and d.name_certainty >= 0.85:
             return False
         parties += bool(_PARTY.match(d.name))
         goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS

@@ -390,6 +390,16 @@ def main() -> int:
     figures = {"dev": print_set("development part (real labels, tuned on)", parts["dev"], args),
                "held_out": print_set("HELD-OUT part (real labels, only scored)",
                                      parts["held_out"], args, misses=False)}
+    # The held-out part by where its labels come from: the corpus's real carrier
+    # labels (the first held-out set) and the labels written for the evaluation.
+    corpus = set(json.loads(TRUTH.read_text(encoding="utf-8"))["labels"])
+    for title, part in (("corpus labels", [s for s in parts["held_out"] if s.name in corpus]),
+                        ("written and zplkit goods labels",
+                         [s for s in parts["held_out"] if s.name not in corpus])):
+        f = summary(part)
+        print(f"  held-out {title}: {f['labels']:.0f} labels, {f['fields']:.0f} fields; "
+              f"precision {f['precision']:.3f}, recall {f['recall']:.3f}, names right "
+              f"{f['names_right']:.3f}, corr {f['confidence_correlation']:+.2f}")
     if generated:
         figures["generated"] = print_set("generated labels (development layouts, "
                                          "new data in 16 locales)", generated, args)

@@ -50,7 +50,7 @@ _LARGE = 40
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
-                      r"fabricado en|origin:?)\s+\S.*$", re.IGNORECASE)
+                      r"fabricado en|origin:)\s+\S.*$", re.IGNORECASE)
 
 
 def is_goods_label(decisions: list[Decision]) -> bool:

@@ -107,10 +107,12 @@ def caption_values(decisions: list[Decision]) -> None:
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is None or name[0] in ("service", "form_version") \
-                or target.variable and target.prefix_len and not target.source.is_barcode:
-            continue  # a service banner is part of the layout (see _text); a value
-            # after its own caption ("Climate: Controlled") is not this caption's
+        if target is None or name[0] in ("service", "form_version"):
+            continue  # a service banner is part of the layout (see _text)
+        if target.variable and target.prefix_len and not target.source.is_barcode:
+            if ":" in target.source.raw[:target.prefix_len]:
+                continue  # a value after its own caption ("Climate: Controlled")
+            target.variable = False  # "Ref:" beside "Order 1234": all of it is the value
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8

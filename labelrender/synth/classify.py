@@ -159,9 +159,13 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
         return None
     caption, value = match.group(1), match.group(2)
     found = recognise.text_value(value)
-    if found is not None and found[0] == "date" or shapes.PIECES.match(value):
-        return indent + match.start(2)
     name, certainty = shapes.caption_name(caption)
+    dated = found is not None and found[0] == "date" and (
+        found[1] >= 0.85 or "date" in name and certainty >= 0.85
+        or re.search(r"(?:ed|by|on)$", caption.lower()) is not None)
+    if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
+        return indent + match.start(2)  # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5",
+        # not "Rettenbacherplatz 5/3")
     code = shapes.has_digits(value, 2) or name == "routing_code" and re.fullmatch(
         r"[A-Z]{2,5}", value) is not None
     if certainty >= 0.85 and code and name not in ("service", "form_version") \

@@ -23,10 +23,15 @@ _PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
 # Names whose validated data says "shipment": a label carrying one is a shipping label.
 _SHIPMENT = frozenset({"tracking_number", "sscc", "routing_code"})
 # Names that only labels of goods carry, and the symbologies of retail goods.
-_GOODS = frozenset({"lot_number", "expiry_date", "manufacture_date", "price", "unit_price",
-                    "gtin", "country_of_origin", "part_number", "sku", "serial_number",
-                    "quantity", "material", "size", "color", "date_code"})
+_GOODS = frozenset({"lot_number", "expiry_date", "manufacture_date", "pack_date", "price",
+                    "unit_price", "gtin", "country_of_origin", "part_number", "sku",
+                    "serial_number", "quantity", "material", "size", "color", "date_code",
+                    "patient_id", "date_of_birth", "specimen_id", "asset_number", "location",
+                    "ingredients", "alcohol", "vintage", "manufacturer", "vendor"})
 _RETAIL_SYMBOLS = frozenset({"BE", "B8", "BU", "B9"})
+# Names a parcel's data takes, validated or not.
+_PARCEL_SIGNS = frozenset({"tracking_number", "sscc", "routing_code", "weight", "piece_count",
+                           "reference", "ship_date", "delivery_date"})
 # Heading names that name the label's main identifier ("ASSET TAG" -> asset_number).
 _IDENTIFIERS = frozenset({"asset_number", "specimen_id", "serial_number", "part_number",
                           "sku", "lot_number", "location", "work_order", "order_number",
@@ -57,8 +62,11 @@ def is_goods_label(decisions: list[Decision]) -> bool:
     """No address caption and no carrier's data (a validated parcel number, a sort
     code, a service); and where an uncaptioned block reads like an
     address, at least two signs of goods (a lot, an expiry date, a price, a GTIN...):
-    that block is then the maker's own address, printed on every label."""
+    that block is then the maker's own address, printed on every label. With no
+    address found at all, two pieces of a parcel's data (a parcel number, a weight,
+    a reference...) and nothing of goods say it is a parcel whose blocks were missed."""
     parties = goods_signs = 0
+    parcel_signs: set[str] = set()  # distinct values: a number and its barcode count once
     for d in decisions:
         if not d.source.is_barcode and shapes.address_role(d.text) in ("ship_to", "ship_from"):
             return False
@@ -71,7 +79,11 @@ def is_goods_label(decisions: list[Decision]) -> bool:
             return False
         parties += bool(_PARTY.match(d.name))
         goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS
-    return parties == 0 or goods_signs >= 2
+        if d.name in _PARCEL_SIGNS:
+            parcel_signs.add(d.value or "")
+    if parties == 0:  # no address found: a parcel's data with nothing of goods says parcel
+        return goods_signs > 0 or len(parcel_signs) < 2
+    return goods_signs >= 2
 
 
 def refine(decisions: list[Decision]) -> None:

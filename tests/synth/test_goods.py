@@ -97,3 +97,13 @@ def test_a_shipping_label_is_not_a_label_of_goods() -> None:
     assert not goods.is_goods_label(classify(label))
     label = read_first_label("^XA^FO30,30^A0N,25^FDM6 Titanium Bolt^FS^XZ")
     assert goods.is_goods_label(classify(label))
+
+
+def test_a_parcel_whose_blocks_were_missed_is_no_label_of_goods() -> None:
+    # No address found, but a parcel number and a weight: words stay as they were.
+    label = read_first_label("^XA^FO30,30^A0N,25^FDHeavy Freight Services^FS"
+                             "^FO30,90^A0N,25^FDWeight: 12.5 kg^FS"
+                             "^FO30,150^BCN,80,N^FD1Z999AA10123456784^FS^XZ")
+    decisions = classify(label)
+    assert not goods.is_goods_label(decisions)
+    assert not any(d.name == "description" for d in decisions)

@@ -103,7 +103,7 @@ def test_a_parcel_whose_blocks_were_missed_is_no_label_of_goods() -> None:
     # No address found, but a parcel number and a weight: words stay as they were.
     label = read_first_label("^XA^FO30,30^A0N,25^FDHeavy Freight Services^FS"
                              "^FO30,90^A0N,25^FDWeight: 12.5 kg^FS"
-                             "^FO30,150^BCN,80,N^FD1Z999AA10123456784^FS^XZ")
+                             "^FO30,150^BCN,80,N^FD1Z999AA10123456780^FS^XZ")  # check digit wrong
     decisions = classify(label)
     assert not goods.is_goods_label(decisions)
     assert not any(d.name == "description" for d in decisions)

@@ -127,6 +127,8 @@ def caption_split(text: str) -> int | None:
 def caption_name(caption: str) -> tuple[str, float]:
     """The field name a caption gives the value next to it, and how sure that is: a
     caption of the vocabulary is sure, an unknown one only names the field."""
+    if _PER_UNIT.search(caption):
+        return "unit_price", 0.85  # "€/kg", "Price £/kg", "$ per lb"
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
@@ -153,6 +155,13 @@ def caption_name(caption: str) -> tuple[str, float]:
             for w in short.split(" ")):
         return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
     return _numbered(snake(caption)) or "field", 0.45
+
+
+# A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".
+_PER_UNIT = re.compile(
+    r"(?:[€£$¥]|\b(?:eur|usd|gbp|chf|sek|pln|czk)\b)\s*(?:/|per |pro |au |za )\s*"
+    r"(?:kg|g|100 ?g|l|lb|oz|st|stk|pc|unit)\b|\b(?:price|prix|preis|precio|prezzo|cena|pris) "
+    r"(?:per|pro|au|al|por|za) (?:kg|l|lb|100 ?g|litre|liter)\b", re.I)
 
 
 def _numbered(name: str) -> str:

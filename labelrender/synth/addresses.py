@@ -353,6 +353,11 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
     return list(reversed(lines))
 
 
+# A salutation printed on a line of its own above the name (German, Austrian forms).
+_SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|miss|mme|m\.|"
+                         r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -382,6 +387,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
             part = "email"
+        elif not named and _SALUTATION.fullmatch(d.text.strip()):
+            d.reason, d.certainty = "a salutation on a line of its own", 0.7
+            continue  # "Frau" above "Annika Weißenborn": the name is the next line
         elif not named:
             part, named = "name", True
         elif i == town:

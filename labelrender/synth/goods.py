@@ -27,7 +27,7 @@ _GOODS = frozenset({"lot_number", "expiry_date", "manufacture_date", "pack_date"
                     "unit_price", "gtin", "country_of_origin", "part_number", "sku",
                     "serial_number", "quantity", "material", "size", "color", "date_code",
                     "patient_id", "date_of_birth", "specimen_id", "asset_number", "location",
-                    "ingredients", "alcohol", "vintage", "manufacturer", "vendor"})
+                    "ingredients", "abv", "vintage", "manufacturer", "vendor"})
 _RETAIL_SYMBOLS = frozenset({"BE", "B8", "BU", "B9"})
 # Names a parcel's data takes, validated or not.
 _PARCEL_SIGNS = frozenset({"tracking_number", "sscc", "routing_code", "weight", "piece_count",
@@ -48,7 +48,7 @@ _LAYOUT_WORDS = re.compile(
     r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|sp\. z o\.o|conservare|"
     r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
     r"oben|haut|arriba|boven|góra|thank you|thanks|gracias|merci|danke|grazie|"
-    r"dziękujemy|tack|bedankt|köszönjük)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb)\)$|"
+    r"dziękujemy|tack|bedankt|köszönjük)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
     r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
@@ -197,11 +197,12 @@ def _descriptions(decisions: list[Decision]) -> None:
         text = d.text.strip()
         if d.variable or d.source.is_barcode or d.reason.startswith("the maker's own"):
             continue
-        if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text):
+        if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text) \
+                and len(text.split()) <= 8 and ". " not in text and not text.endswith(":"):
             mark_variable(d, "a room, bay or shelf", 0.6, _indent(d), ("location", 0.6))
             continue
         if _ALCOHOL.fullmatch(text):
-            mark_variable(d, "strength of a drink", 0.6, _indent(d), ("alcohol", 0.6))
+            mark_variable(d, "strength of a drink", 0.6, _indent(d), ("abv", 0.6))
             continue
         if _COMPOSITION.fullmatch(text):
             mark_variable(d, "what the goods are made of", 0.6, _indent(d), ("material", 0.6))

@@ -15,6 +15,7 @@ ADDRESS_ROLES = {
          "DESTINATAIRE", "DESTINATARIO", "GEADRESSEERDE", "ONTVANGER", "ODBIORCA",
          "ADRES DORĘCZENIA", "MOTTAKER", "MOTTAGARE", "MODTAGER", "TILL", "VASTAANOTTAJA",
          "ALICI", "ALICI ADRESI", "ALICI ADRESİ", "AAN", "TIL", "DESTINATION", "PŘÍJEMCE",
+         "ADRESÁT", "ADRESAT", "ADRESSAT", "CÍMZETT NEVE",
          "CÍMZETT", "LEVERANSADRESS", "LEVERINGSADRESSE", "DESTINATÁRIO", "A L'ATTENTION DE"],
         "ship_to"),
     **dict.fromkeys(
@@ -30,9 +31,9 @@ ADDRESS_ROLES = {
 }
 
 # Short words that are captions only with a colon ("DE:"), not as plain text.
-COLON_ROLES = {"FOR": "mark_for", "A": "ship_to", "AN": "ship_to", "PARA": "ship_to",
-                "DE": "ship_from", "DA": "ship_from", "VON": "ship_from", "VAN": "ship_from",
-                "OD": "ship_from", "DO": "ship_to"}
+COLON_ROLES = {"ABS": "ship_from", "FOR": "mark_for", "A": "ship_to", "AN": "ship_to",
+               "PARA": "ship_to", "DE": "ship_from", "DA": "ship_from", "VON": "ship_from",
+               "VAN": "ship_from", "OD": "ship_from", "DO": "ship_to"}
 
 
 def _words(name: str, *captions: str) -> dict[str, str]:
@@ -86,6 +87,7 @@ CAPTION_NAMES = {
              "datum zásilky", "dátum"),
     **_words("ship_date", "ship date", "shipping date", "shipment date", "avs datum",
              "avsändningsdatum", "versanddatum", "versanddat", "date d expédition",
+             "feladás dátuma", "lähetyspäivä",
              "data spedizione", "fecha de envío", "verzenddatum", "date of mailing",
              "pickup date", "data nadania"),
     **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
@@ -112,7 +114,8 @@ CAPTION_NAMES = {
              "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
              "numero de compte", "konto", "kontonummer", "cad"),
     **_words("customer_number", "customer", "customer no", "customer #", "customer number",
-             "cust no", "kundennummer", "kundennr", "kundenr", "kundnummer", "kundnr", "knr",
+             "cust no", "kundennummer", "kundennr", "kundenr", "kundnummer", "asiakasnumero",
+             "ügyfélszám", "kundnr", "knr",
              "kundenummer", "numéro client", "codice cliente", "número de cliente",
              "klantnummer", "numer klienta"),
     **_words("order_number", "order", "order no", "order #", "order number", "ordre",
@@ -121,6 +124,8 @@ CAPTION_NAMES = {
              "pedido", "ordernummer", "ordernr", "zamówienie", "order id", "auftrag",
              "auftragsnr", "auftragsnummer", "numero de commande", "numéro de commande",
              "numero ordine", "número de pedido", "numer zamówienia", "sales order", "so", "so #",
+             "megrendelés", "rendelésszám",
+             "tilaus", "tilausnumero",
              "so no"),
     **_words("purchase_order", "po", "po #", "p o", "purchase order", "p o #", "po no"),
     **_words("reference", "delivery note", "delivery no", "lieferschein", "lieferscheinnr",
@@ -150,6 +155,7 @@ CAPTION_NAMES = {
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",
              "contrassegno", "contra reembolso", "rembours", "pobranie", "efterkrav",
+             "utánvét", "utánvét összege", "jälkivaatimus",
              "dobírka", "dobirka", "cash on delivery", "kwota pobrania", "rembours bedrag"),
     **_words("value", "value", "wert", "valeur", "valore", "valor", "waarde", "värde",
              "customs value", "declared value"),
@@ -183,7 +189,8 @@ CAPTION_NAMES = {
              "seriennummer", "serien nr", "ser nr", "numéro de série", "n de série",
              "no de série", "numero di serie", "matricola", "número de serie", "serienummer",
              "numer seryjny", "nr seryjny"),
-    **_words("lot_number", "lot #", "lot number", "chargennr", "chargen nr.", "ch nr", "batch #",
+    **_words("lot_number", "lot #", "lot number", "partie", "chargennr", "chargen nr.", "ch nr",
+             "batch #",
              "batch number", "charge nr",
              "chargennummer", "chargen nr", "ch b", "numéro de lot", "n de lot", "no lot",
              "partij", "partijnummer", "parti", "partia", "numer partii", "lote n",
@@ -209,6 +216,8 @@ CAPTION_NAMES = {
              "fecha fabricacion", "productiedatum", "tillverkningsdatum", "data produkcji",
              "gyártási idő", "gyártás dátuma"),
     **_words("pack_date", "packed", "packed on", "pack date", "date packed", "packing date",
+             "bottled", "bottled on", "abgefüllt", "abgefüllt am", "mis en bouteille le",
+             "imbottigliato il", "embotellado", "abgepackt",
              "abgepackt am", "verpackt am", "packdatum", "emballé le", "date d emballage",
              "confezionato il", "fecha de envasado", "envasado", "pakdatum", "förpackad",
              "data pakowania", "csomagolva"),
@@ -272,10 +281,14 @@ CAPTION_NAMES = {
     **_words("ingredients", "ingredients", "ingredientes", "ingrédients", "zutaten",
              "ingredienti", "ingrediënten", "ingredienser", "składniki", "složení",
              "összetevők", "ainesosat"),
-    **_words("alcohol", "abv", "alc", "alc vol", "alcohol", "alkohol", "alcool",
+    **_words("abv", "abv", "alc", "alc vol", "alcohol", "alkohol", "alcool",
              "alkoholgehalt", "titre alcoométrique", "grado alcolico"),
     **_words("vintage", "vintage", "millésime", "jahrgang", "annata", "añada", "cosecha",
              "årgang", "årgång", "rocznik"),
+    **_words("pickup_point", "pickup point", "pick up point", "noutopiste", "relais",
+             "point relais", "punto di ritiro", "punto de recogida", "paczkomat",
+             "výdejní místo", "utlämningsställe", "udleveringssted", "packstation",
+             "postfiliale", "afhaalpunt"),
     **_words("rma_number", "rma", "rma #", "rma no", "rma number", "return authorization",
              "return authorisation", "return auth", "ra #", "ra no", "retourennummer",
              "numéro de retour", "numero di reso", "número de devolución"),

@@ -168,6 +168,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         above = _lines_above(decisions, prefix or anchor, claimed, rules)
         if any(shapes.is_known_caption(d.text) for d in above):
             continue  # "Kundenr." / "Referanse" over "PO-66120": captions, not an address
+        if 2 * sum(_caption_left(decisions, d) for d in [*above, anchor]) > len(above) + 1:
+            continue  # a column of values, each beside its caption ("Colour  0873 Navy Ink")
         if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
                 len(above) < 3 or not shapes.words_only(above[-1].text)
                 or shapes.is_country(above[-1].text)):
@@ -184,6 +186,14 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _caption_left(decisions: list[Decision], d: Decision) -> bool:
+    """A caption of the vocabulary printed on ``d``'s line, to its left."""
+    line = max(10, int(0.6 * d.source.font_height))
+    return any(not c.source.is_barcode and abs(c.source.ry - d.source.ry) <= line
+               and 0 < d.source.rx - c.source.rx <= 300 and shapes.is_known_caption(c.text)
+               for c in decisions)
 
 
 def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str) -> None:

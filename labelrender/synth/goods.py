@@ -48,7 +48,9 @@ _LAYOUT_WORDS = re.compile(
     r"signature|signed|date|sas|sarl|s\.?r\.?l|s\.?p\.?a|ag|sp\. z o\.o|conservare|"
     r"aufbewahren|lagern|conserver|conservar|bewaren|förvaras|przechowywać|lato|alto|"
     r"oben|haut|arriba|boven|góra|thank you|thanks|gracias|merci|danke|grazie|"
-    r"dziękujemy|tack|bedankt|köszönjük)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
+    r"dziękujemy|tack|bedankt|köszönjük|sensitive|hazard|flammable|corrosive|toxic|"
+    r"gefahr|achtung|attention|attenzione|atención|contains|contient|enthält|contiene|"
+    r"tel|phone|fax|tél|telefon)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
     r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
@@ -193,6 +195,8 @@ def _people(decisions: list[Decision]) -> None:
 def _descriptions(decisions: list[Decision]) -> None:
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min(texts, key=lambda d: (d.source.ry, d.source.rx), default=None)
+    subtitle = _subtitle(texts, top) if top is not None and top.text.isupper() \
+        and not top.variable else None
     for d in decisions:
         text = d.text.strip()
         if d.variable or d.source.is_barcode or d.reason.startswith("the maker's own"):
@@ -209,10 +213,19 @@ def _descriptions(decisions: list[Decision]) -> None:
             continue
         if not _description_like(text):
             continue
-        if d is top and text.isupper():
-            continue  # the owner's name or the form's title across the top
+        if d is top and text.isupper() or d is subtitle:
+            continue  # the owner's name or the form's title across the top, and the
+            # smaller line right under such a title ("Weaving mill - Prato, Italia")
         mark_variable(d, "a line of words on a label of goods", 0.55, _indent(d),
                       ("description", 0.5))
+
+
+def _subtitle(texts: list[Decision], top: Decision) -> Decision | None:
+    """The smaller line printed right under a title in capitals: the maker's tagline."""
+    t = top.source
+    below = [d for d in texts if d is not top and 0 < d.source.ry - t.ry <= 2.5 * t.font_height
+             and abs(d.source.rx - t.rx) <= 40 and d.source.font_height <= 0.7 * t.font_height]
+    return min(below, key=lambda d: d.source.ry, default=None)
 
 
 def _description_like(text: str) -> bool:

@@ -107,3 +107,15 @@ def test_a_parcel_whose_blocks_were_missed_is_no_label_of_goods() -> None:
     decisions = classify(label)
     assert not goods.is_goods_label(decisions)
     assert not any(d.name == "description" for d in decisions)
+
+
+def test_a_makers_title_and_tagline_stay_static_over_a_product_line() -> None:
+    # As the written fabric_roll_ticket and coffee_roaster_bag: a title in capitals,
+    # a small tagline under it, then the product.
+    values = draft_values(
+        "^XA^PW812^LL406^FO20,16^A0N,40,38^FDTESSITURA ALBANI^FS"
+        "^FO20,60^A0N,20,18^FDWeaving mill - Prato, Italia^FS"
+        "^FO20,120^A0N,34,32^FDGabardine Stretch^FS"
+        "^FO20,200^A0N,24,22^FDMOISTURE SENSITIVE DEVICES^FS"
+        "^FO420,120^A0N,34,32^FD$24.90^FS^XZ")
+    assert values == {"description": "Gabardine Stretch", "price": "$24.90"}

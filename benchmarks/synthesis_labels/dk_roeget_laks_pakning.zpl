@@ -1,0 +1,24 @@
+^XA
+^CI28
+^PW640
+^LL480
+^FO16,12^A0N,24,22^FDVestkyst Fiskerøgeri^FS
+^FO16,40^A0N,18,16^FDHavnevej 3, 6960 Hvide Sande^FS
+^FO520,10^GE104,60,2^FS
+^FO540,22^A0N,16,14^FDDK^FS
+^FO530,40^A0N,16,14^FD4471 EF^FS
+^FO16,76^A0N,48,44^FDKoldrøget laks^FS
+^FO16,128^A0N,26,24^FDi skiver, med dild^FS
+^FO16,166^A0N,18,16^FDIngredienser: LAKS (Salmo salar) 97%, salt, sukker, dild.^FS
+^FO16,188^A0N,18,16^FDOpdrættet i Norge. Fanget i Nordøstatlanten (FAO 27).^FS
+^FO16,222^A0N,22,20^FDNettovægt^FS
+^FO16,248^A0N,40,36^FD200 g^FS
+^FO220,222^A0N,22,20^FDSidste anvendelsesdato^FS
+^FO220,248^A0N,40,36^FD09.12.2026^FS
+^FO16,300^A0N,20,18^FDParti: 26329-04^FS
+^FO16,328^A0N,20,18^FDKg-pris: 449,00 kr.^FS
+^FO16,360^GB200,56,2^FS
+^FO26,368^A0N,40,36^FD89,80 kr.^FS
+^FO16,430^A0N,18,16^FDOpbevares ved højst 4 °C. Spises inden 2 døgn efter åbning.^FS
+^FO380,300^BY2^BEN,80,Y,N^FD570123400128^FS
+^XZ

@@ -50,7 +50,7 @@ _LAYOUT_WORDS = re.compile(
     r"oben|haut|arriba|boven|góra|thank you|thanks|gracias|merci|danke|grazie|"
     r"dziękujemy|tack|bedankt|köszönjük|sensitive|hazard|flammable|corrosive|toxic|"
     r"gefahr|achtung|attention|attenzione|atención|contains|contient|enthält|contiene|"
-    r"tel|phone|fax|tél|telefon)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
+    r"tel|phone|fax|tél|telefon|arrow|direction)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
     r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
@@ -124,7 +124,7 @@ _CONTEXT = (
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
-_LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|STORE|"
+_LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
                        r"REGAL|FACH|GANG|PLATZ)\b\.?\s*\S.*$", re.IGNORECASE)
 _ALCOHOL = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:/vol\.?)?)$", re.I)
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
@@ -161,7 +161,8 @@ def _identifiers(decisions: list[Decision]) -> None:
                 and recognise.gs1_valid(digits):
             d.name, d.name_certainty = "gtin", 0.7  # a GTIN in a Code 128
             continue
-        if d.name in ("text", "field") and (_LAYOUT_WORDS.search(d.text) or "°" in d.text):
+        if d.name in ("text", "field") and (_LAYOUT_WORDS.search(d.text) or "°" in d.text
+                                            or shapes.is_postal_line(d.text)):
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue
@@ -211,13 +212,23 @@ def _descriptions(decisions: list[Decision]) -> None:
         if _COMPOSITION.fullmatch(text):
             mark_variable(d, "what the goods are made of", 0.6, _indent(d), ("material", 0.6))
             continue
-        if not _description_like(text):
+        if not _description_like(text) or _heads_a_value(texts, d):
             continue
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
             # smaller line right under such a title ("Weaving mill - Prato, Italia")
         mark_variable(d, "a line of words on a label of goods", 0.55, _indent(d),
                       ("description", 0.5))
+
+
+def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
+    """A few small words right above a value with digits printed larger: a caption
+    ("Rated voltage" over "0,6/1 kV", "DOCK DOOR" over "D-07")."""
+    s = d.source
+    return len(d.text.split()) <= 3 and any(
+        0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12) and abs(o.source.rx - s.rx) <= 24
+        and o.source.font_height > s.font_height and shapes.has_digits(o.text, 1)
+        for o in texts if o is not d)
 
 
 def _subtitle(texts: list[Decision], top: Decision) -> Decision | None:

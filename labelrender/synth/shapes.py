@@ -59,8 +59,10 @@ def snake(text: str) -> str:
 
 
 def caption_key(text: str) -> str:
-    """A caption as the lookup tables spell it: upper case, no colon or dots."""
-    return re.sub(r"\s+", " ", text.strip().rstrip(":").strip().replace(".", "")).upper()
+    """A caption as the lookup tables spell it: upper case, no colon or dots, no form
+    field number in front ("(1) Warenempfänger")."""
+    text = re.sub(r"^\(\d{1,2}\)\s*", "", text.strip())
+    return re.sub(r"\s+", " ", text.rstrip(":").strip().replace(".", "")).upper()
 
 
 @lru_cache(maxsize=8192)

@@ -231,6 +231,36 @@ def _barcodes_of_captioned_values(decisions: list[Decision],
                 break
 
 
+# ANSI MH10.8.2 data identifiers in front of a Code 39/128's data (automotive and
+# electronics labels: AIAG B-10, VDA 4902, Odette): "P" part, "Q" quantity...
+_DATA_IDENTIFIERS = {"P": "part_number", "1P": "part_number", "30P": "part_number",
+                     "Q": "quantity", "V": "supplier_number", "S": "serial_number",
+                     "1S": "serial_number", "3S": "serial_number", "4S": "serial_number",
+                     "N": "reference", "H": "lot_number", "T": "lot_number",
+                     "1T": "lot_number", "K": "purchase_order", "1K": "order_number"}
+_DI = re.compile(r"^(\d{0,2}[A-Z])(.+)$")
+
+
+def _data_identifiers(decisions: list[Decision]) -> None:
+    """Barcodes whose data is a data identifier then a value printed beside them
+    ("P5Q0971837C" and "5Q0 971 837 C"): the identifier says what both are, unless
+    a caption already named the printed value."""
+    texts = {re.sub(r"[\s./-]", "", d.value or ""): d for d in decisions
+             if d.variable and not d.source.is_barcode and d.value}
+    found = []
+    for d in decisions:
+        match = _DI.match(_CODE128_CODES.sub("", d.value or "")) \
+            if d.variable and d.source.symbology in ("B3", "BC") else None
+        if match and match.group(1) in _DATA_IDENTIFIERS and match.group(2) in texts:
+            found.append((d, _DATA_IDENTIFIERS[match.group(1)], texts[match.group(2)]))
+    if len(found) < 2:
+        return  # one match may be chance ("S" and a number); a label of them is not
+    for barcode, name, text in found:
+        if text.name_certainty < 0.85 or text.name in ("tracking_number", "text", "field"):
+            text.name, text.name_certainty = name, 0.7
+        barcode.name, barcode.name_certainty = text.name, 0.7
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -264,4 +294,5 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     goods.refine(decisions)
+    _data_identifiers(decisions)
     return decisions

@@ -13,7 +13,8 @@ from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES
 
 
 def _caption_key(text: str) -> str:
-    return snake(text.strip().rstrip(":").strip()).replace("_number", " #").replace("_", " ")
+    text = re.sub(r"^\(\d{1,2}\)\s*", "", text.strip())  # "(10) Sach-Nr. Lieferant"
+    return snake(text.rstrip(":").strip()).replace("_number", " #").replace("_", " ")
 
 
 @lru_cache(maxsize=8192)

@@ -245,18 +245,24 @@ def _data_identifiers(decisions: list[Decision]) -> None:
     """Barcodes whose data is a data identifier then a value printed beside them
     ("P5Q0971837C" and "5Q0 971 837 C"): the identifier says what both are, unless
     a caption already named the printed value."""
-    texts = {re.sub(r"[\s./-]", "", d.value or ""): d for d in decisions
-             if d.variable and not d.source.is_barcode and d.value}
+    def plain(text: str) -> str:
+        return re.sub(r"[\s./-]", "", text)
+
+    texts = {plain(d.value if d.variable and d.value else d.text): d for d in decisions
+             if not d.source.is_barcode and d.text and shapes.has_digits(d.text, 1)}
     found = []
     for d in decisions:
-        match = _DI.match(_CODE128_CODES.sub("", d.value or "")) \
+        match = _DI.match(plain(_CODE128_CODES.sub("", d.value or ""))) \
             if d.variable and d.source.symbology in ("B3", "BC") else None
         if match and match.group(1) in _DATA_IDENTIFIERS and match.group(2) in texts:
             found.append((d, _DATA_IDENTIFIERS[match.group(1)], texts[match.group(2)]))
     if len(found) < 2:
         return  # one match may be chance ("S" and a number); a label of them is not
     for barcode, name, text in found:
-        if text.name_certainty < 0.85 or text.name in ("tracking_number", "text", "field"):
+        if not text.variable:
+            _variable(text, "printed value of a data identifier's barcode", 0.8,
+                      len(text.source.raw) - len(text.source.raw.lstrip(" ")), (name, 0.7))
+        elif text.name_certainty < 0.85 or text.name in ("tracking_number", "text", "field"):
             text.name, text.name_certainty = name, 0.7
         barcode.name, barcode.name_certainty = text.name, 0.7
 

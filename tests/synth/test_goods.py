@@ -119,3 +119,15 @@ def test_a_makers_title_and_tagline_stay_static_over_a_product_line() -> None:
         "^FO20,200^A0N,24,22^FDMOISTURE SENSITIVE DEVICES^FS"
         "^FO420,120^A0N,34,32^FD$24.90^FS^XZ")
     assert values == {"description": "Gabardine Stretch", "price": "$24.90"}
+
+
+def test_data_identifiers_name_the_barcodes_and_the_values_they_repeat() -> None:
+    # As the written aiag_b10_parts_label: each value printed, then in Code 39 with
+    # its data identifier (P part, Q quantity, S serial).
+    values = draft_values(
+        "^XA^PW812^LL406^FO20,20^A0N,30^FD15-742118-C^FS^FO20,60^B3N,N,50,N,N^FDP15-742118-C^FS"
+        "^FO20,130^A0N,30^FD600^FS^FO20,170^B3N,N,50,N,N^FDQ600^FS"
+        "^FO20,240^A0N,30^FD4M0087733^FS^FO20,280^B3N,N,50,N,N^FDS4M0087733^FS^XZ")
+    assert values == {"part_number": "15-742118-C", "part_number_2": "P15-742118-C",
+                      "quantity": "600", "quantity_2": "Q600",
+                      "serial_number": "4M0087733", "serial_number_2": "S4M0087733"}

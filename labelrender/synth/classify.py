@@ -40,6 +40,9 @@ _CODE_FONT = 40
 _PROSE = re.compile(r"[^\W\d_]{3,}")
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
+# A web address ("loomis-express.com", "www.ups.com/track"), not an e-mail.
+_SITE = re.compile(r"www\.|https?://|\b[\w-]+\.(?:com|net|org|co\.uk|de|fr|it|es|nl|hu|pl|cz|se"
+                   r"|dk|no|fi|at|ch|be|ie|pt|eu)\b(?:/\S*)?", re.IGNORECASE)
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
 
 
@@ -79,6 +82,9 @@ def _text(d: Decision) -> None:
         return
     if "___" in text:
         d.reason, d.certainty = "a blank to write in by hand", 0.85
+        return
+    if _SITE.search(text) and "@" not in text:
+        d.reason, d.certainty = "a web address: the label owner's own", 0.8
         return
     if goods.made_in(text):
         _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
@@ -166,7 +172,7 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
         return indent + match.start(2)  # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5",
         # not "Rettenbacherplatz 5/3")
-    code = shapes.has_digits(value, 2) or name == "routing_code" and re.fullmatch(
+    code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(
         r"[A-Z]{2,5}", value) is not None
     if certainty >= 0.85 and code and name not in ("service", "form_version") \
             and len(value.split()) <= 4:

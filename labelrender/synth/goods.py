@@ -55,9 +55,13 @@ _LAYOUT_WORDS = re.compile(
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
 _LARGE = 40
 _WORD = re.compile(r"[^\W\d_]{3,}")
+_INSTRUCTION = re.compile(
+    r"^(?:see|keep|store|use|do|handle|protect|attach|read|refer|consult|avoid|shake|remove|"
+    r"open|close|return|contact|call|visit|scan|apply|properly|rx only|only|nur|bitte|"
+    r"vor|nicht|ne pas|conserver|tenere|mantener|bewaren|förvara)\b", re.IGNORECASE)
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý][\wÀ-ÿ'-]+(?:\s+[A-Z]\.?)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
-                      r"fabricado en|origin:)\s+\S.*$", re.IGNORECASE)
+                      r"fabricado en)\s+\S.*$", re.IGNORECASE)
 
 
 def is_goods_label(decisions: list[Decision]) -> bool:
@@ -245,6 +249,8 @@ def _description_like(text: str) -> bool:
     words = text.split()
     if not words or len(words) > 7 or len(text) < 4 or not shapes.has_letters(text):
         return False
+    if _INSTRUCTION.match(text):
+        return False  # "See circular of information", "Keep frozen": instructions
     if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
             or "___" in text or "°" in text or shapes.WEB.search(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:

@@ -91,6 +91,8 @@ def address_role(text: str) -> str | None:
 def is_caption(text: str) -> bool:
     """Static caption text: "SHIP TO:", "TRK#", "TO", a few words ending in a colon."""
     stripped = text.strip()
+    if re.fullmatch(r"\(\d{1,2}\)\s*[^\d]{2,60}", stripped):
+        return True  # a numbered field of a form: "(9) Bezeichnung Lieferung, Leistung"
     if not stripped or any(c.isdigit() for c in stripped):
         return False
     if address_role(stripped) is not None:

@@ -159,7 +159,8 @@ def caption_name(caption: str) -> tuple[str, float]:
             w in ("ref", "réf", "rif", "ref a") or w.startswith(("referen", "référen", "riferim"))
             for w in short.split(" ")):
         return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
-    return _numbered(snake(caption)) or "field", 0.45
+    plain = re.sub(r"^\(\d{1,2}\)\s*|\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", caption.strip())
+    return _numbered(snake(plain)) or "field", 0.45
 
 
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".

@@ -42,10 +42,12 @@ PIECES = re.compile(r"^(?:0\d{3}|\d{1,3})\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*(?:0\d
 WEB = re.compile(r"www\.|https?:|@|\.(?:com|net|org|de|fr|it|es|nl|uk|hu|pl|cz|se)\b", re.I)
 # Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European (also with
 # the country's prefix: "D-12345", "H-3437", "CH-8000", "DK-2500"), Polish,
-# Swedish/Czech spaced, Dutch, British and Canadian.
+# Swedish/Czech spaced, Dutch, British and Canadian; six digits after a town (India,
+# Singapore, China, Russia), seven (Israel) and Japan's 123-4567.
 POSTAL = re.compile(
     r"\b(?:(?:[A-Z]{1,3}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
-    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b")
+    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b|"
+    r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")
@@ -213,8 +215,11 @@ def is_tracking(text: str) -> bool:
 @lru_cache(maxsize=8192)
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
-    return bool(POSTAL.search(text.upper())) and bool(_WORD.search(text)) \
-        and len(text.split()) <= 6 and not WEB.search(text)
+    match = POSTAL.search(text.upper())
+    if match is None or not _WORD.search(text) or len(text.split()) > 6 or WEB.search(text):
+        return False
+    # Six or seven digits after a caption are its value ("Order 123456"), not a town's code.
+    return len(match.group(0)) < 6 or caption_name(text[:match.start()])[1] < 0.7
 
 
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)

@@ -24,6 +24,7 @@ ADDRESS_ROLES = {
          "EXPEDITEUR", "EXPÉDITEUR",
          "MITTENTE", "REMITENTE", "AFZENDER", "NADAWCA", "AVSENDER", "AVSÄNDARE", "AFSENDER",
          "FRÅN", "FRAN", "FRA", "LÄHETTÄJÄ", "ODESÍLATEL", "FELADÓ", "GONDERICI", "GÖNDERICI",
+         "GÖNDEREN", "GONDEREN", "REMITENTE",
          "GÖNDERİCİ", "RETURN TO", "RETURN ADDRESS", "IF UNDELIVERED RETURN TO", "RETOUR",
          "REMETENTE", "RETURADRESSE", "RETURADRESS"],
         "ship_from"),
@@ -74,7 +75,8 @@ CAPTION_NAMES = {
              "pro number", "pro no", "kollinummer", "paketnummer", "packet id", "lv", "con no",
              "con number", "consignment note", "con note",
              "sendingsnr", "sendingsnummer", "sändningsnr", "forsendelsesnr", "article id",
-             "código de rastreo", "codigo de rastreo", "rastreo", "número de guía",
+             "código de rastreo", "codigo de rastreo", "takip no", "kargo takip no",
+             "gönderi no", "gonderi no", "takip numarası", "rastreo", "número de guía",
              "numero de guia", "guía", "guia", "n de suivi", "numéro de suivi",
              "sledovací číslo", "numero di tracking"),
     **_words("sscc", "sscc", "kolli id", "nve", "sscc no"),
@@ -92,7 +94,7 @@ CAPTION_NAMES = {
              "avsändningsdatum", "versanddatum", "versanddat", "date d expédition",
              "feladás dátuma", "lähetyspäivä",
              "data spedizione", "fecha de envío", "verzenddatum", "date of mailing",
-             "pickup date", "data nadania"),
+             "pickup date", "data nadania", "gönderim tarihi"),
     **_words("print_date", "print date", "printed", "utskriftsdatum", "druckdatum",
              "data generowania", "date d impression", "data di stampa"),
     **_words("delivery_date", "delivery date", "deliver by", "estimated delivery", "eta",
@@ -132,6 +134,8 @@ CAPTION_NAMES = {
              "so no"),
     **_words("purchase_order", "po", "po #", "p o", "purchase order", "p o #", "po no"),
     **_words("reference", "delivery note", "delivery no", "lieferschein", "lieferscheinnr",
+             "irsaliye",
+             "irsaliye no",
              "bon de livraison", "albarán", "albaran", "bolla", "ddt", "följesedel",
              "pakbon", "shipper reference"),
     **_words("ship_date", "shipped", "shipped on", "dispatch date", "date of dispatch",
@@ -148,7 +152,7 @@ CAPTION_NAMES = {
              "inhalt", "contenuto", "contenido", "inhoud", "innehåll", "indhold", "innhold",
              "zawartość", "zawartosc", "artikelinfo", "goods", "article", "articles", "commodity",
              "commodities", "commodity description", "nature of goods",
-             "warenbeschreibung", "opis", "bezeichnung", "artikelbezeichnung",
+             "warenbeschreibung", "opis", "içerik", "icerik", "bezeichnung", "artikelbezeichnung",
              "bezeichnung lieferung", "désignation", "designation", "denominazione",
              "denominación", "omschrijving", "benämning", "nazwa"),
     **_words("service", "service", "serwis", "tjänst", "dienst", "servizio", "servicio",
@@ -159,6 +163,8 @@ CAPTION_NAMES = {
              "tournée", "route code", "gateway", "facility", "station", "terminal",
              "sorteercode", "sorteer code", "sortiercode", "sortcode", "depo", "trasa",
              "depo trasa", "filiale", "filial", "sortering", "sorteringskod", "origen",
+             "varış birimi", "varis birimi", "transfer merkezi",
+             "çıkış birimi",
              "destino", "ruta", "rota", "percurso", "origin id", "basis"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
@@ -308,6 +314,10 @@ CAPTION_NAMES = {
              "supplier #", "supplier number", "supplier code", "lieferantennr",
              "lieferanten nr", "lieferantennummer", "n fournisseur", "code fournisseur",
              "codice fornitore", "leveranciersnummer"),
+    **_words("tax_id", "tax id", "vat", "vat no", "vat number", "vat reg no", "ust idnr",
+             "ust id", "tva", "n tva", "nif", "nip", "cif", "rut", "cpf", "cnpj", "gstin",
+             "gst", "ein", "abn", "dič", "dic", "ičo", "ico", "kvk", "siret", "partita iva",
+             "p iva", "vergi no"),
     **_words("rma_number", "rma", "rma #", "rma no", "rma number", "return authorization",
              "return authorisation", "return auth", "ra #", "ra no", "retourennummer",
              "numéro de retour", "numero di reso", "número de devolución"),
@@ -331,5 +341,9 @@ FINLAND|SUOMI|FI|ICELAND|ÍSLAND|IS|POLAND|POLSKA|PL|CZECH REPUBLIC|CZECHIA|ČES
 ČESKÁ REPUBLIKA|CZ|SLOVAKIA|SLOVENSKO|SK|HUNGARY|MAGYARORSZÁG|MAGYARORSZAG|HU|SLOVENIA|
 SLOVENIJA|SI|CROATIA|HRVATSKA|HR|ROMANIA|ROMÂNIA|RO|BULGARIA|БЪЛГАРИЯ|BG|GREECE|ΕΛΛΆΔΑ|GR|
 TURKEY|TÜRKIYE|TÜRKİYE|TURKIYE|TR|ESTONIA|EESTI|EE|LATVIA|LATVIJA|LV|LITHUANIA|LIETUVA|LT|
-AUSTRALIA|AU|NEW ZEALAND|NZ|JAPAN|JP|CHINA|CN|INDIA|IN|BRAZIL|BRASIL|BR|SOUTH AFRICA|ZA
+AUSTRALIA|AU|NEW ZEALAND|NZ|JAPAN|JP|CHINA|CN|INDIA|IN|BRAZIL|BRASIL|BR|SOUTH AFRICA|ZA|
+UNITED ARAB EMIRATES|UAE|AE|ISRAEL|IL|SINGAPORE|SG|CHILE|CL|ARGENTINA|AR|COLOMBIA|CO|PERU|PERÚ|
+PE|GREECE|HELLAS|SOUTH KOREA|KOREA|REPUBLIC OF KOREA|KR|PHILIPPINES|PH|SAUDI ARABIA|SA|QATAR|
+QA|EGYPT|EG|MOROCCO|MA|NIGERIA|NG|KENYA|KE|THAILAND|TH|VIETNAM|VIET NAM|VN|MALAYSIA|MY|
+INDONESIA|ID|TAIWAN|TW|HONG KONG|HK|UKRAINE|UA|RUSSIA|RU|SERBIA|RS|CYPRUS|CY|MALTA|MT
 """.replace("\n", "").split("|"))

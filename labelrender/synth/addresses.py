@@ -385,6 +385,14 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
+    if postal is None and len(lines) >= 3:
+        # No postcode (Gulf states, Hong Kong, Chile...): the last line of words above
+        # the country is the town, "Dubai", "Kadıköy / İSTANBUL".
+        rest = [i for i, d in enumerate(lines) if i >= 2 and shapes.words_only(d.text)
+                and not shapes.is_country(d.text) and not recognise.phone(d.text)]
+        town = rest[-1] if rest and all(shapes.is_country(x.text) or recognise.phone(x.text)
+                                        or recognise.EMAIL.fullmatch(x.text.strip())
+                                        for x in lines[rest[-1] + 1:]) else None
     street = 0
     for i, d in enumerate(lines):
         if d.source.position in claimed:

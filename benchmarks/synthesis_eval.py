@@ -2,7 +2,8 @@
 
     python benchmarks/synthesis_eval.py [--generated N] [--labels] [--misses] [--json OUT]
 
-Three sets, each scored field by field:
+Three sets, each scored field by field (the hand-labelled ones also from labels written
+for the evaluation, benchmarks/synthesis_labels):
 
 - **dev** and **held-out**: real labels of the corpus, hand-labelled in
   ``synthesis_truth.json`` (every variable field and its meaning). The split is

@@ -5,7 +5,7 @@ mark-for) and named line by line (name, address, postal_city, country, phone).""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from . import recognise, shapes
 from .captions import PARTY, caption_values, raw_caption_split
@@ -303,27 +303,31 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             _same_line_country(decisions, line, role, certainty, claimed)
         if not (line.name or "").endswith(("_postal_code", "_country")):
             continue
-        codes = [d for d in decisions if d.source.position not in claimed
-                 and not d.source.is_barcode and (line.name or "").endswith("_country")
-                 and shapes.POSTAL.fullmatch(d.text.strip().upper())
-                 and abs(d.source.ry - line.source.ry) <= 4
-                 and 0 < d.source.rx - line.source.rx <= 200]
-        if codes:
-            code = min(codes, key=lambda d: d.source.rx)
-            claimed.add(code.source.position)
-            code.variable = False
-            _variable(code, f"{role} address line", certainty, 0,
-                      (f"{role}_postal_code", certainty))
-        beside = [d for d in decisions if d.source.position not in claimed
-                  and not d.source.is_barcode and d.text and shapes.words_only(d.text)
-                  and not shapes.is_caption(d.text) and not shapes.is_country(d.text)
-                  and abs(d.source.ry - line.source.ry) <= 4
-                  and 0 < d.source.rx - line.source.rx <= 500]
-        if beside:
-            town = min(beside, key=lambda d: d.source.rx)
-            claimed.add(town.source.position)
-            town.variable = False
-            _variable(town, f"{role} address line", certainty, 0, (f"{role}_city", certainty))
+        code = _nearest_right(decisions, line, claimed, 200, lambda d: (
+            shapes.POSTAL.fullmatch(d.text.strip().upper()) is not None)) \
+            if (line.name or "").endswith("_country") else None
+        if code is not None:
+            _claim_line(code, role, "postal_code", certainty, claimed)
+        town = _nearest_right(decisions, line, claimed, 500, lambda d: (
+            bool(d.text) and shapes.words_only(d.text) and not shapes.is_caption(d.text)
+            and not shapes.is_country(d.text)))
+        if town is not None:
+            _claim_line(town, role, "city", certainty, claimed)
+
+
+def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int], reach: int,
+                   fits: Callable[[Decision], bool]) -> Decision | None:
+    """The nearest unclaimed text right of ``line`` on its line that ``fits``."""
+    found = [d for d in decisions if d.source.position not in claimed
+             and not d.source.is_barcode and abs(d.source.ry - line.source.ry) <= 4
+             and 0 < d.source.rx - line.source.rx <= reach and fits(d)]
+    return min(found, key=lambda d: d.source.rx) if found else None
+
+
+def _claim_line(d: Decision, role: str, part: str, certainty: float, claimed: set[int]) -> None:
+    claimed.add(d.source.position)
+    d.variable = False
+    _variable(d, f"{role} address line", certainty, 0, (f"{role}_{part}", certainty))
 
 
 def _same_line_country(decisions: list[Decision], line: Decision, role: str,

@@ -68,14 +68,18 @@ ALIASES = {"postal_routing_code": "routing_code", "sort_code": "routing_code",
            "shipment_number": "tracking_number", "parcel_number": "tracking_number"}
 
 
-def load_truth(corpus: Path) -> dict[str, tuple[str, list[list[str]]]]:
-    """Every hand-labelled label: name -> (its ZPL, its truth entries)."""
+def load_truth(corpus: Path, written_only: bool = False) -> dict[str, tuple[str, list[list[str]]]]:
+    """Every hand-labelled label: name -> (its ZPL, its truth entries); with
+    ``written_only``, only the labels written for the evaluation (no corpus needed)."""
     out: dict[str, tuple[str, list[list[str]]]] = {}
-    for name, entry in json.loads(TRUTH.read_text(encoding="utf-8"))["labels"].items():
+    corpus_labels = json.loads(TRUTH.read_text(encoding="utf-8"))["labels"]
+    for name, entry in ({} if written_only else corpus_labels).items():
         out[name] = ((corpus / entry["path"]).read_text(encoding="utf-8"), entry["fields"])
     for path in sorted(WRITTEN.glob("*.truth.json")):
         entry = json.loads(path.read_text(encoding="utf-8"))
         name = path.name.removesuffix(".truth.json")
+        if written_only and "path" in entry:
+            continue
         zpl = (corpus / entry["path"] if "path" in entry else path.with_name(f"{name}.zpl"))
         out[name] = (zpl.read_text(encoding="utf-8"), entry["fields"])
     return out

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from . import recognise, shapes
 from .captions import PARTY, caption_values, raw_caption_split
-from .decision import Decision
+from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import sample_value
 
@@ -428,5 +428,5 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = f"address_{street}"
         if d.variable and d.prefix_len:
             continue  # "Tel: ..." keeps its caption and caption name
-        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        indent = leading_spaces(d)
         _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from . import shapes
-from .decision import Decision
+from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import SourceField, printed_bytes
 
@@ -83,7 +83,7 @@ def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
     number = max(left, key=lambda d: d.source.rx)
     if not number.variable or number.name_certainty < 0.8:
         number.variable = False
-        indent = len(number.source.raw) - len(number.source.raw.lstrip(" "))
+        indent = leading_spaces(number)
         _variable(number, f"number before its unit {unit.text.strip()!r}", 0.8, indent,
                   ("weight", 0.8))
     return True
@@ -118,7 +118,7 @@ def caption_values(decisions: list[Decision]) -> None:
             if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
                           or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
-            indent = len(target.source.raw) - len(target.source.raw.lstrip(" "))
+            indent = leading_spaces(target)
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)
             continue
         party = re.match(PARTY, target.name or "")

@@ -15,7 +15,7 @@ import re
 from . import goods, recognise, shapes
 from .addresses import address_blocks, parties
 from .captions import caption_values, raw_caption_split
-from .decision import Decision
+from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .decision import printed as _printed
 from .echoes import echoes
@@ -76,7 +76,7 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "empty", 0.95
         return
     # Leading spaces are layout (right-aligned ^FB columns), not part of the value.
-    indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+    indent = leading_spaces(d)
     if shapes.is_caption(text):
         d.reason, d.certainty = "caption", 0.9
         return
@@ -267,7 +267,7 @@ def _data_identifiers(decisions: list[Decision]) -> None:
     for barcode, name, text in found:
         if not text.variable:
             _variable(text, "printed value of a data identifier's barcode", 0.8,
-                      len(text.source.raw) - len(text.source.raw.lstrip(" ")), (name, 0.7))
+                      leading_spaces(text), (name, 0.7))
         elif text.name_certainty < 0.85 or text.name in ("tracking_number", "text", "field"):
             text.name, text.name_certainty = name, 0.7
         barcode.name, barcode.name_certainty = text.name, 0.7

@@ -26,7 +26,7 @@ def printed(source: SourceField) -> str:
 
 
 def mark_variable(d: Decision, reason: str, certainty: float, prefix_len: int = 0,
-              name: tuple[str, float] | None = None) -> None:
+                  name: tuple[str, float] | None = None) -> None:
     """Mark ``d`` variable if its value after the static part is readable text."""
     value = sample_value(d.source, d.source.raw[prefix_len:])
     joined = printed_bytes(d.source, d.source.raw[:prefix_len]) + printed_bytes(
@@ -37,3 +37,8 @@ def mark_variable(d: Decision, reason: str, certainty: float, prefix_len: int = 
     d.reason, d.certainty = reason, certainty
     if name is not None:
         d.name, d.name_certainty = name
+
+
+def leading_spaces(d: Decision) -> int:
+    """Leading spaces of the field's data: layout (a right-aligned ^FB column), not value."""
+    return len(d.source.raw) - len(d.source.raw.lstrip(" "))

@@ -8,7 +8,7 @@ import re
 from . import shapes
 from .addresses import COLUMN_TOLERANCE
 from .captions import PARTY
-from .decision import Decision
+from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 
 
@@ -41,7 +41,7 @@ def echoes(decisions: list[Decision]) -> None:
         elif part.startswith("postal_city"):
             part = "city"
         part = re.sub(r"_\d+$", "", part)
-        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        indent = leading_spaces(d)
         d.variable = False
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
     _sort_area_country(decisions)
@@ -77,7 +77,7 @@ def _sort_area_country(decisions: list[Decision]) -> None:
         if not above:
             continue
         role = re.match(PARTY, above[0].name or "")
-        indent = len(d.source.raw) - len(d.source.raw.lstrip(" "))
+        indent = leading_spaces(d)
         if role:
             _variable(d, f"country code under {above[0].name}", 0.6, indent,
                       (f"{role.group(1)}_country", 0.6))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from . import recognise, shapes
-from .decision import Decision, mark_variable
+from .decision import Decision, leading_spaces, mark_variable
 
 _PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
 # Names whose validated data says "shipment": a label carrying one is a shipping label.
@@ -101,7 +101,7 @@ def refine(decisions: list[Decision]) -> None:
             d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
             d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
             if made_in(d.text):
-                mark_variable(d, "where the goods are made", 0.7, _indent(d),
+                mark_variable(d, "where the goods are made", 0.7, leading_spaces(d),
                               ("country_of_origin", 0.7))
     _prices(decisions)
     _identifiers(decisions)
@@ -193,7 +193,7 @@ def _people(decisions: list[Decision]) -> None:
         return
     for d in decisions:
         if not d.variable and not d.source.is_barcode and _PERSON.fullmatch(d.text.strip()):
-            mark_variable(d, "a person's name beside a patient record", 0.7, _indent(d),
+            mark_variable(d, "a person's name beside a patient record", 0.7, leading_spaces(d),
                           ("patient_name", 0.7))
 
 
@@ -208,20 +208,21 @@ def _descriptions(decisions: list[Decision]) -> None:
             continue
         if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text) \
                 and len(text.split()) <= 8 and ". " not in text and not text.endswith(":"):
-            mark_variable(d, "a room, bay or shelf", 0.6, _indent(d), ("location", 0.6))
+            mark_variable(d, "a room, bay or shelf", 0.6, leading_spaces(d), ("location", 0.6))
             continue
         if _ALCOHOL.fullmatch(text):
-            mark_variable(d, "strength of a drink", 0.6, _indent(d), ("abv", 0.6))
+            mark_variable(d, "strength of a drink", 0.6, leading_spaces(d), ("abv", 0.6))
             continue
         if _COMPOSITION.fullmatch(text):
-            mark_variable(d, "what the goods are made of", 0.6, _indent(d), ("material", 0.6))
+            mark_variable(d, "what the goods are made of", 0.6, leading_spaces(d),
+                          ("material", 0.6))
             continue
         if not _description_like(text) or _heads_a_value(texts, d):
             continue
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
             # smaller line right under such a title ("Weaving mill - Prato, Italia")
-        mark_variable(d, "a line of words on a label of goods", 0.55, _indent(d),
+        mark_variable(d, "a line of words on a label of goods", 0.55, leading_spaces(d),
                       ("description", 0.5))
 
 
@@ -264,7 +265,3 @@ def _description_like(text: str) -> bool:
 def made_in(text: str) -> bool:
     """"Made in Portugal", "Product of Italy": where the goods come from."""
     return bool(_MADE_IN.fullmatch(text.strip()))
-
-
-def _indent(d: Decision) -> int:
-    return len(d.source.raw) - len(d.source.raw.lstrip(" "))

@@ -161,8 +161,8 @@ class HeuristicEngine:
         if not placeholders or any(c < LOW_CONFIDENCE for c in fields.values()):
             # A field whose kind or party is uncertain needs a person's look: the label
             # is below the threshold, still ordered by how much of it is likely right.
-            weak = sum(1 for d in decisions if d.text and not d.variable and d.certainty < _WEAK)
-            score = (LOW_CONFIDENCE - 0.01) * _settled_share(fields, components, weak)
+            score = (LOW_CONFIDENCE - 0.01) * _settled_share(fields, components,
+                                                             _weak_static(decisions))
         else:
             score = LOW_CONFIDENCE + (1.0 - LOW_CONFIDENCE) * likely
         if not round_trip:
@@ -204,7 +204,7 @@ def _components(label: SourceLabel, decisions: list[Decision], fields: dict[str,
     coverage = label.known_commands / max(1, label.commands)
     coverage *= max(0.5, 1.0 - 0.02 * render_warnings)
     judged = [d for d in decisions if d.text]
-    weak_static = sum(1 for d in judged if not d.variable and d.certainty < _WEAK)
+    weak_static = _weak_static(decisions)
     return {
         "parse_coverage": round(coverage, 3),
         "variable_certainty": round(_mean([d.certainty for d in judged], 0.3), 3),
@@ -212,6 +212,11 @@ def _components(label: SourceLabel, decisions: list[Decision], fields: dict[str,
         "naming_certainty": round(_mean(list(fields.values()), 0.0), 3),
         "dimension_detection": size.certainty,
     }
+
+
+def _weak_static(decisions: list[Decision]) -> int:
+    """Texts left static on weak signs: each may be a missed field."""
+    return sum(1 for d in decisions if d.text and not d.variable and d.certainty < _WEAK)
 
 
 def _likely_right(components: dict[str, float], any_field: bool) -> float:
@@ -232,7 +237,7 @@ _WEAK_STATIC_WEIGHT = 0.25
 
 
 def _settled_share(fields: dict[str, float], components: dict[str, float],
-                   weak: int = 0) -> float:
+                   weak: int) -> float:
     """For a label with fields to review: the share of its fields likely named right,
     each counted at how often a name of its confidence is right (a name of its own,
     not ``text_3``: one of those is surely not right), with each text left static

@@ -134,8 +134,13 @@ _ALCOHOL = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:/v
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 
 
+def _patient_record(decisions: list[Decision]) -> bool:
+    """The label carries a patient's record number or birth date."""
+    return any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions)
+
+
 def _heading_name(decisions: list[Decision]) -> str | None:
-    if any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions):
+    if _patient_record(decisions):
         return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min((d.source.ry for d in texts), default=0)
@@ -189,7 +194,7 @@ def _identifiers(decisions: list[Decision]) -> None:
 
 def _people(decisions: list[Decision]) -> None:
     """"MUELLER, ANNA K" on a label with a patient's record number or birth date."""
-    if not any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions):
+    if not _patient_record(decisions):
         return
     for d in decisions:
         if not d.variable and not d.source.is_barcode and _PERSON.fullmatch(d.text.strip()):

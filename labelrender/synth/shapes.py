@@ -11,9 +11,12 @@ from functools import lru_cache
 
 from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES
 
+# The number of a form's field in front of its caption: "(9) Bezeichnung".
+_FORM_NUMBER = re.compile(r"^\(\d{1,2}\)\s*")
+
 
 def _caption_key(text: str) -> str:
-    text = re.sub(r"^\(\d{1,2}\)\s*", "", text.strip())  # "(10) Sach-Nr. Lieferant"
+    text = _FORM_NUMBER.sub("", text.strip())  # "(10) Sach-Nr. Lieferant"
     return snake(text.rstrip(":").strip()).replace("_number", " #").replace("_", " ")
 
 
@@ -64,7 +67,7 @@ def snake(text: str) -> str:
 def caption_key(text: str) -> str:
     """A caption as the lookup tables spell it: upper case, no colon or dots, no form
     field number in front ("(1) Warenempfänger")."""
-    text = re.sub(r"^\(\d{1,2}\)\s*", "", text.strip())
+    text = _FORM_NUMBER.sub("", text.strip())
     return re.sub(r"\s+", " ", text.rstrip(":").strip().replace(".", "")).upper()
 
 
@@ -161,7 +164,7 @@ def caption_name(caption: str) -> tuple[str, float]:
             w in ("ref", "réf", "rif", "ref a") or w.startswith(("referen", "référen", "riferim"))
             for w in short.split(" ")):
         return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
-    plain = re.sub(r"^\(\d{1,2}\)\s*|\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", caption.strip())
+    plain = re.sub(r"\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", _FORM_NUMBER.sub("", caption.strip()))
     return _numbered(snake(plain)) or "field", 0.45
 
 

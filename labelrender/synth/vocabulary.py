@@ -84,7 +84,7 @@ CAPTION_NAMES = {
              "vikt", "vægt", "paino", "masa", "hmotnost", "súly", "ağırlık", "act wgt",
              "actwgt", "ship wt", "shp wt", "gross weight", "net weight", "weight kg",
              "weight lbs", "peso kg", "poids kg", "kg", "lbs"),
-    **_words("dimensions", "dims", "dim", "dwt", "dimensions", "dimmed", "size", "maße", "masse",
+    **_words("dimensions", "dims", "dim", "dwt", "dimensions", "dimmed", "maße", "masse",
              "width", "length", "breite", "länge", "largeur", "longueur", "larghezza",
              "lunghezza", "ancho", "largo", "thickness", "dicke", "épaisseur",
              "dimensioni", "dimensiones", "afmetingen", "mått", "wymiary"),

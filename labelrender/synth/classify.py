@@ -53,18 +53,18 @@ def _barcode(d: Decision) -> None:
     prefix_len = match.end() if match else 0
     data = d.source.raw[prefix_len:]
     name = recognise.barcode_data(d.source.raw if symbology == "BC" else data, symbology)
-    if (name is None or name[1] < 0.85) and symbology in _TWO_D and len(data.split()) > 1:
-        name = None  # several values in one symbol ("3SKR... 8021EV 112bis"): a record
-    if name is None and symbology != "BD":
+    # Several values in one 2D symbol ("3SKR... 8021EV 112bis"): a record, whatever
+    # its first value looks like, unless a validated format names it.
+    record = symbology in _TWO_D and len(data.split()) > 1
+    if record and name is not None and name[1] < 0.85:
+        name = None
+    if name is None and symbology != "BD" and not record:
         name = shapes.shape_name(data)
         if name is not None and name[0] in ("phone", "date", "weight", "piece_count"):
             name = None  # a barcode of such a shape is data of its own, not a phone
         if name is not None:  # a shape, not a validated format: less sure
             name = (name[0], min(name[1], 0.6))
-        if symbology in _TWO_D and len(data.split()) > 1:
-            name = None
-    if name is None and symbology in _TWO_D and (_COMPOSITE.search(data)
-                                                 or len(data.split()) > 1):
+    if name is None and symbology in _TWO_D and (record or _COMPOSITE.search(data)):
         name = (_SYMBOLOGY_NAMES[symbology] + "_data", 0.75)  # a record of several fields
     name = name or (_SYMBOLOGY_NAMES.get(symbology, "barcode") + "_data", 0.55)
     _variable(d, "barcode data", 0.95, prefix_len, name)
@@ -219,6 +219,11 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
     return found
 
 
+def _plain(text: str) -> str:
+    """A value as a barcode holds it: "R-2611-048213" -> "R2611048213"."""
+    return re.sub(r"[\s./-]", "", text)
+
+
 def _barcodes_of_captioned_values(decisions: list[Decision],
                                   barcodes: list[tuple[str, Decision]]) -> None:
     """A barcode whose data is a captioned value without its dashes ("R2611048213"
@@ -231,8 +236,7 @@ def _barcodes_of_captioned_values(decisions: list[Decision],
             if d.source.is_barcode or not d.variable or not d.prefix_len or not d.name \
                     or d.name_certainty < 0.85 or not d.value:
                 continue
-            plain = re.sub(r"[\s./-]", "", d.value)
-            if plain == data and (len(data) >= 5 or d.value.strip() == data):
+            if _plain(d.value) == data and (len(data) >= 5 or d.value.strip() == data):
                 barcode.name, barcode.name_certainty = d.name, 0.75
                 break
 
@@ -251,14 +255,11 @@ def _data_identifiers(decisions: list[Decision]) -> None:
     """Barcodes whose data is a data identifier then a value printed beside them
     ("P5Q0971837C" and "5Q0 971 837 C"): the identifier says what both are, unless
     a caption already named the printed value."""
-    def plain(text: str) -> str:
-        return re.sub(r"[\s./-]", "", text)
-
-    texts = {plain(d.value if d.variable and d.value else d.text): d for d in decisions
+    texts = {_plain(d.value if d.variable and d.value else d.text): d for d in decisions
              if not d.source.is_barcode and d.text and shapes.has_digits(d.text, 1)}
     found = []
     for d in decisions:
-        match = _DI.match(plain(_CODE128_CODES.sub("", d.value or ""))) \
+        match = _DI.match(_plain(_CODE128_CODES.sub("", d.value or ""))) \
             if d.variable and d.source.symbology in ("B3", "BC") else None
         if match and match.group(1) in _DATA_IDENTIFIERS and match.group(2) in texts:
             found.append((d, _DATA_IDENTIFIERS[match.group(1)], texts[match.group(2)]))

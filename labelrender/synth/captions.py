@@ -91,7 +91,7 @@ def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
 
 def _refines(caption: str, shape: str | None) -> bool:
     """A caption says which kind of a shape's value it is: "BEST BEFORE" over a date."""
-    return shape == "date" and caption != "date" and ("date" in caption or caption == "dob")
+    return shape == "date" and caption != "date" and "date" in caption
 
 
 def caption_values(decisions: list[Decision]) -> None:

@@ -66,13 +66,13 @@ def _sort_line_codes(decisions: list[Decision]) -> None:
 def _sort_area_country(decisions: list[Decision]) -> None:
     """A country code printed under the postcode and town a sort area repeats
     ("75002" / "PARIS" / "FR") is the destination country of that address."""
-    echoes = [d for d in decisions if d.variable and d.reason.startswith("repeats part of ")]
+    repeats = [d for d in decisions if d.variable and d.reason.startswith("repeats part of ")]
     for d in decisions:
         code = d.text.strip().upper()
         if d.variable or d.source.is_barcode or len(code) != 2 \
                 or not shapes.is_country(code):
             continue
-        above = [e for e in echoes if abs(e.source.rx - d.source.rx) <= COLUMN_TOLERANCE
+        above = [e for e in repeats if abs(e.source.rx - d.source.rx) <= COLUMN_TOLERANCE
                  and 0 < d.source.ry - e.source.ry <= 2 * max(e.source.font_height, 30)]
         if not above:
             continue

@@ -142,7 +142,7 @@ _GS1_TRADE_AIS = (
     (r"10[!-~]", "lot_number"), (r"21[!-~]", "serial_number"),
     (r"1[57]\d{6}", "expiry_date"), (r"1[13]\d{6}", "manufacture_date"),
     (r"12\d{6}", "date"), (r"37\d", "quantity"), (r"30\d", "quantity"),
-    (r"3[1-4]\d{2}\d{6}", "weight"),
+    (r"3[1-4]\d{8}", "weight"),
     (r"400[!-~]", "purchase_order"), (r"240[!-~]", "part_number"),
 )
 

@@ -94,6 +94,11 @@ def _refines(caption: str, shape: str | None) -> bool:
     return shape == "date" and caption != "date" and "date" in caption
 
 
+# Captions whose value is words, printed below them ("Contents" over "Clothes and
+# shoes"): the words are the value, not more static text.
+_WORDS_BELOW = frozenset({"description", "remarks", "delivery_instructions", "customer_name"})
+
+
 def caption_values(decisions: list[Decision]) -> None:
     """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
     value beside or below it, and makes it variable."""
@@ -115,8 +120,9 @@ def caption_values(decisions: list[Decision]) -> None:
             target.variable = False  # "Ref:" beside "Order 1234": all of it is the value
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
-            if wordy and (name[1] < 0.7 or target.source.ry - caption.source.ry > 8
-                          or sum(c.isalnum() for c in target.text) < 2):
+            below = target.source.ry - caption.source.ry > 8 and not (
+                name[0] in _WORDS_BELOW and name[1] >= 0.85)
+            if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
             indent = leading_spaces(target)
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)

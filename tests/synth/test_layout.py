@@ -392,3 +392,19 @@ def test_column_headers_name_the_numbers_below_them() -> None:
            "^FO50,999^A0N,20^FDNote^FS^FO150,999^A0N,20^FDclothes^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"quantity": "1", "weight": "5", "value": "50.00", "remarks": "clothes"}
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Contents", "description"), ("Contenido", "description"), ("Note", "remarks")])
+def test_words_below_a_caption_of_words_are_its_value(caption: str, name: str) -> None:
+    # As on the LBC Express and Chilexpress labels: the caption over what was sent.
+    zpl = (f"^XA^PW812^LL1218^FO40,690^A0N,22,22^FD{caption}^FS"
+           "^FO40,718^A0N,26,26^FDClothes and shoes^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {name: "Clothes and shoes"}
+
+
+def test_words_below_a_caption_of_a_number_stay_static() -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,690^A0N,22,22^FDWeight^FS"
+           "^FO40,718^A0N,26,26^FDHandle with care^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {}

@@ -274,6 +274,41 @@ def _data_identifiers(decisions: list[Decision]) -> None:
         barcode.name, barcode.name_certainty = text.name, 0.7
 
 
+# A hub or airport code printed large on a parcel label: "ORD", "YQB", "CO-DEN".
+_LETTER_CODE = re.compile(r"[^\W\d_]{3}|[^\W\d_]{2,3}-[^\W\d_]{3}")
+_LETTER_CODE_FONT = 34
+# The top left corner, where a carrier prints its logo ("UPS", "MPL"); a code at
+# the top right is the hub ("AUH" beside "EMIRATES POST").
+_LOGO_CORNER = (300, 100)
+# Three capitals that are not a place: terms of trade, payment and service marks,
+# carriers' own names.
+_NOT_PLACES = frozenset(re.findall(r"\w+",
+    "EXW FCA FAS FOB CFR CIF CPT CIP DAP DPU DDP DDU DAT COD POD ATL EDI DES DST ORG AIR "
+    "SEA EXP STD ECO REG PRI ROW EUR USD GBP CHF SEK NOK DKK PLN CZK HUF TEL FAX REF QTY "
+    "PCS KGS LBS NET TOT VAT TAX PIN NEW OLD YES TOP BOX BAG "
+    "UPS DHL TNT GLS DPD PPL MPL LBC BRT SDA CTT ACS GEL DSV DAO SPS UPU EMS JNE CJT"))
+
+
+def _letter_codes(decisions: list[Decision]) -> None:
+    """Three capitals alone in a large font below the header of a parcel label
+    ("ORD", "YQB", "MEX"), or two codes joined by a dash ("CO-DEN"), are the hub or
+    airport the parcel is routed through, unless the label prints the same word
+    elsewhere (a carrier's name: "PPL" beside "PPL Parcel CZ")."""
+    candidates = [d for d in decisions if not d.variable and not d.source.is_barcode
+                  and d.source.font_height >= _LETTER_CODE_FONT
+                  and not (d.source.x < _LOGO_CORNER[0] and d.source.y < _LOGO_CORNER[1])
+                  and d.text.isupper()
+                  and _LETTER_CODE.fullmatch(d.text) and d.text not in _NOT_PLACES
+                  and not shapes.is_country(d.text) and not shapes.is_known_caption(d.text)]
+    if not candidates or goods.is_goods_label(decisions):
+        return
+    for d in candidates:
+        word = re.compile(rf"(?<![^\W_]){re.escape(d.text)}(?![^\W_])")
+        if any(o is not d and word.search(o.text) for o in decisions):
+            continue
+        _variable(d, "a hub or airport code in a large font", 0.65, 0, ("routing_code", 0.6))
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -308,4 +343,5 @@ def classify(label: SourceLabel) -> list[Decision]:
     parties(decisions)
     goods.refine(decisions)
     _data_identifiers(decisions)
+    _letter_codes(decisions)
     return decisions

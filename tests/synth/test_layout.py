@@ -408,3 +408,18 @@ def test_words_below_a_caption_of_a_number_stay_static() -> None:
     zpl = ("^XA^PW812^LL1218^FO40,690^A0N,22,22^FDWeight^FS"
            "^FO40,718^A0N,26,26^FDHandle with care^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {}
+
+
+@pytest.mark.parametrize(("line", "code"), [
+    ("^FO585,40^A0N,80,80^FDORD^FS", "ORD"),  # top right, as on the DHL eCommerce label
+    ("^FO100,700^A0N,40,40^FDCO-DEN^FS", "CO-DEN"),  # two codes joined by a dash
+    ("^FO50,30^A0N,50,50^FDUPS^FS", None),  # the carrier's logo in the top left corner
+    ("^FO300,500^A0N,64,64^FDPPL^FS^FO40,900^A0N,20,20^FDPPL Parcel CZ Business^FS", None),
+    ("^FO300,500^A0N,40,40^FDDDP^FS", None),  # terms of trade, not a place
+    ("^FO300,500^A0N,20,20^FDNRT^FS", None),  # small print
+])
+def test_three_capitals_in_a_large_font_are_a_hub(line: str, code: str | None) -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
+           f"^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS{line}^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("routing_code") == code

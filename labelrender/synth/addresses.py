@@ -367,6 +367,29 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
     return list(reversed(lines))
 
 
+# A street line whose house number looks like a postcode: "Av. Insurgentes Sur 1602,
+# Int. 4B", "Pasaje Los Aromos 2245, Depto 31", "Via Roma 1200".
+_STREET_START = re.compile(
+    r"^(?:av|avda|avenida|avenue|calle|carrera|cra|rua|via|viale|piazza|strada|pasaje|"
+    r"psje|jr|jirón|rue|boulevard|blvd|chemin|ul|ulica|aleja|str|camino|travessa|alameda|"
+    r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi)\b\.?\s", re.IGNORECASE)
+_UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
+                         r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
+                         re.IGNORECASE)
+_CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|"
+                                 r"Postcode|Post code|Código postal|Codigo postal)"
+                                 r"\s*:?\s*\d{4,5}(?:-\d{3,4})?", re.IGNORECASE)
+
+
+def _street_line(text: str) -> bool:
+    return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text))
+
+
+def _town_like(text: str) -> bool:
+    return shapes.words_only(text) and not shapes.is_country(text) \
+        and not recognise.phone(text)
+
+
 # A salutation printed on a line of its own above the name (German, Austrian forms).
 _SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|miss|mme|m\.|"
                          r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
@@ -377,7 +400,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone
     (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len), default=None)  # "REF: PO-1234" is no town
+                  and not d.prefix_len and not _street_line(d.text)),
+                 default=None)  # "REF: PO-1234" is no town
     # A postcode on a line of its own under the town (British, Australian forms):
     # the town line, then the code.
     lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
@@ -389,6 +413,14 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
+    # "C.P. 03940" on a line of its own (Mexico, Spain, Italy): the code, and the
+    # town on the line after it (or before it).
+    captioned = [i for i, d in enumerate(lines) if i >= 2 and _CAPTIONED_POSTCODE.fullmatch(
+        d.text.strip())]
+    if captioned:
+        postal = captioned[-1]
+        after = [postal + 1] if postal + 1 < len(lines) else []
+        town = next((i for i in after + [postal - 1] if _town_like(lines[i].text)), None)
     if postal is None and len(lines) >= 3:
         # No postcode (Gulf states, Hong Kong, Chile...): the last line of words above
         # the country is the town, "Dubai", "Kadıköy / İSTANBUL".
@@ -396,6 +428,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                 and not shapes.is_country(d.text) and not recognise.phone(d.text)]
         town = rest[-1] if rest and all(shapes.is_country(x.text) or recognise.phone(x.text)
                                         or recognise.EMAIL.fullmatch(x.text.strip())
+                                        or x.variable and x.prefix_len  # "Fono: +56 9 ..."
                                         for x in lines[rest[-1] + 1:]) else None
     street = 0
     for i, d in enumerate(lines):

@@ -423,3 +423,32 @@ def test_three_capitals_in_a_large_font_are_a_hub(line: str, code: str | None) -
            f"^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS{line}^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("routing_code") == code
+
+
+def test_a_mexican_block_reads_street_colonia_postcode_and_town() -> None:
+    # As on the Estafeta label: the house number looks like a postcode, "C.P." has
+    # a line of its own, and the town follows it.
+    zpl = ("^XA^PW812^LL1218^FO35,318^A0N,24^FDDestinatario^FS"
+           "^FO35,348^A0N,44^FDLic. Fernanda Ruiz Cárdenas^FS"
+           "^FO35,400^A0N,34^FDAv. Insurgentes Sur 1602, Int. 4B^FS"
+           "^FO35,442^A0N,34^FDCol. Crédito Constructor^FS^FO35,488^A0N,34^FDC.P. 03940^FS"
+           "^FO35,530^A0N,34^FDBenito Juárez, Ciudad de México^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"ship_to_name": "Lic. Fernanda Ruiz Cárdenas",
+                      "ship_to_address_1": "Av. Insurgentes Sur 1602, Int. 4B",
+                      "ship_to_address_2": "Col. Crédito Constructor",
+                      "ship_to_postal_code": "C.P. 03940",
+                      "ship_to_city": "Benito Juárez, Ciudad de México"}
+
+
+def test_a_block_without_postcode_ends_with_its_town_above_the_phone() -> None:
+    # As on the Chilexpress label: no postcode; the town is the last line of words.
+    zpl = ("^XA^PW812^LL1218^FO40,430^A0N,24^FDDESTINATARIO^FS"
+           "^FO40,462^A0N,30^FDJaviera Paz Muñoz^FS"
+           "^FO40,500^A0N,30^FDPasaje Los Aromos 2245, Depto 31^FS"
+           "^FO40,538^A0N,30^FDVilla Los Héroes^FS^FO40,576^A0N,30^FDCONCEPCIÓN - BIOBÍO^FS"
+           "^FO40,614^A0N,30^FDFono: +56 9 8732 1106^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_city"] == "CONCEPCIÓN - BIOBÍO"
+    assert values["ship_to_address_1"] == "Pasaje Los Aromos 2245, Depto 31"
+    assert values["ship_to_address_2"] == "Villa Los Héroes"

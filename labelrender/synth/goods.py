@@ -124,7 +124,8 @@ def _prices(decisions: list[Decision]) -> None:
 _CONTEXT = (
     (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra)\b", re.I),
      "specimen_id"),
-    (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum)\b", re.I),
+    (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum|do not remove|"
+                r"report loss|if found)\b", re.I),
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
@@ -184,6 +185,9 @@ def _identifiers(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = heading, 0.6
         elif d.source.font_height >= _LARGE and not d.source.is_barcode:
             d.name, d.name_certainty = "location", 0.5  # "B-14-03-2" across a rack label
+        elif d.name == "tracking_number":
+            # A long code on goods is the item's own number, not a parcel's.
+            d.name, d.name_certainty = "serial_number", 0.4
         elif d.name in _PARCEL_NAMES:
             d.name_certainty = min(d.name_certainty, 0.4)  # a code of unknown kind
     # A large short code on a bin or shelf label is its location, not a sort code.

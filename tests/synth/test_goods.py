@@ -131,3 +131,16 @@ def test_data_identifiers_name_the_barcodes_and_the_values_they_repeat() -> None
     assert values == {"part_number": "15-742118-C", "part_number_2": "P15-742118-C",
                       "quantity": "600", "quantity_2": "Q600",
                       "serial_number": "4M0087733", "serial_number_2": "S4M0087733"}
+
+
+@pytest.mark.parametrize(("footer", "name"), [
+    ("Do not remove. Report loss: (555) 010-0142", "asset_number"),  # an asset tag
+    ("Handle with care", "serial_number"),  # a code of goods, not a parcel's number
+])
+def test_a_long_code_on_goods_is_no_tracking_number(footer: str, name: str) -> None:
+    # As on the written fixed-asset tag: owner header, the code and its Code 128, room.
+    values = draft_values(
+        "^XA^PW406^LL203^FO40,9^A0N,26,24^FR^FDNORTHWIND COUNTY SCHOOLS^FS"
+        "^FO40,52^BY2,3^BCN,70,N,N,N^FDNCS-0048213^FS^FO40,130^A0N,32,30^FDNCS-0048213^FS"
+        f"^FO290,136^A0N,22,20^FDRM 214^FS^FO40,172^A0N,18,16^FD{footer}^FS^XZ")
+    assert values[name] == "NCS-0048213"

@@ -134,3 +134,38 @@ def caption_values(decisions: list[Decision]) -> None:
             continue  # "Contenu" over "6 x 75 cl": how much, not what
         elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)):
             target.name, target.name_certainty = name
+
+
+# Names a value keeps over a caption of words above it: what the data itself says.
+_SURE_SHAPES = frozenset({"date", "weight", "piece_count", "gtin", "sscc", "price", "phone"})
+# Captions are small print; a large line over a value is a heading ("ZONE C").
+_CAPTION_PRINT = 32
+# Words that head a form or a block, not one value ("Ship to", "Contents").
+_HEADINGS = re.compile(r"^(?:from|to|ship|sender|receiver|remarks|notes?)\b", re.IGNORECASE)
+
+
+def column_captions(decisions: list[Decision]) -> None:
+    """A few words in a small print right above a value ("Coil No." over "K6-204417",
+    "Heat No." over "8N3152", "Grade" over "S355MC") are that value's caption, known
+    to the vocabulary or not: they name it where its shape or place only guessed
+    (an unknown caption's name is its words, for review)."""
+    for target in decisions:
+        if not target.variable or target.source.is_barcode or target.prefix_len \
+                or target.name_certainty >= 0.7 or target.name in _SURE_SHAPES \
+                or re.match(PARTY, target.name or ""):
+            continue
+        t = target.source
+        above = [d for d in decisions if not d.variable and not d.source.is_barcode
+                 and d.text and 0 < t.ry - d.source.ry <= max(2.2 * d.source.font_height, 30)
+                 and abs(d.source.rx - t.rx) <= 12
+                 and d.source.font_height < min(t.font_height, _CAPTION_PRINT)
+                 and len(d.text.split()) <= 4 and shapes.words_only(d.text)
+                 and not _HEADINGS.match(d.text) and shapes.address_role(d.text) is None]
+        if not above:
+            continue
+        caption = max(above, key=lambda d: d.source.ry)
+        name = shapes.caption_name(caption.text.strip().rstrip(":"))
+        if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
+                or name[1] < 0.85 and target.name == "description":
+            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
+        target.name, target.name_certainty = name[0], min(name[1], 0.6)

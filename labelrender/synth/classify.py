@@ -14,7 +14,7 @@ import re
 
 from . import goods, recognise, shapes
 from .addresses import address_blocks, parties
-from .captions import caption_values, raw_caption_split
+from .captions import caption_values, column_captions, raw_caption_split
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .decision import printed as _printed
@@ -342,6 +342,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     goods.refine(decisions)
+    column_captions(decisions)
     _data_identifiers(decisions)
     _letter_codes(decisions)
     return decisions

@@ -185,7 +185,7 @@ def _identifiers(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = heading, 0.6
         elif d.source.font_height >= _LARGE and not d.source.is_barcode:
             d.name, d.name_certainty = "location", 0.5  # "B-14-03-2" across a rack label
-        elif d.name == "tracking_number":
+        elif d.name == "tracking_number" and shapes.is_tracking(d.value or ""):
             # A long code on goods is the item's own number, not a parcel's.
             d.name, d.name_certainty = "serial_number", 0.4
         elif d.name in _PARCEL_NAMES:

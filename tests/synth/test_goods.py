@@ -144,3 +144,23 @@ def test_a_long_code_on_goods_is_no_tracking_number(footer: str, name: str) -> N
         "^FO40,52^BY2,3^BCN,70,N,N,N^FDNCS-0048213^FS^FO40,130^A0N,32,30^FDNCS-0048213^FS"
         f"^FO290,136^A0N,22,20^FDRM 214^FS^FO40,172^A0N,18,16^FD{footer}^FS^XZ")
     assert values[name] == "NCS-0048213"
+
+
+def test_small_captions_above_codes_name_them_known_or_not() -> None:
+    # As on the written steel coil tag: captions without a colon over their values.
+    values = draft_values(
+        "^XA^PW812^LL1218^FO40,40^A0N,44,40^FDNORDSTAHL WALZWERK^FS"
+        "^FO40,140^A0N,22,20^FDCoil No.^FS^FO40,166^A0N,72,66^FDK6-204417^FS"
+        "^FO40,250^A0N,22,20^FDHeat No.^FS^FO40,276^A0N,40,36^FD8N3152^FS"
+        "^FO420,250^A0N,22,20^FDGrade^FS^FO420,276^A0N,40,36^FDS355MC^FS"
+        "^FO420,512^A0N,22,20^FDGross weight^FS^FO420,538^A0N,48,44^FD24 455 kg^FS^XZ")
+    assert values == {"coil_number": "K6-204417", "heat_number": "8N3152", "grade": "S355MC",
+                      "weight": "24 455 kg"}  # a weight by its unit
+
+
+def test_a_makers_name_over_the_product_does_not_name_it() -> None:
+    values = draft_values("^XA^PW406^LL203^FO14,12^A0N,22,20^FDGRÜNHAND SAATGUT^FS"
+                          "^FO14,40^A0N,38,34^FDTomate 'Ochsenherz'^FS"
+                          "^FO14,90^A0N,22,20^FDLot: 2611-04^FS^FO14,120^A0N,22,20^FD"
+                          "Best before: 12/2028^FS^XZ")
+    assert values["description"] == "Tomate 'Ochsenherz'"

@@ -241,6 +241,24 @@ def _barcodes_of_captioned_values(decisions: list[Decision],
                 break
 
 
+def _barcodes_of_printed_codes(decisions: list[Decision]) -> None:
+    """A barcode that says nothing of its data ("K6204417") is the code printed
+    with dashes beside it ("K6-204417" under "Coil No."): it takes that code's name,
+    as unsure as it is."""
+    texts: dict[str, Decision] = {}
+    for d in decisions:
+        if not d.source.is_barcode and d.variable and d.value and d.name \
+                and d.name not in ("text", "field") and not d.name.endswith("_data"):
+            texts.setdefault(_plain(d.value), d)
+    for barcode in decisions:
+        data = _CODE128_CODES.sub("", barcode.value or "")
+        if barcode.source.is_barcode and (barcode.name or "").endswith("_data") \
+                and barcode.name_certainty <= 0.55 and len(data) >= 5 and data in texts:
+            text = texts[data]
+            barcode.name = text.name
+            barcode.name_certainty = min(0.6, text.name_certainty)
+
+
 # ANSI MH10.8.2 data identifiers in front of a Code 39/128's data (automotive and
 # electronics labels: AIAG B-10, VDA 4902, Odette): "P" part, "Q" quantity...
 _DATA_IDENTIFIERS = {"P": "part_number", "1P": "part_number", "30P": "part_number",
@@ -344,5 +362,6 @@ def classify(label: SourceLabel) -> list[Decision]:
     goods.refine(decisions)
     column_captions(decisions)
     _data_identifiers(decisions)
+    _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)
     return decisions

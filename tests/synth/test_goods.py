@@ -164,3 +164,13 @@ def test_a_makers_name_over_the_product_does_not_name_it() -> None:
                           "^FO14,90^A0N,22,20^FDLot: 2611-04^FS^FO14,120^A0N,22,20^FD"
                           "Best before: 12/2028^FS^XZ")
     assert values["description"] == "Tomate 'Ochsenherz'"
+
+
+def test_a_barcode_of_a_printed_code_takes_its_name() -> None:
+    # As on the steel coil tag: the Code 128 holds the coil number without its dash.
+    values = draft_values(
+        "^XA^PW812^LL1218^FO40,140^A0N,22,20^FDCoil No.^FS^FO40,166^A0N,72,66^FDK6-204417^FS"
+        "^FO40,276^A0N,30,30^FDLength^FS^FO220,276^A0N,34,32^FD62.5 m^FS"
+        "^FO80,760^BY3,3^BCN,120,N,N,N^FDK6204417^FS^XZ")
+    assert values == {"coil_number": "K6-204417", "coil_number_2": "K6204417",
+                      "length": "62.5 m"}

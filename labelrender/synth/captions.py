@@ -99,6 +99,11 @@ def _refines(caption: str, shape: str | None) -> bool:
 _WORDS_BELOW = frozenset({"description", "remarks", "delivery_instructions", "customer_name"})
 
 
+def _shape_guess(d: Decision) -> bool:
+    """A name only the value's shape gave: a long code looks like a parcel number."""
+    return d.name in ("tracking_number", "text", "field") and d.name_certainty <= 0.7
+
+
 def caption_values(decisions: list[Decision]) -> None:
     """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
     value beside or below it, and makes it variable."""
@@ -132,7 +137,9 @@ def caption_values(decisions: list[Decision]) -> None:
             target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
         elif name[0] == "description" and target.name in ("quantity", "weight"):
             continue  # "Contenu" over "6 x 75 cl": how much, not what
-        elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)):
+        elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)
+                            or name[1] >= 0.7 and _shape_guess(target)
+                            and name[0] not in _SURE_SHAPES):  # "Data logger" is no date
             target.name, target.name_certainty = name
 
 
@@ -151,7 +158,8 @@ def column_captions(decisions: list[Decision]) -> None:
     (an unknown caption's name is its words, for review)."""
     for target in decisions:
         if not target.variable or target.source.is_barcode or target.prefix_len \
-                or target.name_certainty >= 0.7 or target.name in _SURE_SHAPES \
+                or target.name_certainty >= 0.7 and not _shape_guess(target) \
+                or target.name in _SURE_SHAPES \
                 or re.match(PARTY, target.name or ""):
             continue
         t = target.source

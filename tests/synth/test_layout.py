@@ -452,3 +452,15 @@ def test_a_block_without_postcode_ends_with_its_town_above_the_phone() -> None:
     assert values["ship_to_city"] == "CONCEPCIÓN - BIOBÍO"
     assert values["ship_to_address_1"] == "Pasaje Los Aromos 2245, Depto 31"
     assert values["ship_to_address_2"] == "Villa Los Héroes"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("N° de facture :", "invoice"), ("Shipper Order No.", "order_number")])
+def test_a_caption_names_a_code_that_only_looks_like_a_parcel_number(caption: str,
+                                                                     name: str) -> None:
+    # As on the Colissimo CN23 (caption beside) and Ninja Van (caption above) labels.
+    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
+           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
+           f"^FO40,940^A0N,22,22^FD{caption}^FS^FO40,968^A0N,30,30^FDLHL-SG-7730915^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values[name] == "LHL-SG-7730915"

@@ -40,9 +40,6 @@ _CODE_FONT = 40
 _PROSE = re.compile(r"[^\W\d_]{3,}")
 # 2D symbols whose data is often a record of several fields (a carrier's message).
 _TWO_D = frozenset({"BQ", "BX", "B7", "BF", "BO", "B0", "BD"})
-# A web address ("loomis-express.com", "www.ups.com/track"), not an e-mail.
-_SITE = re.compile(r"www\.|https?://|\b[\w-]+\.(?:com|net|org|co\.uk|de|fr|it|es|nl|hu|pl|cz|se"
-                   r"|dk|no|fi|at|ch|be|ie|pt|eu)\b(?:/\S*)?", re.IGNORECASE)
 _COMPOSITE = re.compile(r"\[\)>|[|{}\x1d\x1e]|_1D|_1E|[^,]*,[^,]*,")
 
 
@@ -83,7 +80,7 @@ def _text(d: Decision) -> None:
     if "___" in text:
         d.reason, d.certainty = "a blank to write in by hand", 0.85
         return
-    if _SITE.search(text) and "@" not in text:
+    if shapes.is_site(text):
         d.reason, d.certainty = "a web address: the label owner's own", 0.8
         return
     if goods.made_in(text):

@@ -262,7 +262,7 @@ def _description_like(text: str) -> bool:
     if _INSTRUCTION.match(text):
         return False  # "See circular of information", "Keep frozen": instructions
     if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
-            or "___" in text or "°" in text or shapes.WEB.search(text) \
+            or "___" in text or "°" in text or shapes.is_web(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
         return False
     if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \

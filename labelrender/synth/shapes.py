@@ -42,7 +42,21 @@ PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 PIECES = re.compile(r"^(?:0\d{3}|\d{1,3})\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*(?:0\d{3}|\d{1,3})$",
                     re.IGNORECASE)
 # A web or e-mail address: no postal line.
-WEB = re.compile(r"www\.|https?:|@|\.(?:com|net|org|de|fr|it|es|nl|uk|hu|pl|cz|se)\b", re.I)
+# A web address ("loomis-express.com", "www.ups.com/track", "emiratespost.ae"): a
+# generic top-level domain in any case, a country's two letters in lower case
+# ("Co.KG" and "St.Gallen" are no addresses).
+_SITE = re.compile(r"(?i:www\.|https?://|\b[\w-]+\.(?:com|net|org|info|biz|shop|online|co\.uk)\b)|"
+                   r"(?<![\w.@])[a-z0-9][a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2}\b(?![.\w])")
+
+
+def is_site(text: str) -> bool:
+    """Text with a web address in it, not an e-mail address."""
+    return "@" not in text and _SITE.search(text) is not None
+
+
+def is_web(text: str) -> bool:
+    """Text with a web or an e-mail address in it."""
+    return "@" in text or _SITE.search(text) is not None
 # Postal codes of the corpus countries: US ZIP(+4), 4-5 digit European (also with
 # the country's prefix: "D-12345", "H-3437", "CH-8000", "DK-2500"), Polish,
 # Swedish/Czech spaced, Dutch, British and Canadian; six digits after a town (India,
@@ -219,7 +233,7 @@ def is_tracking(text: str) -> bool:
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
     match = POSTAL.search(text.upper())
-    if match is None or not _WORD.search(text) or len(text.split()) > 6 or WEB.search(text):
+    if match is None or not _WORD.search(text) or len(text.split()) > 6 or is_web(text):
         return False
     # Six or seven digits after a caption are its value ("Order 123456"), not a town's code.
     return len(match.group(0)) < 6 or caption_name(text[:match.start()])[1] < 0.7

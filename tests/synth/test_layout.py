@@ -464,3 +464,10 @@ def test_a_caption_names_a_code_that_only_looks_like_a_parcel_number(caption: st
            f"^FO40,940^A0N,22,22^FD{caption}^FS^FO40,968^A0N,30,30^FDLHL-SG-7730915^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values[name] == "LHL-SG-7730915"
+
+
+@pytest.mark.parametrize("footer", ["emiratespost.ae - 600 599 999", "www.chilexpress.cl",
+                                    "LOOMIS-EXPRESS.COM 1-855-256-6647"])
+def test_a_web_address_of_any_country_stays_static(footer: str) -> None:
+    zpl = f"^XA^PW812^LL1218^FO40,1150^A0N,20,20^FD{footer}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {}

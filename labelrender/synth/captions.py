@@ -151,6 +151,20 @@ _CAPTION_PRINT = 32
 _HEADINGS = re.compile(r"^(?:from|to|ship|sender|receiver|remarks|notes?)\b", re.IGNORECASE)
 
 
+def above(caption: SourceField, value: SourceField) -> bool:
+    """``caption`` is printed right above ``value``, in its column."""
+    return 0 < value.ry - caption.ry <= max(2.2 * caption.font_height, 30) \
+        and abs(caption.rx - value.rx) <= 12
+
+
+def beside(caption: SourceField, value: SourceField) -> bool:
+    """``caption`` is printed left of ``value`` on its line ("Cross-section" ...
+    "5x16 mm²"): their heights overlap and the value starts within a column's reach."""
+    return 0 < value.rx - caption.rx <= 400 and caption.ry < value.ry + value.font_height \
+        and value.ry < caption.ry + caption.font_height \
+        and abs(value.ry - caption.ry) <= max(caption.font_height, 12)
+
+
 def column_captions(decisions: list[Decision]) -> None:
     """A few words in a small print right above a value ("Coil No." over "K6-204417",
     "Heat No." over "8N3152", "Grade" over "S355MC") are that value's caption, known
@@ -163,17 +177,17 @@ def column_captions(decisions: list[Decision]) -> None:
                 or re.match(PARTY, target.name or ""):
             continue
         t = target.source
-        above = [d for d in decisions if not d.variable and not d.source.is_barcode
-                 and d.text and 0 < t.ry - d.source.ry <= max(2.2 * d.source.font_height, 30)
-                 and abs(d.source.rx - t.rx) <= 12
-                 and d.source.font_height < min(t.font_height, _CAPTION_PRINT)
-                 and len(d.text.split()) <= 4 and shapes.words_only(d.text)
-                 and not _HEADINGS.match(d.text) and shapes.address_role(d.text) is None]
-        if not above:
+        captions = [d for d in decisions if not d.variable and not d.source.is_barcode
+                    and d.text and (above(d.source, t) or beside(d.source, t))
+                    and d.source.font_height < min(t.font_height, _CAPTION_PRINT)
+                    and len(d.text.split()) <= 3 and shapes.words_only(d.text)
+                    and not _HEADINGS.match(d.text) and shapes.address_role(d.text) is None]
+        if not captions:
             continue
-        caption = max(above, key=lambda d: d.source.ry)
+        caption = max(captions, key=lambda d: (d.source.ry, d.source.rx))
         name = shapes.caption_name(caption.text.strip().rstrip(":"))
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
+                or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
         target.name, target.name_certainty = name[0], min(name[1], 0.6)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from . import recognise, shapes
+from .captions import beside
 from .decision import Decision, leading_spaces, mark_variable
 
 _PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
@@ -240,7 +241,8 @@ def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
     ("Rated voltage" over "0,6/1 kV", "DOCK DOOR" over "D-07")."""
     s = d.source
     return len(d.text.split()) <= 3 and any(
-        0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12) and abs(o.source.rx - s.rx) <= 24
+        (0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12) and abs(o.source.rx - s.rx) <= 24
+         or beside(s, o.source) and shapes.words_only(d.text))
         and o.source.font_height > s.font_height and shapes.has_digits(o.text, 1)
         for o in texts if o is not d)
 

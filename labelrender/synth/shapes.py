@@ -165,7 +165,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     tries.append(short)
     sure = len(tries)
     # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
-    tries += [words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:])]
+    # ("Data logger" is no date: "data" says "date" only as the whole caption.)
+    tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
+              if w != "data"]
     names = _names()
     for i, attempt in enumerate(tries):
         if attempt in names:

@@ -174,3 +174,14 @@ def test_a_barcode_of_a_printed_code_takes_its_name() -> None:
         "^FO80,760^BY3,3^BCN,120,N,N,N^FDK6204417^FS^XZ")
     assert values == {"coil_number": "K6-204417", "coil_number_2": "K6204417",
                       "length": "62.5 m"}
+
+
+def test_a_caption_left_of_its_value_names_it_and_stays_static() -> None:
+    # As on the written cable drum label: a column of captions, values to their right.
+    values = draft_values(
+        "^XA^PW812^LL1218^FO30,40^A0N,40,36^FDKABELWERK NORD^FS"
+        "^FO30,200^A0N,24,22^FDCross-section^FS^FO260,192^A0N,60,54^FD5x16 mm²^FS"
+        "^FO30,270^A0N,24,22^FDData logger^FS^FO260,264^A0N,40,36^FDTL-5521-0087^FS"
+        "^FO30,330^A0N,24,22^FDLot^FS^FO260,326^A0N,30,28^FDB26-1187^FS^XZ")
+    assert values == {"cross_section": "5x16 mm²", "data_logger": "TL-5521-0087",
+                      "lot_number": "B26-1187"}

@@ -99,6 +99,32 @@ def _refines(caption: str, shape: str | None) -> bool:
 _WORDS_BELOW = frozenset({"description", "remarks", "delivery_instructions", "customer_name"})
 
 
+def continued_lines(decisions: list[Decision]) -> None:
+    """Words printed right under a description or a remark, in its print and column
+    ("CLIP, WIRE HARNESS" / "NYLON 6/6 BLK"), continue it: the next line of the
+    same free text."""
+    for first in decisions:
+        if not first.variable or first.name not in _WORDS_BELOW or first.source.is_barcode \
+                or first.name_certainty < 0.7:
+            continue  # a caption's value; a line guessed as a description is no start
+        line = first
+        while True:
+            f = line.source
+            nxt = [d for d in decisions if not d.variable and not d.source.is_barcode
+                   and d.text and abs(d.source.rx - f.rx) <= 6
+                   and abs(d.source.font_height - f.font_height) <= 2
+                   and 0 < d.source.ry - f.ry <= 1.6 * f.font_height]
+            if not nxt:
+                break
+            line = min(nxt, key=lambda d: d.source.ry)
+            text = line.text.strip()
+            if len(text.split()) > 8 or shapes.is_caption(text) or shapes.is_known_caption(text) \
+                    or shapes.caption_split(text) is not None:
+                break
+            _variable(line, f"next line of {first.name}", 0.6, leading_spaces(line),
+                      (first.name, min(0.6, first.name_certainty)))
+
+
 def _shape_guess(d: Decision) -> bool:
     """A name only the value's shape gave: a long code looks like a parcel number."""
     return d.name in ("tracking_number", "text", "field") and d.name_certainty <= 0.7
@@ -126,7 +152,7 @@ def caption_values(decisions: list[Decision]) -> None:
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             below = target.source.ry - caption.source.ry > 8 and not (
-                name[0] in _WORDS_BELOW and name[1] >= 0.85)
+                name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text)))
             if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
             indent = leading_spaces(target)

@@ -471,3 +471,12 @@ def test_a_caption_names_a_code_that_only_looks_like_a_parcel_number(caption: st
 def test_a_web_address_of_any_country_stays_static(footer: str) -> None:
     zpl = f"^XA^PW812^LL1218^FO40,1150^A0N,20,20^FD{footer}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {}
+
+
+def test_the_next_line_of_a_captioned_description_continues_it() -> None:
+    # As on the AIAG B-10 label: the part's description on two lines under its caption.
+    zpl = ("^XA^PW812^LL1218^FO622,220^A0N,22,20^FDDESCRIPTION^FS"
+           "^FO632,256^A0N,30,28^FDCLIP, WIRE HARNESS^FS^FO632,296^A0N,30,28^FDNYLON 6/6 BLK^FS"
+           "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK"}

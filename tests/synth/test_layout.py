@@ -477,6 +477,6 @@ def test_the_next_line_of_a_captioned_description_continues_it() -> None:
     # As on the AIAG B-10 label: the part's description on two lines under its caption.
     zpl = ("^XA^PW812^LL1218^FO622,220^A0N,22,20^FDDESCRIPTION^FS"
            "^FO632,256^A0N,30,28^FDCLIP, WIRE HARNESS^FS^FO632,296^A0N,30,28^FDNYLON 6/6 BLK^FS"
-           "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^XZ")
+           "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^FO632,376^A0N,30,28^FDREV 04^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK"}

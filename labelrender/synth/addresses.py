@@ -30,6 +30,9 @@ _MAX_BLOCK_LINES = 8
 _FONT_JUMP = 1.7
 
 
+_LEADING = 1.5
+
+
 def parties(decisions: list[Decision]) -> None:
     """A phone, contact or e-mail outside an address block belongs to the block
     beside it (the block its line falls in), and takes that party's name."""
@@ -49,6 +52,8 @@ def parties(decisions: list[Decision]) -> None:
                 continue
             distance = min(abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
                            for x in lines)
+            if d.source.ry < min(x.source.ry for x in lines):
+                distance *= _LEADING  # a contact line follows its block more than it heads one
             if best is None or distance < best[0]:
                 best = (distance, role)
         if best is not None:
@@ -395,6 +400,10 @@ _SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|
                          r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
 
 
+# A person named with a salutation: "Mme Laure Castagnier", "Herr Jan Kühn".
+_SALUTED = re.compile(rf"{_SALUTATION.pattern}\s+[^\W\d_]", re.IGNORECASE)
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -447,6 +456,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
         elif not named:
             part, named = "name", True
+        elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text):
+            part = "contact"  # "Mme Laure Castagnier" under the company's name
         elif i == town:
             part = "city"
         elif i == postal:

@@ -480,3 +480,17 @@ def test_the_next_line_of_a_captioned_description_continues_it() -> None:
            "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^FO632,376^A0N,30,28^FDREV 04^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK"}
+
+
+def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:
+    # As on the Palletways label: the consignee's block, its contact, then the consignor.
+    zpl = ("^XA^PW812^LL1218^FO35,375^A0N,22,22^FDConsignee:^FS"
+           "^FO35,405^A0N,40,40^FDGLENCAIRN FLOORING LTD^FS"
+           "^FO35,452^A0N,32,32^FDMme Laure Castagnier^FS"
+           "^FO35,492^A0N,32,32^FD12 BRIDGE STREET^FS^FO35,532^A0N,40,40^FDNEWBRIDGE^FS"
+           "^FO35,580^A0N,56,56^FDEH28 8SY^FS^FO35,645^A0N,24,24^FDContact: Ross McInnes^FS"
+           "^FO35,695^A0N,22,22^FDConsignor:^FS^FO35,720^A0N,22,22^FDMidland Tile Supplies^FS"
+           "^FO35,745^A0N,22,22^FD4 Hall Court^FS^FO35,770^A0N,22,22^FDTelford TF3 3BD^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_contact"] == "Mme Laure Castagnier"
+    assert values["ship_to_contact_2"] == "Ross McInnes"

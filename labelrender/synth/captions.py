@@ -191,13 +191,16 @@ def beside(caption: SourceField, value: SourceField) -> bool:
         and abs(value.ry - caption.ry) <= max(caption.font_height, 12)
 
 
-def column_captions(decisions: list[Decision]) -> None:
+def column_captions(decisions: list[Decision], of_goods: bool) -> None:
     """A few words in a small print right above a value ("Coil No." over "K6-204417",
     "Heat No." over "8N3152", "Grade" over "S355MC") are that value's caption, known
     to the vocabulary or not: they name it where its shape or place only guessed
-    (an unknown caption's name is its words, for review)."""
+    (an unknown caption's name is its words, for review). On a label of goods
+    (``of_goods``), a few words under such a caption are its value too."""
     for target in decisions:
-        if not target.variable or target.source.is_barcode or target.prefix_len \
+        if not target.variable and of_goods and _short_words(target):
+            pass  # words under a caption of their own on goods: "Process" over "Washed"
+        elif not target.variable or target.source.is_barcode or target.prefix_len \
                 or target.name_certainty >= 0.7 and not _shape_guess(target) \
                 or target.name in _SURE_SHAPES \
                 or re.match(PARTY, target.name or ""):
@@ -216,4 +219,23 @@ def column_captions(decisions: list[Decision]) -> None:
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
+        if not target.variable:
+            if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper():
+                continue  # a brand in capitals over a line of its own
+            if name[0] == "customer_number" and not shapes.has_digits(target.text, 1):
+                name = ("customer_name", name[1])  # "Customer" over a company's name
+            _variable(target, f"value under its caption {caption.text.strip()!r}", 0.6,
+                      leading_spaces(target), (name[0], min(name[1], 0.6)))
+            continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+
+
+def _short_words(d: Decision) -> bool:
+    """A value of a few words: not a caption, a sentence, a web address or one word
+    in capitals ("NOW" under "WAS" is the next heading)."""
+    text = d.text.strip()
+    return not d.source.is_barcode and 0 < len(text.split()) <= 4 and len(text) >= 2 \
+        and not (text.isalpha() and text.isupper()) \
+        and not text.endswith((":", ".", "!")) and not shapes.is_caption(text) \
+        and not shapes.is_known_caption(text) and shapes.caption_split(text) is None \
+        and not shapes.is_web(text) and shapes.address_role(text) is None

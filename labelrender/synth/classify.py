@@ -357,7 +357,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     goods.refine(decisions)
-    column_captions(decisions)
+    column_captions(decisions, goods.is_goods_label(decisions))
     continued_lines(decisions)
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)

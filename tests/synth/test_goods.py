@@ -185,3 +185,23 @@ def test_a_caption_left_of_its_value_names_it_and_stays_static() -> None:
         "^FO30,330^A0N,24,22^FDLot^FS^FO260,326^A0N,30,28^FDB26-1187^FS^XZ")
     assert values == {"cross_section": "5x16 mm²", "data_logger": "TL-5521-0087",
                       "lot_number": "B26-1187"}
+
+
+def test_words_under_a_small_caption_on_goods_are_its_value() -> None:
+    # As on the written museum box and steel coil labels.
+    values = draft_values(
+        "^XA^PW812^LL406^FO40,20^A0N,40,36^FDHARTLEY MILL ARCHIVE^FS"
+        "^FO40,100^A0N,22,20^FDCondition^FS^FO40,126^A0N,32,30^FDFair^FS"
+        "^FO300,100^A0N,22,20^FDCustomer^FS^FO300,126^A0N,32,30^FDBrandt Rohrwerke GmbH^FS"
+        "^FO40,200^A0N,22,20^FDWAS^FS^FO40,226^A0N,32,30^FDNOW^FS"
+        "^FO40,300^A0N,22,20^FDLot^FS^FO40,326^A0N,32,30^FDB26-1187^FS^XZ")
+    assert values == {"condition": "Fair", "customer_name": "Brandt Rohrwerke GmbH",
+                      "lot_number": "B26-1187"}
+
+
+def test_words_under_a_small_caption_on_a_parcel_stay_static() -> None:
+    values = draft_values(
+        "^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
+        "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
+        "^FO40,500^A0N,22,20^FDService^FS^FO40,526^A0N,40,40^FDIntl Economy^FS^XZ")
+    assert "Intl Economy" not in values.values()

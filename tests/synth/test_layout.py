@@ -479,7 +479,8 @@ def test_the_next_line_of_a_captioned_description_continues_it() -> None:
            "^FO632,256^A0N,30,28^FDCLIP, WIRE HARNESS^FS^FO632,296^A0N,30,28^FDNYLON 6/6 BLK^FS"
            "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^FO632,376^A0N,30,28^FDREV 04^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
-    assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK"}
+    assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK",
+                      "eng_chg_level": "REV 04"}
 
 
 def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:

@@ -220,8 +220,9 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
         if not target.variable:
-            if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper():
-                continue  # a brand in capitals over a line of its own
+            if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
+                    or name[0] in _SURE_SHAPES and not shapes.has_digits(target.text, 1):
+                continue  # a brand in capitals over a line of its own; "Weight" over words
             if name[0] == "customer_number" and not shapes.has_digits(target.text, 1):
                 name = ("customer_name", name[1])  # "Customer" over a company's name
             _variable(target, f"value under its caption {caption.text.strip()!r}", 0.6,

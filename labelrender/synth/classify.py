@@ -116,6 +116,8 @@ def _text(d: Decision) -> None:
     shape = found or shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
+    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
+        _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
         name = shapes.caption_name(head) if head.isalpha() else ("text", 0.3)
@@ -124,8 +126,6 @@ def _text(d: Decision) -> None:
                   (name[0], 0.65) if name[1] >= 0.85 else ("text", 0.3))
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
-    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
-        _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
 
 
 # A caption of a count or a number whose value is words names what is counted:

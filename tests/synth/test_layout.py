@@ -495,3 +495,9 @@ def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_contact"] == "Mme Laure Castagnier"
     assert values["ship_to_contact_2"] == "Ross McInnes"
+
+
+def test_a_depot_code_in_a_large_font_is_routing_not_any_number() -> None:
+    # As on the GLS return label: "DK0063" printed large, four digits and all.
+    zpl = "^XA^PW812^LL1218^FO40,409^A0N,50,30^FDDK0063^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "DK0063"}

@@ -1,0 +1,21 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO0,0^GB812,70,70^FS
+^FO30,12^A0N,26,24^FR^FDEUROPEAN LOGISTICS SUMMIT 2026^FS
+^FO30,42^A0N,20,18^FR^FDRotterdam Ahoy - 2-4 December 2026^FS
+^FO30,110^A0N,80,70^FDAnnelies^FS
+^FO30,196^A0N,44,40^FDvan der Berg^FS
+^FO30,250^A0N,20,18^FDshe/her^FS
+^FO30,286^A0N,28,26^FDHead of Network Planning^FS
+^FO30,320^A0N,32,30^FDVanderlande Industries^FS
+^FO30,358^A0N,26,24^FDNetherlands^FS
+^FO560,230^BQN,2,4^FDQA,MECARD:N:van der Berg,Annelies;ORG:Vanderlande Industries;EMAIL:a.vanderberg@vanderlande.com;;^FS
+^FO30,410^A0N,20,18^FDAccess: Plenary - Workshops - Gala dinner^FS
+^FO30,440^A0N,18,16^FDReg. ID EL26-004731^FS
+^FO0,490^GB812,119,119^FS
+^FO30,512^A0N,76,70^FR^FDSPEAKER^FS
+^FO560,530^A0N,20,18^FR^FD#ELS26 - Wi-Fi: ELS-Guest^FS
+^XZ

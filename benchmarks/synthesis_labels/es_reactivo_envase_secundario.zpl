@@ -1,0 +1,36 @@
+^XA
+^CI28
+^PW812
+^LL508
+^LH0,0
+^FO20,14^A0N,20,18^FDUNIVERSIDAD DE ZARAGOZA - Dpto. Química Analítica^FS
+^FO560,14^A0N,18,16^FDEnvase secundario^FS
+^FO20,40^GB772,3,3^FS
+^FO20,54^A0N,40,36^FDÁcido clorhídrico 1 M^FS
+^FO20,98^A0N,24,22^FDHydrochloric acid 1 M^FS
+^FO20,130^A0N,20,18^FDCAS 7647-01-0^FS
+^FO260,130^A0N,20,18^FDDisolvente: agua desionizada^FS
+^FO600,60^GD40,40,4,,R^FS
+^FO640,60^GD40,40,4,,L^FS
+^FO600,100^GD40,40,4,,L^FS
+^FO640,100^GD40,40,4,,R^FS
+^FO700,60^GD40,40,4,,R^FS
+^FO740,60^GD40,40,4,,L^FS
+^FO700,100^GD40,40,4,,L^FS
+^FO740,100^GD40,40,4,,R^FS
+^FO620,150^A0N,18,16^FDGHS05 GHS07^FS
+^FO20,168^A0N,30,28^FDAtención / Warning^FS
+^FO20,206^FB560,3,2,L^A0N,20,18^FDH290 Puede ser corrosivo para los metales. H315 Provoca irritación cutánea. H319 Provoca irritación ocular grave.^FS
+^FO20,282^FB560,2,2,L^A0N,18,16^FDP280 Llevar guantes y gafas de protección. P305+P351+P338 EN CASO DE CONTACTO CON LOS OJOS: aclarar con agua.^FS
+^FO20,336^GB772,2,2^FS
+^FO20,348^A0N,18,16^FDPreparado por^FS
+^FO20,370^A0N,24,22^FDLucía Navarro^FS
+^FO240,348^A0N,18,16^FDFecha preparación^FS
+^FO240,370^A0N,24,22^FD25/11/2026^FS
+^FO460,348^A0N,18,16^FDCaducidad^FS
+^FO460,370^A0N,24,22^FD25/05/2027^FS
+^FO20,408^A0N,20,18^FDLote origen: SZBF2470V (Sigma-Aldrich 320331)^FS
+^FO20,436^A0N,20,18^FDUbicación: Armario ácidos A2 - Lab. 2.14^FS
+^FO600,400^BQN,2,4^FDQA,ZGZ-R-0045812^FS
+^FO20,470^A0N,16,14^FDUso exclusivo de laboratorio. Consultar la ficha de datos de seguridad.^FS
+^XZ

@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW464
+^LL440
+^LH0,0
+^FO10,8^A0N,22,20^FDRAYON TRAITEUR^FS
+^FO10,32^A0N,16,14^FDMarché Saint-Clair, 14 av. Jean Jaurès, 31500 Toulouse^FS
+^FO10,56^GB444,2,2^FS
+^FO10,66^A0N,30,28^FDTaboulé oriental^FS
+^FO10,100^FB444,4,2,L^A0N,16,14^FDIngrédients : semoule de blé (GLUTEN), tomate, concombre, oignon, menthe, persil, huile d'olive, jus de citron, sel, poivre.^FS
+^FO10,176^A0N,18,16^FDEmballé le 25/11/2026^FS
+^FO10,198^A0N,18,16^FDÀ consommer jusqu'au 28/11/2026^FS
+^FO10,220^A0N,18,16^FDLot T251126-3^FS
+^FO10,242^A0N,16,14^FDÀ conserver entre 0 °C et +4 °C^FS
+^FO10,270^GB444,2,2^FS
+^FO10,280^A0N,18,16^FDPoids net^FS
+^FO160,280^A0N,18,16^FDPrix/kg^FS
+^FO310,280^A0N,18,16^FDÀ payer^FS
+^FO10,302^A0N,28,24^FD0,386 kg^FS
+^FO160,302^A0N,28,24^FD14,90 €^FS
+^FO310,298^A0N,40,34^FD5,75 €^FS
+^FO60,346^BY2^BEN,52,Y,N^FD241234500575^FS
+^FO330,350^A0N,16,14^FDVendeur 04^FS
+^FO330,372^A0N,16,14^FDTicket 0187^FS
+^XZ

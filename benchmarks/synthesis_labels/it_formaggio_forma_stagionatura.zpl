@@ -1,0 +1,26 @@
+^XA
+^CI28
+^PW640
+^LL400
+^LH0,0
+^FO14,10^A0N,24,22^FDCaseificio Sociale Altopiano di Asiago^FS
+^FO14,38^A0N,16,14^FDVia Roma 48, 36012 Asiago (VI) - IT 05 123 CE^FS
+^FO14,60^GB612,2,2^FS
+^FO14,70^A0N,30,28^FDAsiago Stagionato DOP - Mezzano^FS
+^FO14,106^A0N,20,18^FDLatte vaccino crudo^FS
+^FO14,134^A0N,18,16^FDN. forma^FS
+^FO14,154^A0N,28,26^FD2611-0347^FS
+^FO220,134^A0N,18,16^FDLotto^FS
+^FO220,154^A0N,28,26^FDL2607102^FS
+^FO420,134^A0N,18,16^FDData produzione^FS
+^FO420,154^A0N,28,26^FD12/03/2026^FS
+^FO14,196^A0N,20,18^FDPeso alla pesatura: 8,42 kg^FS
+^FO14,222^A0N,20,18^FDCalo peso 3,1%^FS
+^FO220,222^A0N,20,18^FDStagionatura 8 mesi^FS
+^FO14,250^A0N,20,18^FDData pesatura 25/11/2026^FS
+^FO14,276^A0N,20,18^FDScaffale C-14-3^FS
+^FO220,276^A0N,20,18^FDOperatore: M. Ferraris^FS
+^FO470,200^BXN,6,200^FD2611-0347|L2607102|20260312|8.42^FS
+^FO14,316^A0N,16,14^FDFormaggio a pasta semicotta - Conservare in luogo fresco e asciutto^FS
+^FO14,340^A0N,16,14^FDConsorzio Tutela Formaggio Asiago^FS
+^XZ

@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW640
+^LL400
+^LH0,0
+^FO0,0^GB640,56,56^FS
+^FO20,12^A0N,34,30^FR^FDBESÖKARE / VISITOR^FS
+^FO470,18^A0N,22,20^FR^FDZon B^FS
+^FO20,66^A0N,16,14^FDScania CV AB - Södertälje^FS
+^FO20,92^A0N,40,36^FDErik Johansson^FS
+^FO20,138^A0N,24,22^FDVolvo Group Trucks Technology^FS
+^FO20,176^A0N,18,16^FDVärd / Host^FS
+^FO20,198^A0N,24,22^FDMaria Lindqvist, ankn. 8 553 24 17^FS
+^FO20,230^A0N,20,18^FDAvd. Inköp, Hus 211^FS
+^FO20,262^A0N,18,16^FDGiltig / Valid^FS
+^FO20,284^A0N,24,22^FD2026-11-25^FS
+^FO180,284^A0N,24,22^FD08:30 - 17:00^FS
+^FO380,176^A0N,18,16^FDBricka nr^FS
+^FO380,198^A0N,24,22^FD4471^FS
+^FO380,230^A0N,20,18^FDReg.nr ABC 12D^FS
+^FO380,262^A0N,20,18^FDEskort krävs^FS
+^FO380,300^BY1^B3N,N,50,N,N^FDV2611254471^FS
+^FO20,330^A0N,16,14^FDBär brickan synligt. Lämnas i receptionen vid utpassering.^FS
+^FO20,352^A0N,16,14^FDWear this badge visibly. Return it to reception when leaving.^FS
+^XZ

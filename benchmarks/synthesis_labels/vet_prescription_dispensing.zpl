@@ -1,0 +1,31 @@
+^XA
+^CI28
+^PW640
+^LL400
+^LH0,0
+^FO12,8^A0N,22,20^FDTHAME VALLEY VETERINARY CENTRE^FS
+^FO12,32^A0N,16,14^FD2 Wellington Street, Thame OX9 3BN - 01844 212760^FS
+^FO520,8^GB108,40,2^FS
+^FO536,18^A0N,22,20^FDPOM-V^FS
+^FO12,54^GB616,2,2^FS
+^FO12,64^A0N,28,26^FDMeloxicam 1.5 mg/ml oral suspension^FS
+^FO12,96^A0N,22,20^FDQty: 100 ml^FS
+^FO200,96^A0N,22,20^FDBatch B26K04^FS
+^FO400,96^A0N,22,20^FDEXP 08/2028^FS
+^FO12,128^FB616,2,2,L^A0N,26,24^FDGive 2.4 ml by mouth once daily with food. Shake well before use.^FS
+^FO12,194^A0N,18,16^FDAnimal:^FS
+^FO100,190^A0N,24,22^FDBella^FS
+^FO220,194^A0N,18,16^FDCanine - Labrador Retriever^FS
+^FO470,194^A0N,18,16^FDWt 16.0 kg^FS
+^FO12,222^A0N,18,16^FDOwner:^FS
+^FO100,218^A0N,24,22^FDMrs Joanna Whitfield^FS
+^FO100,246^A0N,18,16^FD14 Orchard Close, Thame OX9 3DL^FS
+^FO470,222^A0N,18,16^FDClient 10482^FS
+^FO470,246^A0N,18,16^FDPatient 58213^FS
+^FO12,276^GB616,2,2^FS
+^FO12,286^A0N,18,16^FDRx 264118^FS
+^FO160,286^A0N,18,16^FDDispensed 25/11/2026^FS
+^FO400,286^A0N,18,16^FDDr Samuel Okafor MRCVS^FS
+^FO12,314^A0N,16,14^FDFor animal treatment only. Keep out of the sight and reach of children.^FS
+^FO12,334^A0N,16,14^FDStore below 25°C. Discard 6 months after first opening.^FS
+^XZ

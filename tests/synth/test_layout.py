@@ -499,5 +499,7 @@ def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:
 
 def test_a_depot_code_in_a_large_font_is_routing_not_any_number() -> None:
     # As on the GLS return label: "DK0063" printed large, four digits and all.
-    zpl = "^XA^PW812^LL1218^FO40,409^A0N,50,30^FDDK0063^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "DK0063"}
+    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
+           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
+           "^FO40,409^A0N,50,30^FDDK0063^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["routing_code"] == "DK0063"

@@ -126,8 +126,10 @@ def continued_lines(decisions: list[Decision]) -> None:
 
 
 def _shape_guess(d: Decision) -> bool:
-    """A name only the value's shape gave: a long code looks like a parcel number."""
-    return d.name in ("tracking_number", "text", "field") and d.name_certainty <= 0.7
+    """A name only the value's shape gave: a long code looks like a parcel number, a
+    short one printed large like a sort code."""
+    return d.name in ("tracking_number", "text", "field") and d.name_certainty <= 0.7 \
+        or d.reason == "short code in a large font"  # "8N3152" under "Heat No."
 
 
 def caption_values(decisions: list[Decision]) -> None:

@@ -150,14 +150,19 @@ _ADDRESS_START = re.compile(r"^(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|SUITE|STE|
                             r"HWY|RUE|VIA|CALLE|ULICA|UL)\b", re.IGNORECASE)
 
 
+# One to three words ("jusqu'au" too), then the value.
+_WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’])*\.?"
+_WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (\S.*)")
+
+
 def _words_then_value(d: Decision, indent: int) -> int | None:
     """Where the value starts after a caption written without a colon: "Prepped 1/28",
     "Use by 2/1" (a date), "Parcel 1 of 1" (a count), "Sendingsnr. 7072..." and
     "ORIGEN GDL" (a caption of the vocabulary, then a code)."""
     text = d.text
-    if d.source.raw[indent:].rstrip() != text or _ADDRESS_START.match(text):
-        return None  # escapes in the data: positions in the text are not in the raw
-    match = re.fullmatch(r"([^\W\d_][^\W\d]*\.?(?: [^\W\d_][^\W\d]*\.?){0,2}) (\S.*)", text)
+    if _ADDRESS_START.match(text):
+        return None
+    match = _WORDS_THEN.fullmatch(text)
     if match is None or shapes.address_role(match.group(1)) is not None:
         return None
     caption, value = match.group(1), match.group(2)
@@ -167,13 +172,23 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
         found[1] >= 0.85 or "date" in name and certainty >= 0.85
         or re.search(r"(?:ed|by|on)$", caption.lower()) is not None)
     if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
-        return indent + match.start(2)  # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5",
-        # not "Rettenbacherplatz 5/3")
+        # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
+        return _raw_end(d, indent, text[:match.start(2)])
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(
         r"[A-Z]{2,5}", value) is not None
     if certainty >= 0.85 and code and name not in ("service", "form_version") \
             and len(value.split()) <= 4:
-        return indent + match.start(2)
+        return _raw_end(d, indent, text[:match.start(2)])
+    return None
+
+
+def _raw_end(d: Decision, start: int, printed: str) -> int | None:
+    """Where ``printed`` (text as it prints, from ``start`` of the raw data) ends in
+    the raw data: accents are several bytes there, and ^FH escapes three."""
+    raw = d.source.raw
+    for end in range(start + len(printed), len(raw) + 1):
+        if sample_value(d.source, raw[start:end]) == printed:
+            return end
     return None
 
 

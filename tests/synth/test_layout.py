@@ -503,3 +503,13 @@ def test_a_depot_code_in_a_large_font_is_routing_not_any_number() -> None:
            "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
            "^FO40,409^A0N,50,30^FDDK0063^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["routing_code"] == "DK0063"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Emballé le 25/11/2026", "pack_date"), ("À consommer jusqu'au 28/11/2026", "expiry_date"),
+    ("Consumir até 30/11/2026", "expiry_date")])
+def test_a_caption_with_accents_and_no_colon_keeps_its_value(line: str, name: str) -> None:
+    # As on the French deli scale label: UTF-8 captions, the date after them.
+    zpl = f"^XA^CI28^PW812^LL406^FO10,176^A0N,18,16^FD{line}^FS^XZ"
+    draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
+    assert draft.values == {name: line.rsplit(" ", 1)[1]}

@@ -122,8 +122,11 @@ def _text(d: Decision) -> None:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
         name = shapes.caption_name(head) if head.isalpha() else ("text", 0.3)
         # "Order 1234", "PO 5521": a caption word without a colon names the value
+        # an unknown word names it for review ("Ticket 0187": ticket)
         _variable(d, "contains a number", 0.6, indent,
-                  (name[0], 0.65) if name[1] >= 0.85 else ("text", 0.3))
+                  (name[0], 0.65) if name[1] >= 0.85 else
+                  (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3
+                  else ("text", 0.3))
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 

@@ -172,8 +172,11 @@ def _identifiers(decisions: list[Decision]) -> None:
                 and recognise.gs1_valid(digits):
             d.name, d.name_certainty = "gtin", 0.7  # a GTIN in a Code 128
             continue
-        if d.name in ("text", "field") and (_LAYOUT_WORDS.search(d.text) or "°" in d.text
-                                            or shapes.is_postal_line(d.text)):
+        worded = d.reason == "contains a number" and d.name_certainty <= 0.3 \
+            and d.name not in ("text", "field")  # "Ticket 0187": named by its word
+        if (d.name in ("text", "field") or worded) and (
+                _LAYOUT_WORDS.search(d.text) or "°" in d.text
+                or shapes.is_postal_line(d.text) and not worded):
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue

@@ -513,3 +513,14 @@ def test_a_caption_with_accents_and_no_colon_keeps_its_value(line: str, name: st
     zpl = f"^XA^CI28^PW812^LL406^FO10,176^A0N,18,16^FD{line}^FS^XZ"
     draft = ENGINE.synthesize(SynthesisRequest(zpl)).draft
     assert draft.values == {name: line.rsplit(" ", 1)[1]}
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Ticket 0187", {"ticket": "Ticket 0187"}), ("Client 10482", {"customer_number": "10482"}),
+    ("Koper 3411", {"koper": "Koper 3411"})])
+def test_a_word_before_a_number_names_it_known_or_not(line: str, values: dict[str, str]
+                                                      ) -> None:
+    # As on the scale and flower-auction labels: no colon, the word says what it is (a
+    # word of the vocabulary is a caption, kept static).
+    zpl = f"^XA^PW812^LL406^FO330,372^A0N,16,16^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -132,6 +132,13 @@ def _shape_guess(d: Decision) -> bool:
         or d.reason == "short code in a large font"  # "8N3152" under "Heat No."
 
 
+def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
+    """"Customer" over a company's name names the customer, not their number."""
+    if name[0] == "customer_number" and not shapes.has_digits(value, 1):
+        return "customer_name", name[1]
+    return name
+
+
 def caption_values(decisions: list[Decision]) -> None:
     """A caption in a field of its own ("Account No:", "Phone:", "Gewicht:") names the
     value beside or below it, and makes it variable."""
@@ -145,6 +152,8 @@ def caption_values(decisions: list[Decision]) -> None:
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
+        if target is not None:
+            name = _for_words(name, target.text)
         if target is None or name[0] in ("service", "form_version"):
             continue  # a service banner is part of the layout (see _text)
         if target.variable and target.prefix_len and not target.source.is_barcode:
@@ -225,8 +234,7 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
                     or name[0] in _SURE_SHAPES and not shapes.has_digits(target.text, 1):
                 continue  # a brand in capitals over a line of its own; "Weight" over words
-            if name[0] == "customer_number" and not shapes.has_digits(target.text, 1):
-                name = ("customer_name", name[1])  # "Customer" over a company's name
+            name = _for_words(name, target.text)
             _variable(target, f"value under its caption {caption.text.strip()!r}", 0.6,
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue

@@ -186,6 +186,11 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     return None
 
 
+# A place in a warehouse: an aisle's letter (and number), then numbers of bay,
+# level and position: "B-14-03-2", "A07-12-3" (a part number has letters further on).
+_RACK_LOCATION = re.compile(r"[A-Z]{1,2}\d{0,3}(?:-\d{1,3}){2,3}")
+
+
 @lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
@@ -232,6 +237,8 @@ def text_value(text: str) -> Recognised | None:
         return "phone", 0.75  # "tel. 000000000": the caption says what it is
     if EMAIL.fullmatch(stripped):
         return "email", 0.8
+    if _RACK_LOCATION.fullmatch(stripped):
+        return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
     if phone(stripped):  # with its country code it is sure, a national number less so
         return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found

@@ -90,3 +90,11 @@ def test_gs1_trade_item_lines_are_named_by_their_application_identifier(
 def test_a_gs1_128_symbol_starting_with_a_lot_is_a_lot() -> None:
     assert recognise.barcode_data(">;>810L2409A", "BC") == ("lot_number", 0.85)
     assert recognise.barcode_data(">;>8370048", "BC") == ("quantity", 0.85)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("B-14-03-2", "location"), ("A07-12-3", "location"), ("HB-M8-25", None),
+    ("M6-TI-001", None)])
+def test_a_rack_location_is_aisle_then_numbers(text: str, name: str | None) -> None:
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name

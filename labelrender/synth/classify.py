@@ -158,6 +158,10 @@ _WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’])*\.?"
 _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (\S.*)")
 
 
+# Values whose shape says what they are, whatever words come before them.
+_SELF_NAMED = frozenset({"weight", "location", "dimensions", "email"})
+
+
 def _words_then_value(d: Decision, indent: int) -> int | None:
     """Where the value starts after a caption written without a colon: "Prepped 1/28",
     "Use by 2/1" (a date), "Parcel 1 of 1" (a count), "Sendingsnr. 7072..." and
@@ -177,6 +181,8 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
         # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
         return _raw_end(d, indent, text[:match.start(2)])
+    if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
+        return _raw_end(d, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(
         r"[A-Z]{2,5}", value) is not None
     if certainty >= 0.85 and code and name not in ("service", "form_version") \

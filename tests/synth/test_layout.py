@@ -524,3 +524,11 @@ def test_a_word_before_a_number_names_it_known_or_not(line: str, values: dict[st
     # word of the vocabulary is a caption, kept static).
     zpl = f"^XA^PW812^LL406^FO330,372^A0N,16,16^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Gross 8.9 kg", {"weight": "8.9 kg"}), ("Scaffale C-14-3", {"location": "C-14-3"})])
+def test_a_value_that_names_itself_after_unknown_words(line: str, values: dict[str, str]
+                                                       ) -> None:
+    zpl = f"^XA^PW812^LL406^FO330,372^A0N,16,16^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -92,13 +92,15 @@ def _text(d: Decision) -> None:
     if split is not None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
+        value = text[len(caption.strip()):].strip()
+        if name[0] == "form_version" and re.fullmatch(r"[A-Z]{1,2}", value):
+            name = ("revision", 0.7)  # "Rev: C": a part's revision letter, not the form's
         if name[0] == "service" or name[0] == "form_version" and name[1] >= 0.85:
             # "SERVICE: EXPRESS 9AM" describes the product the layout is made for, and
             # "VER: 01.06" the form; another service is another layout (and another
             # template), so they are static.
             d.reason, d.certainty = f"{name[0]} line: part of the layout", 0.8
             return
-        value = text[len(caption.strip()):].strip()
         found = recognise.text_value(value)
         if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the
             # value's shape names it
@@ -181,6 +183,9 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
         # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
         return _raw_end(d, indent, text[:match.start(2)])
+    if certainty >= 0.85 and re.fullmatch(r"[A-Z]|[A-Z]?\d{1,2}", value) \
+            and name not in ("service", "form_version", "piece_count"):
+        return _raw_end(d, indent, text[:match.start(2)])  # "Operador 7", "Turno M"
     if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
         return _raw_end(d, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(

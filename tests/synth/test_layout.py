@@ -480,7 +480,7 @@ def test_the_next_line_of_a_captioned_description_continues_it() -> None:
            "^FO622,346^A0N,22,20^FDENG CHG LEVEL^FS^FO632,376^A0N,30,28^FDREV 04^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"description": "CLIP, WIRE HARNESS", "description_2": "NYLON 6/6 BLK",
-                      "eng_chg_level": "REV 04"}
+                      "revision": "REV 04"}
 
 
 def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:
@@ -531,4 +531,13 @@ def test_a_word_before_a_number_names_it_known_or_not(line: str, values: dict[st
 def test_a_value_that_names_itself_after_unknown_words(line: str, values: dict[str, str]
                                                        ) -> None:
     zpl = f"^XA^PW812^LL406^FO330,372^A0N,16,16^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Operador 7", {"employee": "7"}), ("Turno M", {"shift": "M"}), ("Rev: C", {"revision": "C"}),
+    ("Rev: 01.06", {}), ("PART NO", {})])
+def test_a_known_word_before_one_letter_or_a_small_number(line: str, values: dict[str, str]
+                                                          ) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

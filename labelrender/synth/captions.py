@@ -157,8 +157,9 @@ def caption_values(decisions: list[Decision]) -> None:
         if target is None or name[0] in ("service", "form_version"):
             continue  # a service banner is part of the layout (see _text)
         if target.variable and target.prefix_len and not target.source.is_barcode:
-            if ":" in target.source.raw[:target.prefix_len]:
-                continue  # a value after its own caption ("Climate: Controlled")
+            if ":" in target.source.raw[:target.prefix_len] or target.name in _SURE_SHAPES:
+                continue  # a value after its own caption ("Climate: Controlled", "Sale
+                # ends 12/01/26")
             target.variable = False  # "Ref:" beside "Order 1234": all of it is the value
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)

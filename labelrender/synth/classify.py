@@ -161,7 +161,7 @@ _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (
 
 
 # Values whose shape says what they are, whatever words come before them.
-_SELF_NAMED = frozenset({"weight", "location", "dimensions", "email"})
+_SELF_NAMED = frozenset({"weight", "location", "dimensions", "email", "value"})
 
 
 def _words_then_value(d: Decision, indent: int) -> int | None:

@@ -205,3 +205,13 @@ def test_words_under_a_small_caption_on_a_parcel_stay_static() -> None:
         "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
         "^FO40,500^A0N,22,20^FDService^FS^FO40,526^A0N,40,40^FDIntl Economy^FS^XZ")
     assert "Intl Economy" not in values.values()
+
+
+def test_a_price_after_words_and_a_dated_line_beside_a_heading() -> None:
+    # As on the written US grocery shelf tag.
+    values = draft_values(
+        "^XA^PW609^LL300^FO16,8^A0N,30,28^FDSALE PRICE^FS^FO400,12^A0N,22,20^FD"
+        "Sale ends 12/01/26^FS^FO16,52^A0N,30,28^FDKraft Macaroni & Cheese^FS"
+        "^FO130,110^A0N,22,20^FDReg $1.59^FS^FO410,52^A0N,96,80^FD$1.29^FS^XZ")
+    assert values["date"] == "12/01/26"
+    assert values["price"] == "$1.59" or values.get("price_2") == "$1.59"

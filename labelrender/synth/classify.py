@@ -139,10 +139,17 @@ _WORDS_INSTEAD = {"piece_count": "description", "quantity": "description",
                   "customer_number": "customer_name"}
 
 
+# A caption of a person whose value is a number names the person's number.
+_NUMBER_INSTEAD = {"patient_name": "patient_id", "customer_name": "customer_number"}
+
+
 def _words_for_number(name: tuple[str, float], value: str,
                       found: tuple[str, float] | None) -> tuple[str, float]:
     if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
         return found  # "Contents: 24 x 330ml" is how much, not what
+    if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \
+            and not shapes.has_letters(value):
+        return _NUMBER_INSTEAD[name[0]], min(name[1], 0.7)  # "Patient 58213": the id
     if name[0] not in _WORDS_INSTEAD or found is not None or len(value.split()) < 2 \
             or not value[:1].isalpha() or shapes.PIECES.match(value):
         return name

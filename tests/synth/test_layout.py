@@ -541,3 +541,8 @@ def test_a_known_word_before_one_letter_or_a_small_number(line: str, values: dic
                                                           ) -> None:
     zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_a_person_caption_before_a_number_names_their_number() -> None:
+    zpl = "^XA^PW812^LL406^FO340,400^A0N,16,14^FDPatient 58213^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"patient_id": "58213"}

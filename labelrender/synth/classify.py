@@ -105,8 +105,12 @@ def _text(d: Decision) -> None:
         if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the
             # value's shape names it
             found = shapes.shape_name(value)
-        if found is not None and (name[1] < 0.85 or name[0] in ("reference", "date")
-                                  and found[0] != "phone" and found[1] >= 0.9):
+        shape_only = found is not None and found[0] == "tracking_number" \
+            and found[1] <= 0.7 and name[1] >= 0.7 \
+            and name[0] in _IDENTIFYING  # "Ref.ª cliente: ENC-2026-5531"
+        if found is not None and not shape_only and (
+                name[1] < 0.85 or name[0] in ("reference", "date")
+                and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
         name = _words_for_number(name, value, found)
         if loose:
@@ -133,6 +137,10 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 
 
+# Captions of an identifier: they name a code better than its parcel-number shape.
+_IDENTIFYING = frozenset({"reference", "order_number", "purchase_order", "invoice",
+                          "customer_number", "account_number", "serial_number",
+                          "part_number", "lot_number", "asset_number", "rma_number"})
 # A caption of a count or a number whose value is words names what is counted:
 # "Item: Hex Bolt M8x25" is a description, "Customer: Halvorsen Marine AS" a name.
 _WORDS_INSTEAD = {"piece_count": "description", "quantity": "description",

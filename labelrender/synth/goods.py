@@ -116,7 +116,8 @@ def _prices(decisions: list[Decision]) -> None:
             d.name = "price"
         elif d.variable and d.name == "routing_code" and shapes.is_country(d.value or ""):
             d.name, d.name_certainty = "country_of_origin", 0.7  # "Origin: Italy"
-        elif d.variable and d.name == "reference" and d.prefix_len:
+        elif d.variable and d.name == "reference" and d.prefix_len \
+                and re.match(r"\s*r[ée]f", d.source.raw, re.IGNORECASE):
             # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference
             d.name, d.name_certainty = "part_number", 0.6
 

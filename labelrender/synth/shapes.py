@@ -170,18 +170,25 @@ def caption_name(caption: str) -> tuple[str, float]:
               if w != "data"]
     names = _names()
     for i, attempt in enumerate(tries):
+        if i == sure and _refers(short):
+            return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente" (not a customer)
         if attempt in names:
             name = names[attempt]
             if name == "piece_count" and re.search(r"\bid$", key):
                 return "tracking_number", 0.7  # "Piece ID", "Paket-ID": an identifier
             return name, 0.85 if i < sure else 0.7
-    last = short.split(" ")[-1] if short else ""
-    if last.endswith("ref") or last.endswith("reference") or any(
-            w in ("ref", "réf", "rif", "ref a") or w.startswith(("referen", "référen", "riferim"))
-            for w in short.split(" ")):
-        return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
+    if _refers(short):
+        return "reference", 0.7
     plain = re.sub(r"\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", _FORM_NUMBER.sub("", caption.strip()))
     return _numbered(snake(plain)) or "field", 0.45
+
+
+def _refers(short: str) -> bool:
+    """A caption of a reference in any language: "AltRef", "Kundenref", "Ref.ª cliente"."""
+    last = short.split(" ")[-1] if short else ""
+    return last.endswith("ref") or last.endswith("reference") or any(
+        w in ("ref", "réf", "rif", "ref a") or w.startswith(("referen", "référen", "riferim"))
+        for w in short.split(" "))
 
 
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".

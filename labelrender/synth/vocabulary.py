@@ -60,6 +60,8 @@ CAPTION_NAMES = {
              "receivers ref", "sender ref", "shipper ref", "kundreferens", "sändningsref",
              "sandningsref", "ihre referenz", "kundenreferenz", "numer referencyjny",
              "kenmerk", "uw kenmerk", "ons kenmerk", "var symbol", "variabilní symbol",
+             "vs", "viite", "viitenumero", "ticket", "ticket no", "rx", "rx #", "rx no",
+             "prescription no", "prescription number", "rezept nr", "shipment name",
              "variabilni symbol"),
     **_words("tracking_number", "tracking", "tracking #", "tracking no", "tracking number",
              "tracking id", "track id", "trk", "trk #", "awb", "awb #", "air waybill",

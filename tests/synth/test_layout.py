@@ -516,12 +516,12 @@ def test_a_caption_with_accents_and_no_colon_keeps_its_value(line: str, name: st
 
 
 @pytest.mark.parametrize(("line", "values"), [
-    ("Ticket 0187", {"ticket": "Ticket 0187"}), ("Client 10482", {"customer_number": "10482"}),
+    ("Ticket 0187", {"reference": "0187"}), ("Client 10482", {"customer_number": "10482"}),
     ("Koper 3411", {"koper": "Koper 3411"})])
 def test_a_word_before_a_number_names_it_known_or_not(line: str, values: dict[str, str]
                                                       ) -> None:
     # As on the scale and flower-auction labels: no colon, the word says what it is (a
-    # word of the vocabulary is a caption, kept static).
+    # word of the vocabulary is a caption, kept static; an unknown one names it all).
     zpl = f"^XA^PW812^LL406^FO330,372^A0N,16,16^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
 
@@ -546,3 +546,12 @@ def test_a_known_word_before_one_letter_or_a_small_number(line: str, values: dic
 def test_a_person_caption_before_a_number_names_their_number() -> None:
     zpl = "^XA^PW812^LL406^FO340,400^A0N,16,14^FDPatient 58213^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"patient_id": "58213"}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Ref.ª cliente: ENC-2026-5531", "reference"), ("VS: 2611240093", "reference"),
+    ("AP Article Id: 2JD5412345 01000 93150 9", "tracking_number")])
+def test_a_caption_of_an_identifier_beats_a_parcel_number_shape(line: str, name: str) -> None:
+    zpl = f"^XA^CI28^PW812^LL1218^FO40,700^A0N,24,24^FD{line}^FS^XZ"
+    names = ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map
+    assert list(names) == [name]

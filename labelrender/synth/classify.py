@@ -126,7 +126,7 @@ def _text(d: Decision) -> None:
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
-        name = shapes.caption_name(head) if head.isalpha() else ("text", 0.3)
+        name = shapes.caption_name(head) if head.replace("-", "").isalpha() else ("text", 0.3)
         # "Order 1234", "PO 5521": a caption word without a colon names the value
         # an unknown word names it for review ("Ticket 0187": ticket)
         _variable(d, "contains a number", 0.6, indent,

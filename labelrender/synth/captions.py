@@ -246,7 +246,8 @@ def _short_words(d: Decision) -> bool:
     """A value of a few words: not a caption, a sentence, a web address or one word
     in capitals ("NOW" under "WAS" is the next heading)."""
     text = d.text.strip()
-    return not d.source.is_barcode and 0 < len(text.split()) <= 4 and len(text) >= 2 \
+    return not d.source.is_barcode and 0 < len(text.split()) <= 4 \
+        and (len(text) >= 2 or text.isdigit()) \
         and not (text.isalpha() and text.isupper()) \
         and not text.endswith((":", ".", "!")) and not shapes.is_caption(text) \
         and not shapes.is_known_caption(text) and shapes.caption_split(text) is None \

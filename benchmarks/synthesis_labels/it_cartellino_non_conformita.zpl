@@ -1,0 +1,41 @@
+^XA
+^CI28
+^PW812
+^LL1015
+^LH0,0
+^FO0,0^GB812,110,110^FS
+^FO30,16^A0N,70,64^FR^FDNON CONFORME^FS
+^FO560,30^A0N,30,28^FR^FDBLOCCATO^FS
+^FO30,126^A0N,24,22^FDNon conformità N.^FS
+^FO30,154^A0N,56,50^FDNC-26-00917^FS
+^FO470,126^BY2^BCN,80,N,N,N^FDNC2600917^FS
+^FO30,226^GB752,2,2^FS
+^FO30,238^A0N,22,20^FDCodice articolo^FS
+^FO30,262^A0N,36,32^FD2201-4478-00 rev. C^FS
+^FO430,238^A0N,22,20^FDDescrizione^FS
+^FO430,262^A0N,26,24^FDFlangia DN80 PN16 AISI 316L^FS
+^FO30,314^A0N,22,20^FDLotto / Colata^FS
+^FO30,338^A0N,36,32^FDLT-4417 / 88213^FS
+^FO430,314^A0N,22,20^FDQuantità bloccata^FS
+^FO430,338^A0N,36,32^FD46 pz su 120^FS
+^FO30,390^GB752,2,2^FS
+^FO30,402^A0N,22,20^FDFase / Macchina^FS
+^FO30,426^A0N,30,28^FD040 Tornitura - CNC-07 Mazak^FS
+^FO30,470^A0N,22,20^FDOrdine di produzione^FS
+^FO30,494^A0N,30,28^FDODP 26/3381^FS
+^FO430,470^A0N,22,20^FDFornitore / Cliente^FS
+^FO430,494^A0N,30,28^FDinterno^FS
+^FO30,546^A0N,22,20^FDDifetto rilevato^FS
+^FO30,572^A0N,28,26^FDDiametro Ø 160,00 fuori tolleranza (+0,08)^FS
+^FO30,606^A0N,28,26^FDrilevato al controllo finale con CMM^FS
+^FO30,650^GB752,2,2^FS
+^FO30,662^A0N,22,20^FDRilevato da^FS
+^FO30,686^A0N,28,26^FDG. Esposito - Qualità^FS
+^FO430,662^A0N,22,20^FDData / Turno^FS
+^FO430,686^A0N,28,26^FD25/11/2026 - 2° turno^FS
+^FO30,736^A0N,22,20^FDDisposizione (a cura MRB)^FS
+^FO30,764^A0N,24,22^FD[ ] Rilavorazione   [ ] Scarto   [ ] Uso in deroga   [ ] Reso^FS
+^FO30,800^A0N,22,20^FDUbicazione area quarantena: Q-02-05^FS
+^FO30,850^A0N,20,18^FDNon rimuovere il cartellino senza autorizzazione della Qualità.^FS
+^FO30,960^A0N,18,16^FDMod. QA-014 rev. 3^FS
+^XZ

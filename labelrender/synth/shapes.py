@@ -156,6 +156,10 @@ def caption_name(caption: str) -> tuple[str, float]:
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
+    # ... unless the gloss is the caption in English: "Hinban (Part No.)"
+    gloss = _GLOSS.search(caption)
+    if gloss:
+        tries.append(_caption_key(gloss.group(1)))
     # "BATCH/LOT", "Poids / Weight": either half of a two-part caption, as sure
     halves = caption.split("/")
     if len(halves) == 2 and all(_caption_key(half) for half in halves):
@@ -180,7 +184,17 @@ def caption_name(caption: str) -> tuple[str, float]:
     if _refers(short):
         return "reference", 0.7
     plain = re.sub(r"\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", _FORM_NUMBER.sub("", caption.strip()))
+    # An unknown caption in two languages is named in the one written in plain letters
+    # ("Ukeire (Dock)": dock; "Gestartet / Started": started).
+    english = [part for part in ([gloss.group(1)] if gloss else []) + plain.split("/")[::-1]
+               if part.strip().isascii() and _WORD.search(part)]
+    if (gloss or "/" in plain) and english:
+        plain = english[0]
     return _numbered(snake(plain)) or "field", 0.45
+
+
+# A caption's gloss in brackets at its end: "Hinban (Part No.)", "BEST BEFORE (dd.mm.yy)".
+_GLOSS = re.compile(r"\(([^()]*[^\W\d_][^()]*)\)\s*:?\s*$")
 
 
 def _refers(short: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from labelrender.synth import recognise
+from labelrender.synth import recognise, shapes
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -98,3 +98,11 @@ def test_a_gs1_128_symbol_starting_with_a_lot_is_a_lot() -> None:
 def test_a_rack_location_is_aisle_then_numbers(text: str, name: str | None) -> None:
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Hinban (Part No.)", ("part_number", 0.85)), ("Ukeire (Dock)", ("dock", 0.45)),
+    ("Värd / Host", ("host", 0.45)), ("BEST BEFORE (dd.mm.yy)", ("expiry_date", 0.85))])
+def test_a_caption_in_two_languages_is_read_in_either(caption: str,
+                                                      name: tuple[str, float]) -> None:
+    assert shapes.caption_name(caption) == name

@@ -96,7 +96,8 @@ def _refines(caption: str, shape: str | None) -> bool:
 
 # Captions whose value is words, printed below them ("Contents" over "Clothes and
 # shoes"): the words are the value, not more static text.
-_WORDS_BELOW = frozenset({"description", "remarks", "delivery_instructions", "customer_name"})
+_WORDS_BELOW = frozenset({"description", "remarks", "delivery_instructions", "customer_name",
+                          "carrier"})
 
 
 def continued_lines(decisions: list[Decision]) -> None:

@@ -21,7 +21,7 @@ def echoes(decisions: list[Decision]) -> None:
         word = d.text.strip(" -").upper()
         lone_postal = d.variable and d.name == "postal_code"
         if (d.variable and not lone_postal) or d.source.is_barcode or len(word) < 2 \
-                or shapes.is_caption(d.text):
+                or shapes.is_caption(d.text) or shapes.is_known_caption(d.text):
             continue
         pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
         # A sort area routes to the recipient: its address wins when the sender's

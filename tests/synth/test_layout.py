@@ -557,3 +557,15 @@ def test_a_caption_of_an_identifier_beats_a_parcel_number_shape(line: str, name:
            f"^FO40,300^A0N,30,30^FDTokyo 104-0061^FS^FO40,700^A0N,24,24^FD{line}^FS^XZ")
     names = ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map
     assert name in names
+
+
+def test_a_carriers_name_under_its_caption_is_data_and_the_caption_no_echo() -> None:
+    # As on the VICS bill of lading label: "CARRIER" over the carrier the load goes with.
+    zpl = ("^XA^PW812^LL1218^FO20,302^A0N,22,20^FDSHIP FROM^FS"
+           "^FO20,328^A0N,26,24^FDHARBOR STONE TILE CO^FS"
+           "^FO20,358^A0N,26,24^FD4100 PORT INDUSTRIAL BLVD^FS"
+           "^FO20,388^A0N,26,24^FDSAVANNAH, GA 31408^FS"
+           "^FO20,472^A0N,22,20^FDCARRIER^FS^FO20,498^A0N,30,28^FDESTES EXPRESS LINES^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["carrier"] == "ESTES EXPRESS LINES"
+    assert "CARRIER" not in values.values()

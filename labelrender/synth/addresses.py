@@ -23,6 +23,9 @@ _DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "dat
 # The label's lines as each reading direction sees them: orientation -> [(rx, ry,
 # length)] (SourceLabel.rules).
 Rules = Mapping[str, Sequence[tuple[int, int, int]]]
+# A hub, airport or depot code alone under a destination caption: "ORD", "LYS-2".
+_HUB = re.compile(r"[A-Z]{3}(?:[- ][A-Z0-9]{1,4})?")
+_HUB_FONT = 40
 # Line layout: lines of one block share a column and follow each other closely.
 COLUMN_TOLERANCE = 14
 _MAX_BLOCK_LINES = 8
@@ -150,6 +153,13 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
+        if len(lines) == 1 and _HUB.fullmatch(first.text) and not first.variable \
+                and first.source.font_height >= _HUB_FONT:
+            # "DESTINATION" over "ORD" printed large: where it is routed, not an address
+            claimed.add(first.source.position)
+            _variable(first, "a destination code under its caption", 0.8, 0,
+                      ("routing_code", 0.75))
+            continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
     _inline_caption_blocks(decisions, claimed, rules)

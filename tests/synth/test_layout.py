@@ -569,3 +569,10 @@ def test_a_carriers_name_under_its_caption_is_data_and_the_caption_no_echo() -> 
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["carrier"] == "ESTES EXPRESS LINES"
     assert "CARRIER" not in values.values()
+
+
+def test_a_destination_caption_over_an_airport_code_is_routing() -> None:
+    # As on the IATA air cargo piece label.
+    zpl = ("^XA^PW812^LL609^FO24,160^A0N,18,18^FDDESTINATION^FS"
+           "^FO24,182^A0N,130,110^FDORD^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "ORD"}

@@ -200,6 +200,8 @@ CAPTION_NAMES = {
     **_words("part_number", "part", "part no", "codice", "nr kat", "part #", "part number",
              "p n", "pn",
              "item no", "item #", "item number", "art no", "art nr", "artikel nr",
+             "artículo", "articulo", "código de artículo", "codigo articulo", "artigo",
+             "código", "codigo", "artikelcode", "artikelcode nr",
              "artikelnummer", "artikel", "article no", "article number", "artikelnr",
              "teilenummer", "teile nr", "sachnummer", "sach nr", "sach nr kunde",
              "sach nr lieferant", "mat nr", "materialnummer",
@@ -336,6 +338,7 @@ CAPTION_NAMES = {
              "motif de retour", "motivo del reso", "motivo de devolución"),
     # Who made, packed or sold it: a person or their number.
     **_words("employee", "employee", "operator", "operador", "operatore", "opérateur",
+             "operario", "operaria", "picker", "inspector", "inspektor", "prüfer",
              "bediener", "mitarbeiter", "vendeur", "vendedor", "verkäufer", "venditore",
              "prepared by", "preparado por", "elaborado por", "préparé par", "preparato da",
              "packed by", "packer", "verpackt von", "emballé par", "confezionato da",

@@ -289,12 +289,14 @@ def _barcodes_of_printed_codes(decisions: list[Decision]) -> None:
     texts: dict[str, Decision] = {}
     for d in decisions:
         if not d.source.is_barcode and d.variable and d.value and d.name \
-                and d.name not in ("text", "field") and not d.name.endswith("_data"):
+                and d.name not in ("text", "field", "barcode") and not d.name.endswith("_data"):
             texts.setdefault(_plain(d.value), d)
     for barcode in decisions:
         data = _CODE128_CODES.sub("", barcode.value or "")
-        if barcode.source.is_barcode and (barcode.name or "").endswith("_data") \
-                and barcode.name_certainty <= 0.55 and len(data) >= 5 and data in texts:
+        guessed = (barcode.name or "").endswith("_data") and barcode.name_certainty <= 0.55 \
+            or barcode.name == "tracking_number" and barcode.name_certainty <= 0.6
+        if barcode.source.is_barcode and guessed and len(data) >= 5 and data in texts \
+                and texts[data].name != barcode.name:
             text = texts[data]
             barcode.name = text.name
             barcode.name_certainty = min(0.6, text.name_certainty)

@@ -2,7 +2,7 @@
 ^CI28
 ^PW799
 ^LL799
-^FO20,15^A0N,34,34^FDePacket  e邮宝^FS
+^FO20,15^A0N,34,34^FDePacket^FS
 ^FO20,55^A0N,18,18^FDChina Post - Registered Small Packet^FS
 ^FO500,10^GB130,70,3^FS
 ^FO520,18^A0N,56,56^FDDE^FS

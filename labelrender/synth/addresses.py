@@ -410,6 +410,7 @@ _SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|
                          r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
 
 
+_HONORIFIC = re.compile(r"(?:様|御中|殿|先生|女士|小姐)\s*$")
 # A person named with a salutation: "Mme Laure Castagnier", "Herr Jan Kühn".
 _SALUTED = re.compile(rf"{_SALUTATION.pattern}\s+[^\W\d_]", re.IGNORECASE)
 
@@ -449,6 +450,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                                         or recognise.EMAIL.fullmatch(x.text.strip())
                                         or x.variable and x.prefix_len  # "Fono: +56 9 ..."
                                         for x in lines[rest[-1] + 1:]) else None
+    # A Japanese or Chinese name ends with its honorific ("松本 彩花 様") and may come
+    # after the address.
+    honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)
     street = 0
     for i, d in enumerate(lines):
         if d.source.position in claimed:
@@ -464,8 +468,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
-        elif not named:
+        elif i == honoured or not named and honoured is None \
+                and not d.text.lstrip().startswith("〒"):
             part, named = "name", True
+        elif d.text.lstrip().startswith("〒"):  # Japan: the postcode mark starts its line
+            part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
+                else "postal_city"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text):
             part = "contact"  # "Mme Laure Castagnier" under the company's name
         elif i == town:

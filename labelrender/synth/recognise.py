@@ -32,8 +32,8 @@ _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
-_PHONE_CAPTION = re.compile(r"(?:t[eé]l|phone|telefon|tlf|tlm|mob|mobile|fon|gsm|puh)\.?:?\s*",
-                            re.I)
+_PHONE_CAPTION = re.compile(r"(?:telf|telefon|t[eé]l|phone|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
+                            r"電話|电话|手机|тел)\.?\s?:?\s*", re.I)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")

@@ -576,3 +576,24 @@ def test_a_destination_caption_over_an_airport_code_is_routing() -> None:
     zpl = ("^XA^PW812^LL609^FO24,160^A0N,18,18^FDDESTINATION^FS"
            "^FO24,182^A0N,130,110^FDORD^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "ORD"}
+
+
+@pytest.mark.parametrize(("sender", "receiver"), [
+    ("ПОШИЉАЛАЦ / Pošiljalac", "ПРИМАЛАЦ / Primalac"), ("Expeditor", "Destinatar"),
+    ("Sūtītājs", "Saņēmējs"), ("Pengirim:", "Penerima:"), ("寄件人", "收件人")])
+def test_more_languages_caption_the_parties(sender: str, receiver: str) -> None:
+    draft = ENGINE.synthesize(SynthesisRequest(two_blocks(sender, receiver))).draft
+    assert draft.values["ship_from_name"] == "Merchant AB"
+    assert draft.values["ship_to_name"] == "Ingrid Tester"
+
+
+def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
+    # As on the written Yu-Pack label: the name comes after the address.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,145^A0N,24^FDお届け先^FS"
+           "^FO40,180^A0N,38^FD〒 604-8005^FS^FO40,228^A0N,32^FD京都府京都市中京区^FS"
+           "^FO40,268^A0N,32^FD恵比須町 534-3^FS^FO40,320^A0N,46^FD松本 彩花 様^FS"
+           "^FO40,378^A0N,28^FD電話 075-231-4486^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "松本 彩花 様"
+    assert values["ship_to_postal_code"] == "〒 604-8005"
+    assert values["ship_to_phone"] == "電話 075-231-4486"

@@ -222,7 +222,9 @@ _NAMES_BY_KEY: dict[str, str] = {}
 
 def _names() -> dict[str, str]:
     if not _NAMES_BY_KEY:
-        _NAMES_BY_KEY.update({_caption_key(k): v for k, v in CAPTION_NAMES.items()})
+        # (a caption in a script snake() cannot spell has no key, and names nothing)
+        _NAMES_BY_KEY.update({_caption_key(k): v for k, v in CAPTION_NAMES.items()
+                              if _caption_key(k)})
     return _NAMES_BY_KEY
 
 

@@ -165,7 +165,9 @@ def caption_values(decisions: list[Decision]) -> None:
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             below = target.source.ry - caption.source.ry > 8 and not (
-                name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text)))
+                name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text))
+                or name == ("routing_code", 0.85) and len(target.text) <= 20
+                and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"
             if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
             indent = leading_spaces(target)

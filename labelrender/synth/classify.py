@@ -353,8 +353,8 @@ _NOT_PLACES = frozenset(re.findall(r"\w+",
 def _letter_codes(decisions: list[Decision]) -> None:
     """Three capitals alone in a large font below the header of a parcel label
     ("ORD", "YQB", "MEX"), or two codes joined by a dash ("CO-DEN"), are the hub or
-    airport the parcel is routed through, unless the label prints the same word
-    elsewhere (a carrier's name: "PPL" beside "PPL Parcel CZ")."""
+    airport the parcel is routed through, unless the label prints the same word in
+    static text elsewhere (a carrier's name: "PPL" beside "PPL Parcel CZ")."""
     candidates = [d for d in decisions if not d.variable and not d.source.is_barcode
                   and d.source.font_height >= _LETTER_CODE_FONT
                   and not (d.source.x < _LOGO_CORNER[0] and d.source.y < _LOGO_CORNER[1])
@@ -365,8 +365,9 @@ def _letter_codes(decisions: list[Decision]) -> None:
         return
     for d in candidates:
         word = re.compile(rf"(?<![^\W_]){re.escape(d.text)}(?![^\W_])")
-        if any(o is not d and word.search(o.text) for o in decisions):
-            continue
+        if any(o is not d and not o.variable and not o.source.is_barcode
+               and word.search(o.text) for o in decisions):
+            continue  # in static words: a carrier's name (in data it is the hub again)
         _variable(d, "a hub or airport code in a large font", 0.65, 0, ("routing_code", 0.6))
 
 

@@ -597,3 +597,16 @@ def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
     assert values["ship_to_name"] == "松本 彩花 様"
     assert values["ship_to_postal_code"] == "〒 604-8005"
     assert values["ship_to_phone"] == "電話 075-231-4486"
+
+
+@pytest.mark.parametrize(("lines", "code"), [
+    # As on the GIG waybill: the hub is in the 2D symbol's record too.
+    ("^FO560,55^A0N,50,50^FDLOS^FS^FO300,900^BQN,2,4^FDMA,GIG|1142078853|LOS|ABV^FS", "LOS"),
+    # As on the FedEx Freight label: a small code under its caption.
+    ("^FO520,165^A0N,20,20^FDORIGIN^FS^FO520,190^A0N,30,30^FDCHI^FS", "CHI")])
+def test_a_hub_code_repeated_in_data_or_under_its_caption(lines: str, code: str) -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
+           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
+           f"{lines}^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["routing_code"] == code

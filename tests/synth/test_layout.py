@@ -603,7 +603,7 @@ def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
     # As on the GIG waybill: the hub is in the 2D symbol's record too.
     ("^FO560,55^A0N,50,50^FDLOS^FS^FO300,900^BQN,2,4^FDMA,GIG|1142078853|LOS|ABV^FS", "LOS"),
     # As on the FedEx Freight label: a small code under its caption.
-    ("^FO520,165^A0N,20,20^FDORIGIN^FS^FO520,190^A0N,30,30^FDCHI^FS", "CHI")])
+    ("^FO520,665^A0N,20,20^FDORIGIN^FS^FO520,690^A0N,30,30^FDCHI^FS", "CHI")])
 def test_a_hub_code_repeated_in_data_or_under_its_caption(lines: str, code: str) -> None:
     zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
            "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"

@@ -60,9 +60,11 @@ _DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
 # "2026-01"; a US month and day, "1/28" or "01/28 08:30" (a day above 12 says it).
 _YEAR_MONTH = re.compile(r"^20\d{2}-(?:0[1-9]|1[0-2])$")
 _MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_TIME})?$", re.I)
-_CURRENCY = r"(?:[$€£¥]|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|Kč|zł|kr\.?|Fr\.)"
+_CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|HUF|RON|"
+             r"BGN|RSD|TRY|ISK|SAR|AED|EGP|NGN|KES|ZAR|INR|PHP|IDR|MYR|SGD|HKD|CNY|JPY|KRW|THB|"
+             r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn)")
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
-                    rf"\d[\d\s.,']*[.,]\d{{2}}\s?{_CURRENCY}|\d+\s?{_CURRENCY})$")
+                    rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY})$")
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort

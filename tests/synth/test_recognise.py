@@ -116,3 +116,11 @@ def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).
     assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("SAR 349.00", "value"), ("284,50 RON", "value"), ("1 480 Kč", "value"),
+    ("Rp 250.000", "value"), ("RM 214", None), ("15 ft", None)])
+def test_amounts_in_more_currencies(text: str, name: str | None) -> None:
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name

@@ -610,3 +610,13 @@ def test_a_hub_code_repeated_in_data_or_under_its_caption(lines: str, code: str)
            f"{lines}^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["routing_code"] == code
+
+
+def test_a_state_after_the_town_is_no_country() -> None:
+    # As on the Pos Laju label: postcode and town, then the state.
+    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDPenerima:^FS^FO40,230^A0N,30,30^FDNur Aisyah^FS"
+           "^FO40,265^A0N,30,30^FDLot 2281, Kampung Kubang^FS"
+           "^FO40,300^A0N,30,30^FD16150 Kota Bharu^FS^FO40,335^A0N,30,30^FDKelantan^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "ship_to_country" not in values
+    assert "Kelantan" in values.values()

@@ -179,6 +179,9 @@ _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (
 _SELF_NAMED = frozenset({"weight", "location", "dimensions", "email", "value"})
 
 
+_PAGE = re.compile(r"page|seite|página|pagina|strona|sida|side|sivu|oldal|strana", re.I)
+
+
 def _words_then_value(d: Decision, indent: int) -> int | None:
     """Where the value starts after a caption written without a colon: "Prepped 1/28",
     "Use by 2/1" (a date), "Parcel 1 of 1" (a count), "Sendingsnr. 7072..." and
@@ -195,7 +198,10 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     dated = found is not None and found[0] == "date" and (
         found[1] >= 0.85 or "date" in name and certainty >= 0.85
         or re.search(r"(?:ed|by|on)$", caption.lower()) is not None)
-    if dated or shapes.PIECES.match(value) and name == "piece_count" and certainty >= 0.85:
+    counted = bool(re.fullmatch(r"\d{1,4}\s*(?:of|de|di|von|af|av|z|из)\s*\d{1,4}", value, re.I)
+                   and not _PAGE.fullmatch(caption))  # "Valija 3 de 5"; not "PAGE 1 OF 1"
+    if dated or shapes.PIECES.match(value) and (name == "piece_count" and certainty >= 0.85
+                                                 or counted):
         # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
         return _raw_end(d, indent, text[:match.start(2)])
     if certainty >= 0.85 and re.fullmatch(r"[A-Z]|[A-Z]?\d{1,2}", value) \

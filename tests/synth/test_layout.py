@@ -623,7 +623,8 @@ def test_a_state_after_the_town_is_no_country() -> None:
 
 
 @pytest.mark.parametrize(("line", "values"), [
-    ("Valija 3 de 5", {"piece_count": "3 de 5"}), ("Case 0213 of 0480", {"piece_count": "0213 of 0480"}),
+    ("Valija 3 de 5", {"piece_count": "3 de 5"}),
+    ("Case 0213 of 0480", {"piece_count": "0213 of 0480"}),
     ("PAGE 1 OF 1", {})])
 def test_a_count_after_any_word_but_a_page(line: str, values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL1218^FO560,20^A0N,22,22^FD{line}^FS^XZ"

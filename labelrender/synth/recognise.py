@@ -171,6 +171,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     code = _COMPACT.sub("", code)
     if symbology in ("BE", "B8", "BU", "B9"):
         return ("gtin", 0.9) if gs1_valid(code) else ("gtin", 0.7)
+    if symbology == "B2" and re.fullmatch(r"\d{14}", code) and gs1_valid(code):
+        return "gtin", 0.85  # ITF-14: a case's GTIN
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01]\d|403)", code):
         found = _gs1_ais(code)
@@ -191,6 +193,10 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
 # A place in a warehouse: an aisle's letter (and number), then numbers of bay,
 # level and position: "B-14-03-2", "A07-12-3" (a part number has letters further on).
 _RACK_LOCATION = re.compile(r"[A-Z]{1,2}\d{0,3}(?:-\d{1,3}){2,3}")
+
+
+# A GTIN-14 as printed under its ITF-14: "1 50 12345 00012 8".
+_GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 
 @lru_cache(maxsize=8192)
@@ -239,6 +245,8 @@ def text_value(text: str) -> Recognised | None:
         return "phone", 0.75  # "tel. 000000000": the caption says what it is
     if EMAIL.fullmatch(stripped):
         return "email", 0.8
+    if _GTIN14_PRINTED.fullmatch(stripped) and gs1_valid(compact):
+        return "gtin", 0.85
     if _RACK_LOCATION.fullmatch(stripped):
         return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
     if phone(stripped):  # with its country code it is sure, a national number less so

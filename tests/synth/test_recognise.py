@@ -124,3 +124,9 @@ def test_captions_of_more_languages(caption: str, name: str) -> None:
 def test_amounts_in_more_currencies(text: str, name: str | None) -> None:
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name
+
+
+def test_an_itf14_and_its_printed_form_are_a_gtin() -> None:
+    assert recognise.barcode_data("15012345000128", "B2") == ("gtin", 0.85)
+    assert recognise.text_value("1 50 12345 00012 8") == ("gtin", 0.85)
+    assert recognise.barcode_data("15012345000129", "B2") != ("gtin", 0.85)  # no check

@@ -391,9 +391,14 @@ _STREET_START = re.compile(
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
-_CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|"
-                                 r"Postcode|Post code|Código postal|Codigo postal)"
-                                 r"\s*:?\s*\d{4,5}(?:-\d{3,4})?", re.IGNORECASE)
+_CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
+                                 r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
+                                 r"Cod po[sș]tal|Kod pocztowy)"
+                                 r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
+# A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
+# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller".
+_CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'attention de|"
+                            r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
 
 
 def _street_line(text: str) -> bool:
@@ -474,7 +479,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif d.text.lstrip().startswith("〒"):  # Japan: the postcode mark starts its line
             part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
                 else "postal_city"
-        elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text):
+        elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \
+                or _CONTACT_START.match(d.text.strip()):
             part = "contact"  # "Mme Laure Castagnier" under the company's name
         elif i == town:
             part = "city"

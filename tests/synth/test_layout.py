@@ -629,3 +629,17 @@ def test_a_state_after_the_town_is_no_country() -> None:
 def test_a_count_after_any_word_but_a_page(line: str, values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL1218^FO560,20^A0N,22,22^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_contact_lines_and_a_captioned_postcode_in_a_block() -> None:
+    # As on the trans-o-flex and FAN Courier labels.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDDestinatar:^FS"
+           "^FO40,230^A0N,30,30^FDFarmacia Centrală SRL^FS"
+           "^FO40,265^A0N,30,30^FDz. Hd. Frau Dr. Meike Vossberg^FS"
+           "^FO40,300^A0N,30,30^FDStr. Observatorului nr. 112^FS"
+           "^FO40,335^A0N,30,30^FDCluj-Napoca, jud. Cluj^FS"
+           "^FO40,370^A0N,30,30^FDCod poștal 400363^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_contact"] == "z. Hd. Frau Dr. Meike Vossberg"
+    assert values["ship_to_postal_code"] == "Cod poștal 400363"
+    assert values["ship_to_city"] == "Cluj-Napoca, jud. Cluj"

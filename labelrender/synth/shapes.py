@@ -142,9 +142,16 @@ def caption_split(text: str) -> int | None:
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
                                                      and text[colon - 1 : colon].isdigit()):
         return None  # nothing after it, a URL, or a time of day such as 22:00
-    if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest):
-        return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ...")
+    if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
+            and caption_name(text[:colon]) not in _PROSE_CAPTIONS:
+        return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
+        # not after "Ingredients:" or "Description:"
     return colon + 1 + (len(rest) - len(rest.lstrip()))
+
+
+# Captions whose value is prose.
+_PROSE_CAPTIONS = frozenset((kind, 0.85) for kind in (
+    "description", "ingredients", "remarks", "delivery_instructions"))
 
 
 @lru_cache(maxsize=8192)

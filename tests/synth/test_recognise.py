@@ -130,3 +130,11 @@ def test_an_itf14_and_its_printed_form_are_a_gtin() -> None:
     assert recognise.barcode_data("15012345000128", "B2") == ("gtin", 0.85)
     assert recognise.text_value("1 50 12345 00012 8") == ("gtin", 0.85)
     assert recognise.barcode_data("15012345000129", "B2") != ("gtin", 0.85)  # no check
+
+
+@pytest.mark.parametrize(("text", "split"), [
+    ("Description: Animal vaccines - KEEP COOL", 13),
+    ("Zutaten: Kuhrohmilch, Speisesalz, Lab, Milchsäurebakterien", 9),
+    ("TOBACCO: FEDERAL LAW REQUIRES PROOF OF AGE", None)])
+def test_prose_after_a_caption_of_prose_is_its_value(text: str, split: int | None) -> None:
+    assert shapes.caption_split(text) == split

@@ -25,6 +25,13 @@ def two_blocks(sender_caption: str, receiver_caption: str) -> str:
             "^FO70,335^A0N,36^FD532 38 Ankeborg^FS^XZ")
 
 
+def on_a_parcel(fields: str) -> str:
+    """``fields`` on a label with a recipient's block: a parcel's, not a label of goods."""
+    return ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS"
+            "^FO40,230^A0N,30,30^FDKen Ito^FS^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS"
+            f"^FO40,300^A0N,30,30^FDTokyo 104-0061^FS{fields}^XZ")
+
+
 @pytest.mark.parametrize(("sender", "receiver"), [
     ("Från:", "Till:"), ("Von:", "An:"), ("Absender", "Empfänger"),
     ("Expéditeur", "Destinataire"), ("Mittente", "Destinatario"), ("Remitente", "Destinatario"),
@@ -419,8 +426,7 @@ def test_words_below_a_caption_of_a_number_stay_static() -> None:
     ("^FO300,500^A0N,20,20^FDNRT^FS", None),  # small print
 ])
 def test_three_capitals_in_a_large_font_are_a_hub(line: str, code: str | None) -> None:
-    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
-           f"^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS{line}^XZ")
+    zpl = on_a_parcel(line)
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("routing_code") == code
 
@@ -459,9 +465,8 @@ def test_a_block_without_postcode_ends_with_its_town_above_the_phone() -> None:
 def test_a_caption_names_a_code_that_only_looks_like_a_parcel_number(caption: str,
                                                                      name: str) -> None:
     # As on the Colissimo CN23 (caption beside) and Ninja Van (caption above) labels.
-    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
-           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
-           f"^FO40,940^A0N,22,22^FD{caption}^FS^FO40,968^A0N,30,30^FDLHL-SG-7730915^FS^XZ")
+    zpl = on_a_parcel(f"^FO40,940^A0N,22,22^FD{caption}^FS"
+                      "^FO40,968^A0N,30,30^FDLHL-SG-7730915^FS")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values[name] == "LHL-SG-7730915"
 
@@ -499,9 +504,7 @@ def test_a_contact_between_two_blocks_belongs_to_the_block_above() -> None:
 
 def test_a_depot_code_in_a_large_font_is_routing_not_any_number() -> None:
     # As on the GLS return label: "DK0063" printed large, four digits and all.
-    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
-           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
-           "^FO40,409^A0N,50,30^FDDK0063^FS^XZ")
+    zpl = on_a_parcel("^FO40,409^A0N,50,30^FDDK0063^FS")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["routing_code"] == "DK0063"
 
 
@@ -552,9 +555,7 @@ def test_a_person_caption_before_a_number_names_their_number() -> None:
     ("Ref.ª cliente: ENC-2026-5531", "reference"), ("VS: 2611240093", "reference"),
     ("AP Article Id: 2JD5412345 01000 93150 9", "tracking_number")])
 def test_a_caption_of_an_identifier_beats_a_parcel_number_shape(line: str, name: str) -> None:
-    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS"
-           "^FO40,230^A0N,30,30^FDKen Ito^FS^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS"
-           f"^FO40,300^A0N,30,30^FDTokyo 104-0061^FS^FO40,700^A0N,24,24^FD{line}^FS^XZ")
+    zpl = on_a_parcel(f"^FO40,700^A0N,24,24^FD{line}^FS")
     names = ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map
     assert name in names
 
@@ -605,9 +606,7 @@ def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
     # As on the FedEx Freight label: a small code under its caption.
     ("^FO520,665^A0N,20,20^FDORIGIN^FS^FO520,690^A0N,30,30^FDCHI^FS", "CHI")])
 def test_a_hub_code_repeated_in_data_or_under_its_caption(lines: str, code: str) -> None:
-    zpl = ("^XA^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS^FO40,230^A0N,30,30^FDKen Ito^FS"
-           "^FO40,265^A0N,30,30^FD1-2-3 Ginza^FS^FO40,300^A0N,30,30^FDTokyo 104-0061^FS"
-           f"{lines}^XZ")
+    zpl = on_a_parcel(lines)
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["routing_code"] == code
 

@@ -23,6 +23,8 @@ _DATA_NAMES = frozenset({"routing_code", "tracking_number", "sscc", "gtin", "dat
 # The label's lines as each reading direction sees them: orientation -> [(rx, ry,
 # length)] (SourceLabel.rules).
 Rules = Mapping[str, Sequence[tuple[int, int, int]]]
+# How far above or below a caption printed sideways its block may reach.
+_SIDE_REACH = 250
 # A hub, airport or depot code alone under a destination caption: "ORD", "LYS-2".
 _HUB = re.compile(r"[A-Z]{3}(?:[- ][A-Z0-9]{1,4})?")
 _HUB_FONT = 40
@@ -122,6 +124,13 @@ def _captioned_data(d: Decision) -> bool:
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
+    if c.orientation != _dominant(decisions) and not any(
+            d is not caption and d.source.orientation == c.orientation and not d.source.is_barcode
+            and abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60
+            for d in decisions):
+        side = _side_first_line(decisions, caption)  # a caption turned down the label's
+        if side is not None:  # edge beside an upright block, alone in its direction
+            return side
     # A bigger first line beside a small caption starts a little higher.
     line = max(6, min(16, c.font_height // 2))
     near = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
@@ -136,6 +145,37 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     far = not beside or min(d.source.rx for d in beside) - c.rx > 120
     pick = below if below and far else beside
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
+
+
+def _dominant(decisions: list[Decision]) -> str:
+    """The orientation most text of the label reads in."""
+    counts: dict[str, int] = {}
+    for d in decisions:
+        if not d.source.is_barcode and d.text:
+            counts[d.source.orientation] = counts.get(d.source.orientation, 0) + 1
+    return max(counts, key=lambda o: counts[o]) if counts else "N"
+
+
+def _side_first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
+    """The first line of the upright block a caption printed sideways labels: the
+    column of lines just right of it nearest its height, followed up to its top
+    ("Modtager" turned down the left edge, level with the recipient's town)."""
+    c = caption.source
+    upright = _dominant(decisions)
+    right = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
+             and d.source.orientation == upright and not shapes.is_caption(d.text)
+             and 0 < d.source.x - c.x <= c.font_height + 150
+             and abs(d.source.y - c.y) <= _SIDE_REACH]
+    if not right:
+        return None
+    line = min(right, key=lambda d: abs(d.source.y - c.y))
+    column = sorted((d for d in right if abs(d.source.x - line.source.x) <= COLUMN_TOLERANCE),
+                    key=lambda d: d.source.y)
+    for above in reversed(column[:column.index(line)]):
+        if line.source.y - above.source.y > 2 * max(above.source.font_height, 20):
+            break
+        line = above
+    return line
 
 
 def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> None:
@@ -153,6 +193,13 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                     and shapes.address_role(d.text) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
+        if caption.source.orientation != first.source.orientation:
+            # a caption turned down the edge: its block ends where the next one starts
+            side = min((d.source.y for d in decisions if d is not caption
+                        and d.source.orientation == caption.source.orientation
+                        and shapes.address_role(d.text) and d.source.y > caption.source.y
+                        and abs(d.source.x - caption.source.x) <= 40), default=None)
+            lines = [d for d in lines if side is None or d.source.y < side - 10]
         if len(lines) == 1 and _HUB.fullmatch(first.text) and not first.variable \
                 and first.source.font_height >= _HUB_FONT:
             # "DESTINATION" over "ORD" printed large: where it is routed, not an address

@@ -642,3 +642,31 @@ def test_contact_lines_and_a_captioned_postcode_in_a_block() -> None:
     assert values["ship_to_contact"] == "z. Hd. Frau Dr. Meike Vossberg"
     assert values["ship_to_postal_code"] == "Cod poștal 400363"
     assert values["ship_to_city"] == "Cluj-Napoca, jud. Cluj"
+
+
+def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:
+    # As on the Servientrega label: "DESTINATARIO" and "REMITENTE" printed sideways
+    # level with their blocks.
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,380^A0R,22,22^FDDESTINATARIO^FS"
+           "^FO70,385^A0N,34,34^FDCarlos Andrés Restrepo Ochoa^FS"
+           "^FO70,425^A0N,28,28^FDCra. 15 # 88-64 Of. 502^FS"
+           "^FO70,461^A0N,28,28^FDEdificio Torre Chicó^FS"
+           "^FO70,497^A0N,34,34^FDBogotá D.C. - Cundinamarca^FS"
+           "^FO30,630^A0R,20,20^FDREMITENTE^FS^FO70,635^A0N,22,22^FDCafé de la Sierra S.A.S.^FS"
+           "^FO70,661^A0N,22,22^FDCalle 22 # 3-45, Santa Marta^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Carlos Andrés Restrepo Ochoa"
+    assert values["ship_from_name"] == "Café de la Sierra S.A.S."
+
+
+def test_a_turned_caption_over_a_turned_block_reads_in_its_own_direction() -> None:
+    # As on the Austrian Post label: the sender's block and caption both turned.
+    zpl = ("^XA^CI28^PW812^LL1218^FO130,170^A0R,22,22^FDAbsender^FS"
+           "^FO100,170^A0R,22,22^FDAlpenkaffee Rösterei GmbH^FS"
+           "^FO70,170^A0R,22,22^FDMuseumstraße 5, 6020 Innsbruck^FS"
+           "^FO300,400^A0N,30,30^FDAn:^FS^FO300,440^A0N,36,36^FDElisabeth Haider^FS"
+           "^FO300,480^A0N,30,30^FDLandstraßer Hauptstraße 41^FS"
+           "^FO300,520^A0N,30,30^FD1030 Wien^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_from_name"] == "Alpenkaffee Rösterei GmbH"
+    assert values["ship_to_name"] == "Elisabeth Haider"

@@ -106,8 +106,9 @@ def continued_lines(decisions: list[Decision]) -> None:
     same free text."""
     for first in decisions:
         if not first.variable or first.name not in _WORDS_BELOW or first.source.is_barcode \
-                or first.name_certainty < 0.7:
-            continue  # a caption's value; a line guessed as a description is no start
+                or first.name_certainty < 0.7 or first.prefix_len:
+            continue  # the value of a caption of its own ("DESC: ..." in one field, or a
+            # line guessed as a description, starts nothing)
         line = first
         while True:
             f = line.source
@@ -166,6 +167,7 @@ def caption_values(decisions: list[Decision]) -> None:
             wordy = not shapes.has_digits(target.text, 1)
             below = target.source.ry - caption.source.ry > 8 and not (
                 name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text))
+                and target.source.font_height <= 2 * caption.source.font_height
                 or name == ("routing_code", 0.85) and len(target.text) <= 20
                 and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"
             if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):

@@ -670,3 +670,15 @@ def test_a_turned_caption_over_a_turned_block_reads_in_its_own_direction() -> No
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_from_name"] == "Alpenkaffee Rösterei GmbH"
     assert values["ship_to_name"] == "Elisabeth Haider"
+
+
+def test_a_service_banner_under_a_caption_and_lines_under_an_inline_caption_stay_static(
+) -> None:
+    # As on the DB Schenker label (the product printed large under its caption) and
+    # the UPS import control label (a service line under "DESC: ...").
+    zpl = ("^XA^PW812^LL1218^FO70,521^A0N,17,17^FDTransportinstruktion:^FS"
+           "^FO70,541^A0N,40,40^FDDB SCHENKERsystem^FS"
+           "^FO10,1053^A0N,22,22^FDDESC: Test merchandise for testing^FS"
+           "^FO10,1075^A0N,22,22^FDIMPORT CONTROL - PAYMENT GUARANTEED^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"description": "Test merchandise for testing"}

@@ -124,12 +124,13 @@ def _captioned_data(d: Decision) -> bool:
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
-    if c.orientation != _dominant(decisions) and not any(
+    upright = _dominant(decisions)
+    if c.orientation != upright and not any(
             d is not caption and d.source.orientation == c.orientation and not d.source.is_barcode
             and abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60
             for d in decisions):
-        side = _side_first_line(decisions, caption)  # a caption turned down the label's
-        if side is not None:  # edge beside an upright block, alone in its direction
+        side = _side_first_line(decisions, caption, upright)  # a caption turned down the
+        if side is not None:  # label's edge beside an upright block, alone in its direction
             return side
     # A bigger first line beside a small caption starts a little higher.
     line = max(6, min(16, c.font_height // 2))
@@ -156,12 +157,12 @@ def _dominant(decisions: list[Decision]) -> str:
     return max(counts, key=lambda o: counts[o]) if counts else "N"
 
 
-def _side_first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
+def _side_first_line(decisions: list[Decision], caption: Decision,
+                     upright: str) -> Decision | None:
     """The first line of the upright block a caption printed sideways labels: the
     column of lines just right of it nearest its height, followed up to its top
     ("Modtager" turned down the left edge, level with the recipient's town)."""
     c = caption.source
-    upright = _dominant(decisions)
     right = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
              and d.source.orientation == upright and not shapes.is_caption(d.text)
              and 0 < d.source.x - c.x <= c.font_height + 150
@@ -510,6 +511,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         if d.source.position in claimed:
             continue
         claimed.add(d.source.position)
+        marked = d.text.lstrip().startswith("〒")
         if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
@@ -520,10 +522,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
-        elif i == honoured or not named and honoured is None \
-                and not d.text.lstrip().startswith("〒"):
+        elif i == honoured or not named and honoured is None and not marked:
             part, named = "name", True
-        elif d.text.lstrip().startswith("〒"):  # Japan: the postcode mark starts its line
+        elif marked:  # Japan: the postcode mark starts its line
             part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
                 else "postal_city"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \

@@ -4,11 +4,12 @@ field of its own beside or above its value."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import shapes
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
-from .source import SourceField, printed_bytes
+from .source import SourceField, printed_bytes, sample_value
 
 PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 
@@ -23,10 +24,15 @@ def raw_caption_split(source: SourceField) -> int | None:
         return split
     printed = printed_bytes(source, source.raw)
     at = shapes.caption_split(printed)
-    if at is None:
-        return None
-    for end in range(at, len(source.raw) + 1):
-        if printed_bytes(source, source.raw[:end]) == printed[:at]:
+    return None if at is None else raw_end(source, 0, printed[:at], printed_bytes)
+
+
+def raw_end(source: SourceField, start: int, printed: str,
+            read: Callable[[SourceField, str], str | None] = sample_value) -> int | None:
+    """Where ``printed`` (the raw data from ``start`` as ``read`` makes it print) ends in
+    the raw data: an accent is several bytes there, and a ^FH escape three."""
+    for end in range(start + len(printed), len(source.raw) + 1):
+        if read(source, source.raw[start:end]) == printed:
             return end
     return None
 
@@ -120,8 +126,7 @@ def continued_lines(decisions: list[Decision]) -> None:
                 break
             line = min(nxt, key=lambda d: d.source.ry)
             text = line.text.strip()
-            if len(text.split()) > 8 or shapes.is_caption(text) or shapes.is_known_caption(text) \
-                    or shapes.caption_split(text) is not None:
+            if len(text.split()) > 8 or shapes.reads_as_caption(text):
                 break
             _variable(line, f"next line of {first.name}", 0.6, leading_spaces(line),
                       (first.name, min(0.6, first.name_certainty)))
@@ -168,7 +173,7 @@ def caption_values(decisions: list[Decision]) -> None:
             below = target.source.ry - caption.source.ry > 8 and not (
                 name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text))
                 and target.source.font_height <= 2 * caption.source.font_height
-                or name == ("routing_code", 0.85) and len(target.text) <= 20
+                or name[0] == "routing_code" and name[1] >= 0.85 and len(target.text) <= 20
                 and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"
             if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
@@ -254,6 +259,5 @@ def _short_words(d: Decision) -> bool:
     return not d.source.is_barcode and 0 < len(text.split()) <= 4 \
         and (len(text) >= 2 or text.isdigit()) \
         and not (text.isalpha() and text.isupper()) \
-        and not text.endswith((":", ".", "!")) and not shapes.is_caption(text) \
-        and not shapes.is_known_caption(text) and shapes.caption_split(text) is None \
+        and not text.endswith((":", ".", "!")) and not shapes.reads_as_caption(text) \
         and not shapes.is_web(text) and shapes.address_role(text) is None

@@ -14,7 +14,7 @@ import re
 
 from . import goods, recognise, shapes
 from .addresses import address_blocks, parties
-from .captions import caption_values, column_captions, continued_lines, raw_caption_split
+from .captions import caption_values, column_captions, continued_lines, raw_caption_split, raw_end
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .decision import printed as _printed
@@ -203,27 +203,17 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if dated or shapes.PIECES.match(value) and (name == "piece_count" and certainty >= 0.85
                                                  or counted):
         # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
-        return _raw_end(d, indent, text[:match.start(2)])
+        return raw_end(d.source, indent, text[:match.start(2)])
     if certainty >= 0.85 and re.fullmatch(r"[A-Z]|[A-Z]?\d{1,2}", value) \
             and name not in ("service", "form_version", "piece_count"):
-        return _raw_end(d, indent, text[:match.start(2)])  # "Operador 7", "Turno M"
+        return raw_end(d.source, indent, text[:match.start(2)])  # "Operador 7", "Turno M"
     if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
-        return _raw_end(d, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
+        return raw_end(d.source, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(
         r"[A-Z]{2,5}", value) is not None
     if certainty >= 0.85 and code and name not in ("service", "form_version") \
             and len(value.split()) <= 4:
-        return _raw_end(d, indent, text[:match.start(2)])
-    return None
-
-
-def _raw_end(d: Decision, start: int, printed: str) -> int | None:
-    """Where ``printed`` (text as it prints, from ``start`` of the raw data) ends in
-    the raw data: accents are several bytes there, and ^FH escapes three."""
-    raw = d.source.raw
-    for end in range(start + len(printed), len(raw) + 1):
-        if sample_value(d.source, raw[start:end]) == printed:
-            return end
+        return raw_end(d.source, indent, text[:match.start(2)])
     return None
 
 

@@ -271,8 +271,7 @@ def _description_like(text: str) -> bool:
             or "___" in text or "°" in text or shapes.is_web(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
         return False
-    if shapes.is_caption(text) or shapes.is_known_caption(text) or _LAYOUT_WORDS.search(text) \
-            or shapes.caption_split(text) is not None:
+    if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
 

@@ -41,7 +41,6 @@ PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 # A parcel count, "1/2", "001 OF 003" (not a season, "2026/2027").
 PIECES = re.compile(r"^(?:0\d{3}|\d{1,3})\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*(?:0\d{3}|\d{1,3})$",
                     re.IGNORECASE)
-# A web or e-mail address: no postal line.
 # A web address ("loomis-express.com", "www.ups.com/track", "emiratespost.ae"): a
 # generic top-level domain in any case, a country's two letters in lower case
 # ("Co.KG" and "St.Gallen" are no addresses).
@@ -142,16 +141,21 @@ def caption_split(text: str) -> int | None:
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
                                                      and text[colon - 1 : colon].isdigit()):
         return None  # nothing after it, a URL, or a time of day such as 22:00
+    name, certainty = caption_name(text[:colon])
     if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
-            and caption_name(text[:colon]) not in _PROSE_CAPTIONS:
+            and not (name in _PROSE_CAPTIONS and certainty >= 0.85):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
         # not after "Ingredients:" or "Description:"
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
 # Captions whose value is prose.
-_PROSE_CAPTIONS = frozenset((kind, 0.85) for kind in (
-    "description", "ingredients", "remarks", "delivery_instructions"))
+_PROSE_CAPTIONS = frozenset({"description", "ingredients", "remarks", "delivery_instructions"})
+
+
+def reads_as_caption(text: str) -> bool:
+    """Text that is or starts with a caption: "Weight:", "Sendungsnr.", "Ref: 4711"."""
+    return is_caption(text) or is_known_caption(text) or caption_split(text) is not None
 
 
 @lru_cache(maxsize=8192)
@@ -230,8 +234,8 @@ _NAMES_BY_KEY: dict[str, str] = {}
 def _names() -> dict[str, str]:
     if not _NAMES_BY_KEY:
         # (a caption in a script snake() cannot spell has no key, and names nothing)
-        _NAMES_BY_KEY.update({_caption_key(k): v for k, v in CAPTION_NAMES.items()
-                              if _caption_key(k)})
+        _NAMES_BY_KEY.update({key: v for k, v in CAPTION_NAMES.items()
+                              if (key := _caption_key(k))})
     return _NAMES_BY_KEY
 
 

@@ -435,7 +435,8 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
 _STREET_START = re.compile(
     r"^(?:av|avda|avenida|avenue|calle|carrera|cra|rua|via|viale|piazza|strada|pasaje|"
     r"psje|jr|jirón|rue|boulevard|blvd|chemin|ul|ulica|aleja|str|camino|travessa|alameda|"
-    r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi)\b\.?\s", re.IGNORECASE)
+    r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi|plot|house|no)\b\.?\s",
+    re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India, Malaysia)
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
@@ -495,14 +496,17 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         after = [postal + 1] if postal + 1 < len(lines) else []
         town = next((i for i in after + [postal - 1] if _town_like(lines[i].text)), None)
     if postal is None and len(lines) >= 3:
-        # No postcode (Gulf states, Hong Kong, Chile...): the last line of words above
-        # the country is the town, "Dubai", "Kadıköy / İSTANBUL".
-        rest = [i for i, d in enumerate(lines) if i >= 2 and shapes.words_only(d.text)
-                and not shapes.is_country(d.text) and not recognise.phone(d.text)]
-        town = rest[-1] if rest and all(shapes.is_country(x.text) or recognise.phone(x.text)
+        # No postcode (Gulf states, Hong Kong, Chile, Nigeria...): the last line of words
+        # above the country is the town, "Dubai", "Kadıköy / İSTANBUL"; the phone ends the
+        # address (what follows it is the next caption's: "Service Centre", "Ref.: ...").
+        end = next((i for i, d in enumerate(lines) if i >= 2 and recognise.phone(d.text)),
+                   len(lines))
+        rest = [i for i, d in enumerate(lines[:end]) if i >= 2 and shapes.words_only(d.text)
+                and not shapes.is_country(d.text)]
+        town = rest[-1] if rest and all(shapes.is_country(x.text)
                                         or recognise.EMAIL.fullmatch(x.text.strip())
                                         or x.variable and x.prefix_len  # "Fono: +56 9 ..."
-                                        for x in lines[rest[-1] + 1:]) else None
+                                        for x in lines[rest[-1] + 1:end]) else None
     # A Japanese or Chinese name ends with its honorific ("松本 彩花 様") and may come
     # after the address.
     honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)

@@ -97,7 +97,7 @@ def _unit_after_number(decisions: list[Decision], unit: Decision) -> bool:
 
 def _refines(caption: str, shape: str | None) -> bool:
     """A caption says which kind of a shape's value it is: "BEST BEFORE" over a date."""
-    return shape == "date" and caption != "date" and "date" in caption
+    return shape == "date" and caption != "date" and shapes.is_date_name(caption)
 
 
 # Captions whose value is words, printed below them ("Contents" over "Clothes and
@@ -143,7 +143,7 @@ def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     """"Customer" over a company's name names the customer, not their number."""
     if name[0] == "customer_number" and not shapes.has_digits(value, 1):
         return "customer_name", name[1]
-    return name
+    return shapes.named_by_value(name, value)  # "CLASS" over "77.5", "Volume:" beside "1/2"
 
 
 def caption_values(decisions: list[Decision]) -> None:
@@ -161,6 +161,9 @@ def caption_values(decisions: list[Decision]) -> None:
         target = _caption_target(decisions, caption)
         if target is not None:
             name = _for_words(name, target.text)
+            event = shapes.event_date(text) if target.name == "date" else None
+            if event is not None and not shapes.is_date_name(name[0]):
+                name = event, 0.8  # "Delivery" over "25/11/26"
         if target is None or name[0] in ("service", "form_version"):
             continue  # a service banner is part of the layout (see _text)
         if target.variable and target.prefix_len and not target.source.is_barcode:
@@ -241,11 +244,11 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
+        name = _for_words(name, target.text)
         if not target.variable:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
                     or name[0] in _SURE_SHAPES and not shapes.has_digits(target.text, 1):
                 continue  # a brand in capitals over a line of its own; "Weight" over words
-            name = _for_words(name, target.text)
             _variable(target, f"value under its caption {caption.text.strip()!r}", 0.6,
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue

@@ -108,7 +108,14 @@ def _text(d: Decision) -> None:
         shape_only = found is not None and found[0] == "tracking_number" \
             and found[1] <= 0.7 and name[1] >= 0.7 \
             and name[0] in _IDENTIFYING  # "Ref.ª cliente: ENC-2026-5531"
-        if found is not None and not shape_only and (
+        first = recognise.text_value(value.split()[0]) if value.split() else None
+        dated = found is not None and found[0] == "date" or found is None \
+            and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
+        if dated and shapes.is_date_name(name[0]):
+            pass  # "Fällig am: 30.11." says which date
+        elif dated and shapes.event_date(caption) is not None:
+            name = (shapes.event_date(caption) or "date", 0.8)  # "Entrega estimada: 27/11"
+        elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date")
                 and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
@@ -155,6 +162,8 @@ def _words_for_number(name: tuple[str, float], value: str,
                       found: tuple[str, float] | None) -> tuple[str, float]:
     if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
         return found  # "Contents: 24 x 330ml" is how much, not what
+    if shapes.named_by_value(name, value) != name:
+        return shapes.named_by_value(name, value)  # "Case 0213 of 0480", "PIN 3359..."
     if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \
             and not shapes.has_letters(value):
         return _NUMBER_INSTEAD[name[0]], min(name[1], 0.7)  # "Patient 58213": the id
@@ -198,7 +207,7 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     dated = found is not None and found[0] == "date" and (
         found[1] >= 0.85 or "date" in name and certainty >= 0.85
         or re.search(r"(?:ed|by|on)$", caption.lower()) is not None)
-    counted = bool(re.fullmatch(r"\d{1,4}\s*(?:of|de|di|von|af|av|z|из)\s*\d{1,4}", value, re.I)
+    counted = bool(re.fullmatch(shapes.COUNT, value, re.I) and "/" not in value
                    and not _PAGE.fullmatch(caption))  # "Valija 3 de 5"; not "PAGE 1 OF 1"
     if dated or shapes.PIECES.match(value) and (name == "piece_count" and certainty >= 0.85
                                                  or counted):

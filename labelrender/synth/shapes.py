@@ -9,7 +9,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES
+from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES, DATE_EVENTS
 
 # The number of a form's field in front of its caption: "(9) Bezeichnung".
 _FORM_NUMBER = re.compile(r"^\(\d{1,2}\)\s*")
@@ -226,6 +226,43 @@ _PER_UNIT = re.compile(
 def _numbered(name: str) -> str:
     """An unknown caption's name, numbers spelled one way: ``part_no`` -> ``part_number``."""
     return re.sub(r"_(?:no|nr|nbr|num|n)$", "_number", name)
+
+
+def is_date_name(name: str) -> bool:
+    """A name that says which date a value is: ``delivery_date``, ``valid_until``."""
+    return name.endswith(("_date", "_until")) or name == "date_of_birth"
+
+
+def event_date(caption: str) -> str | None:
+    """The date an event in a caption names: "Entrega estimada" -> ``delivery_date``."""
+    for word in re.findall(r"[^\W\d_]+", caption.lower()):
+        for start, name in DATE_EVENTS.items():
+            if word.startswith(start):
+                return name
+    return None
+
+
+# "3 of 5", "2 van 3", "1/2": which package of how many.
+COUNT = r"\d{1,4}\s*(?:/|of|de|di|von|van|af|av|z|из)\s*\d{1,4}"
+# Captions of a package ("Case", "Bak", "Volume" in Portuguese) whose value counts them.
+_PACKAGES = frozenset({"case_number", "container_id", "volume"})
+# The freight classes of the NMFC, the only values a "CLASS" on a freight label holds.
+_NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "100", "110",
+                           "125", "150", "175", "200", "250", "300", "400", "500"})
+
+
+def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
+    """What a caption's name becomes for the value it has: a package caption over
+    "2 of 3" names the count, "CLASS" over "77.5" a freight class, "PIN" over twelve
+    digits a parcel's number (Purolator's "parcel identification number")."""
+    value = value.strip()
+    if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
+        return "piece_count", min(name[1], 0.8)
+    if name[0] == "class" and value in _NMFC_CLASSES:
+        return "freight_class", 0.8
+    if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:
+        return "tracking_number", 0.8
+    return name
 
 
 _NAMES_BY_KEY: dict[str, str] = {}

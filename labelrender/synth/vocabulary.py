@@ -347,12 +347,9 @@ CAPTION_NAMES = {
     **_words("reason_code", "reason", "reason code", "return reason", "retourengrund",
              "motif de retour", "motivo del reso", "motivo de devolución"),
     # Who made, packed or sold it: a person or their number.
-    **_words("employee", "employee", "operator", "operador", "operatore", "opérateur",
-             "operario", "operaria", "picker", "inspector", "inspektor", "prüfer",
-             "bediener", "mitarbeiter", "vendeur", "vendedor", "verkäufer", "venditore",
-             "prepared by", "preparado por", "elaborado por", "préparé par", "preparato da",
-             "packed by", "packer", "verpackt von", "emballé par", "confezionato da",
-             "medewerker", "pracownik", "staff", "clerk", "served by", "cashier",
+    **_words("employee", "employee", "mitarbeiter", "vendeur", "vendedor", "verkäufer",
+             "venditore", "prepared by", "preparado por", "elaborado por", "préparé par",
+             "preparato da", "medewerker", "pracownik", "staff", "clerk", "served by", "cashier",
              "kassierer", "cajero"),
     **_words("grade", "grade", "güte", "gütegrad", "qualität", "kwaliteit", "qualité",
              "calidad", "qualità", "jakość", "kvalitet", "steel grade", "stahlsorte"),
@@ -386,11 +383,49 @@ CAPTION_NAMES = {
              "nº de cuenta", "cuenta"),
     **_words("order_number", "pasūtījums", "pasutijums", "zamowienie", "objednávka",
              "objednavka", "rendelés", "rendeles"),
+    # Who did the work on the goods: ran the machine, picked, packed or checked them.
+    **_words("operator", "operator", "operador", "operatore", "opérateur", "operateur",
+             "operario", "operaria", "bediener", "operatör", "operatør", "operaattori",
+             "operátor", "picker", "picked by", "packer", "packed by", "verpackt von",
+             "emballé par", "confezionato da", "kommissionierer", "inspector", "inspektor",
+             "prüfer", "checked by", "geprüft von", "contrôlé par", "controllato da",
+             "kontroloval", "sprawdził", "skompletował"),
+    **_words("payment_type", "payment", "payment type", "payment method", "payment terms",
+             "pago", "forma de pago", "tipo de pago", "zahlung", "zahlungsart", "paiement",
+             "mode de paiement", "pagamento", "płatność", "platnosc", "platba", "betaling",
+             "betalning", "maksu", "fizetés", "ödeme"),
+    **_words("volume", "volume", "volumen", "vol m3", "cbm", "tilavuus", "objętość",
+             "objetosc", "objem", "rumfang", "volym", "térfogat", "hacim", "volumul"),
+    **_words("container_id", "container", "container id", "container no", "container #",
+             "behälter", "behalter", "behälter nr", "behälternummer", "bak", "baknummer",
+             "tote", "tote id", "tote no", "tote #", "bac", "contenedor", "contenitore",
+             "pojemnik", "glt", "klt"),
+    **_words("case_number", "case", "case no", "case #", "case number", "caisse", "kiste",
+             "kist"),
     # The label form's own version ("VER: 01.06"): part of the layout, never data.
     **_words("form_version", "ver", "version", "rev", "revision", "label version",
              "form version", "layout"),
 }
 
+
+# Words of an event that name the date printed with them ("Entrega estimada:
+# 27/11/2026", "APPT 11/26", "Valid until 31.12."), by how the word starts; only
+# a date value takes such a name ("Delivery: Standard" is no date).
+DATE_EVENTS = {
+    **dict.fromkeys(["deliver", "entreg", "livr", "consegn", "zustell", "lieferdat",
+                     "liefertermin", "bezorg", "levering", "leverans", "leverdat", "doruč",
+                     "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
+                    "delivery_date"),
+    **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
+                     "splatn"], "due_date"),
+    **dict.fromkeys(["valid", "gültig", "gultig", "válid", "valable", "geldig", "giltig",
+                     "gyldig", "ważn"], "valid_until"),
+    **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",
+                     "tostat"], "roast_date"),
+    **dict.fromkeys(["bottl", "abgefüllt", "abgefullt", "embotell", "imbottigl",
+                     "mis en bouteille"], "bottling_date"),
+    **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
+}
 
 # Country names as address blocks print them, in English and their own language,
 # and ISO 3166 codes; "HU - Magyarország" and "United States (USA)" forms too.

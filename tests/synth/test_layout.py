@@ -538,7 +538,7 @@ def test_a_value_that_names_itself_after_unknown_words(line: str, values: dict[s
 
 
 @pytest.mark.parametrize(("line", "values"), [
-    ("Operador 7", {"employee": "7"}), ("Turno M", {"shift": "M"}), ("Rev: C", {"revision": "C"}),
+    ("Operador 7", {"operator": "7"}), ("Turno M", {"shift": "M"}), ("Rev: C", {"revision": "C"}),
     ("Rev: 01.06", {}), ("PART NO", {})])
 def test_a_known_word_before_one_letter_or_a_small_number(line: str, values: dict[str, str]
                                                           ) -> None:
@@ -683,3 +683,35 @@ def test_a_service_banner_under_a_caption_and_lines_under_an_inline_caption_stay
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["description"] == "Test merchandise for testing"
     assert not {"DB SCHENKERsystem", "IMPORT CONTROL - PAYMENT GUARANTEED"} & set(values.values())
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Entrega estimada: 27/11/2026", {"delivery_date": "27/11/2026"}),
+    ("Delivery: 25/11/26 AM", {"delivery_date": "25/11/26 AM"}),
+    ("Gültig bis: 31.12.2026", {"valid_until": "31.12.2026"}),
+    ("Delivery: Standard", {"delivery": "Standard"})])
+def test_an_event_in_the_caption_names_its_date(line: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("CLASS: 77.5", {"freight_class": "77.5"}), ("CLASS: 3", {"class": "3"}),
+    ("PIN: 335981420172", {"tracking_number": "335981420172"}),
+    ("Case 0213 of 0480", {"piece_count": "0213 of 0480"}),
+    ("Volume: 1/2", {"piece_count": "1/2"}), ("Tilavuus: 0,018 m3", {"volume": "0,018 m3"}),
+    ("Payment: Prepaid", {"payment_type": "Prepaid"}),
+    ("Operatore: M. Ferraris", {"operator": "M. Ferraris"})])
+def test_a_caption_is_named_for_the_value_it_has(line: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_a_block_without_a_postcode_ends_at_its_phone() -> None:
+    lines = ["RECEIVER", "Ibrahim Musa Danjuma", "Plot 1127, Aminu Kano Cres.", "Wuse II",
+             "Abuja, FCT", "0906 331 5582", "Service Centre", "Wuse Zone 4 SC"]
+    zpl = "^XA^PW812^LL812" + "".join(
+        f"^FO410,{265 + 30 * i}^A0N,24,24^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_city"] == "Abuja, FCT"
+    assert values["ship_to_address_1"] == "Plot 1127, Aminu Kano Cres."

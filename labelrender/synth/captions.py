@@ -255,6 +255,33 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
 
 
+def table_rows(decisions: list[Decision]) -> None:
+    """A row of values under a row of column captions (a customs declaration's
+    "Description | Qty | Weight | Value | HS no."): where the row's other cells are
+    data, the words under a caption of the vocabulary are that column's value, the
+    goods' description too, however long."""
+    for d in decisions:
+        if d.variable or d.source.is_barcode or not d.text or shapes.reads_as_caption(d.text):
+            continue
+        header = next((h for h in decisions if not h.variable and h.text
+                       and above(h.source, d.source) and not h.source.is_barcode), None)
+        if header is None:
+            continue
+        heads = [h for h in decisions if not h.variable and h.text and not h.source.is_barcode
+                 and abs(h.source.ry - header.source.ry) <= 3]
+        cells = [c for c in decisions if c is not d and abs(c.source.ry - d.source.ry) <= 3
+                 and any(above(h.source, c.source) for h in heads)]
+        if len(heads) < 3 or sum(c.variable for c in cells) < 2:
+            continue
+        name = shapes.caption_name(header.text)
+        if name[1] < 0.7 or name[0] in ("service", "form_version"):
+            continue
+        if name[0] == "routing_code" and shapes.is_country(d.text):
+            name = ("country_of_origin", 0.7)  # "Origin" over "KR" in a table of goods
+        _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d),
+                  (name[0], min(name[1], 0.7)))
+
+
 def _short_words(d: Decision) -> bool:
     """A value of a few words: not a caption, a sentence, a web address or one word
     in capitals ("NOW" under "WAS" is the next heading)."""

@@ -14,7 +14,14 @@ import re
 
 from . import goods, recognise, shapes
 from .addresses import address_blocks, parties
-from .captions import caption_values, column_captions, continued_lines, raw_caption_split, raw_end
+from .captions import (
+    caption_values,
+    column_captions,
+    continued_lines,
+    raw_caption_split,
+    raw_end,
+    table_rows,
+)
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .decision import printed as _printed
@@ -410,6 +417,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     parties(decisions)
     goods.refine(decisions)
     column_captions(decisions, goods.is_goods_label(decisions))
+    table_rows(decisions)
     continued_lines(decisions)
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)

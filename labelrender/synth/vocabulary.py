@@ -184,7 +184,12 @@ CAPTION_NAMES = {
              "depo trasa", "filiale", "filial", "sortering", "sorteringskod", "origen",
              "varış birimi", "varis birimi", "transfer merkezi",
              "çıkış birimi",
-             "destino", "ruta", "rota", "percurso", "origin id", "basis"),
+             "destino", "ruta", "rota", "percurso", "origin id", "basis",
+             # the office or terminal a parcel is sorted to
+             "delivery terminal", "terminal de livraison", "destination terminal",
+             "to office", "office of exchange", "destination office", "agencia destino",
+             "agencia de destino", "sucursal destino", "oficina destino", "zustellbasis",
+             "zustelldepot", "dépôt", "depot de livraison", "filiale di destino"),
     **_words("insurance", "insurance", "ubezpieczenie", "versicherung", "assurance",
              "assicurazione", "seguro", "insured value"),
     **_words("cod_amount", "cod", "c o d", "nachnahme", "contre remboursement",

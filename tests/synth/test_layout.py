@@ -715,3 +715,22 @@ def test_a_block_without_a_postcode_ends_at_its_phone() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_city"] == "Abuja, FCT"
     assert values["ship_to_address_1"] == "Plot 1127, Aminu Kano Cres."
+
+
+def test_words_in_a_row_of_data_under_column_captions_are_its_value() -> None:
+    header = [(35, "Description détaillée du contenu"), (380, "Qté"), (440, "Poids (kg)"),
+              (550, "Valeur")]
+    row = [(35, "Bougies parfumées en cire de soja"), (390, "6"), (450, "1,20"),
+           (550, "84,00 €")]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO{x},728^A0N,18,18^FD{text}^FS" for x, text in header) + "".join(
+        f"^FO{x},762^A0N,22,22^FD{text}^FS" for x, text in row) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["description"] == "Bougies parfumées en cire de soja"
+    assert values["quantity"] == "6"
+
+
+def test_words_under_an_office_caption_are_the_routing_code() -> None:
+    zpl = ("^XA^PW812^LL406^FO560,20^A0N,22,22^FDTo office^FS"
+           "^FO560,45^A0N,50,50^FDUSLAXA^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "USLAXA"}

@@ -174,10 +174,16 @@ def _words_for_number(name: tuple[str, float], value: str,
     if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \
             and not shapes.has_letters(value):
         return _NUMBER_INSTEAD[name[0]], min(name[1], 0.7)  # "Patient 58213": the id
+    if name[0] in ("quantity", "piece_count") and _COUNTED_GOODS.fullmatch(value):
+        return "description", min(name[1], 0.7)  # "Items: 2 x human hair wig (boxed)"
     if name[0] not in _WORDS_INSTEAD or found is not None or len(value.split()) < 2 \
             or not value[:1].isalpha() or shapes.PIECES.match(value):
         return name
     return _WORDS_INSTEAD[name[0]], min(name[1], 0.7)
+
+
+# A count, then what is counted in words: "2 x porcelain teacup", not "6 x 75 cl".
+_COUNTED_GOODS = re.compile(r"\d{1,4}\s*[x×]\s+(?:[^\W\d_]{3,}\b.*){2,}", re.IGNORECASE)
 
 
 # Words that start an address line, not a caption: "Box 12", "Flat 4", "Route 66".
@@ -187,7 +193,7 @@ _ADDRESS_START = re.compile(r"^(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|SUITE|STE|
 
 
 # One to three words ("jusqu'au" too), then the value.
-_WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’])*\.?"
+_WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’]|\.-(?=[^\W\d_]))*\.?"  # "Kd.-Nr."
 _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (\S.*)")
 
 

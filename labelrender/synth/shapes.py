@@ -90,9 +90,10 @@ def address_role(text: str) -> str | None:
     colon = text.strip().endswith(":")
     # "FROM (CUSTOMER)", "SHIP TO (CONSIGNEE)": the role word before a gloss
     key = re.sub(r"\s*\([^()]{1,20}\)$", "", caption_key(text)) or caption_key(text)
-    for part in key.split("/"):
+    parts = key.split("/")
+    for part in parts:
         key = part.strip()
-        if colon and key in COLON_ROLES:
+        if colon and key in COLON_ROLES and (len(parts) == 1 or len(key) > 1):  # not "A/C No:"
             return COLON_ROLES[key]
         if key in ADDRESS_ROLES:
             return ADDRESS_ROLES[key]
@@ -244,8 +245,9 @@ def event_date(caption: str) -> str | None:
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
 COUNT = r"\d{1,4}\s*(?:/|of|de|di|von|van|af|av|z|из)\s*\d{1,4}"
-# Captions of a package ("Case", "Bak", "Volume" in Portuguese) whose value counts them.
-_PACKAGES = frozenset({"case_number", "container_id", "volume"})
+# Captions of a package ("Case", "Bak", "Volume" in Portuguese) or a count ("Items")
+# whose value counts the packages.
+_PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity"})
 # The freight classes of the NMFC, the only values a "CLASS" on a freight label holds.
 _NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "100", "110",
                            "125", "150", "175", "200", "250", "300", "400", "500"})

@@ -520,7 +520,7 @@ def test_a_caption_with_accents_and_no_colon_keeps_its_value(line: str, name: st
 
 @pytest.mark.parametrize(("line", "values"), [
     ("Ticket 0187", {"reference": "0187"}), ("Client 10482", {"customer_number": "10482"}),
-    ("Koper 3411", {"koper": "Koper 3411"})])
+    ("Schuur 3411", {"schuur": "Schuur 3411"})])
 def test_a_word_before_a_number_names_it_known_or_not(line: str, values: dict[str, str]
                                                       ) -> None:
     # As on the scale and flower-auction labels: no colon, the word says what it is (a
@@ -734,3 +734,14 @@ def test_words_under_an_office_caption_are_the_routing_code() -> None:
     zpl = ("^XA^PW812^LL406^FO560,20^A0N,22,22^FDTo office^FS"
            "^FO560,45^A0N,50,50^FDUSLAXA^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"routing_code": "USLAXA"}
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Kd.-Nr. 1044728", {"customer_number": "1044728"}),
+    ("A/C No: GCK-10277", {"account_number": "GCK-10277"}),  # not "A:", a recipient
+    ("Items: 2", {"quantity": "2"}), ("ITEMS: 1 OF 1", {"piece_count": "1 OF 1"}),
+    ("Items: 2 x human hair wig (boxed)", {"description": "2 x human hair wig (boxed)"}),
+    ("Contents: 6 x 75 cl", {"quantity": "6 x 75 cl"})])
+def test_counts_goods_and_numbered_captions(line: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -40,8 +40,10 @@ _SYMBOLOGY_NAMES = {
     "BD": "maxicode", "BR": "databar", "BZ": "postnet", "B5": "planet",
 }
 _CODE128_CODES = re.compile(r">[0-9:;<=]")
-# A short code with a digit printed large is a sort or routing code ("SK13", "700").
-_SORT_CODE = re.compile(r"(?=.*\d)[A-Z0-9][A-Z0-9 -]{1,7}")
+# A short code with a digit printed large is a sort or routing code ("SK13", "700",
+# "KRA-W3 / 12", "R14 KSM-C"; not a fraction such as "1/X").
+_SORT_CODE = re.compile(r"(?=.*\d)(?=.{2,14}$)(?!.{1,2}/.{1,2}$)"
+                        r"[A-Z0-9]{1,6}(?: ?[-/]? ?[A-Z0-9]{1,6}){0,3}")
 _CODE_FONT = 40
 # Words of prose: a line with four of them and a number is form or legal text.
 _PROSE = re.compile(r"[^\W\d_]{3,}")
@@ -217,6 +219,8 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     caption, value = match.group(1), match.group(2)
     found = recognise.text_value(value)
     name, certainty = shapes.caption_name(caption)
+    if name == "phone" and shapes.has_letters(value):
+        return None  # "Tel Aviv-Yafo 6688112" is a town and its postcode
     dated = found is not None and found[0] == "date" and (
         found[1] >= 0.85 or "date" in name and certainty >= 0.85
         or re.search(r"(?:ed|by|on)$", caption.lower()) is not None)

@@ -311,8 +311,10 @@ def is_postal_line(text: str) -> bool:
     match = POSTAL.search(text.upper())
     if match is None or not _WORD.search(text) or len(text.split()) > 6 or is_web(text):
         return False
-    # Six or seven digits after a caption are its value ("Order 123456"), not a town's code.
-    return len(match.group(0)) < 6 or caption_name(text[:match.start()])[1] < 0.7
+    # Six or seven digits after a caption are its value ("Order 123456"), not a town's code
+    # ("Tel Aviv-Yafo 6688112" only starts like a phone caption).
+    name, certainty = caption_name(text[:match.start()])
+    return len(match.group(0)) < 6 or certainty < 0.7 or name == "phone" and certainty < 0.85
 
 
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)

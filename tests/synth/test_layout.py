@@ -745,3 +745,20 @@ def test_words_under_an_office_caption_are_the_routing_code() -> None:
 def test_counts_goods_and_numbered_captions(line: str, values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("code", "variable"), [
+    ("KRA-W3 / 12", True), ("R14 KSM-C", True), ("25 LLEIDA", True), ("1/X", False)])
+def test_a_code_of_groups_in_a_large_font_is_variable(code: str, variable: bool) -> None:
+    zpl = f"^XA^PW812^LL1218^FO40,878^A0N,64,64^FD{code}^FS^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (code in values.values()) is variable
+
+
+def test_a_town_that_starts_like_a_phone_caption_is_a_town() -> None:
+    lines = ["TO", "Noa Ben-David", "23 Rothschild Blvd., Apt 9", "Tel Aviv-Yafo 6688112",
+             "Israel"]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO130,{290 + 40 * i}^A0N,30,30^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_postal_city"] == "Tel Aviv-Yafo 6688112"

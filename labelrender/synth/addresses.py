@@ -105,11 +105,21 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
         if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
                                or shapes.is_known_caption(d.text)):
             break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
+        if len(lines) >= 3 and _phone_line(lines[-1]) and not (
+                _phone_line(d) or shapes.is_country(d.text)
+                or recognise.EMAIL.search(d.text)):
+            break  # the phone ends an address: "Delivery Type" under it is the next caption
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
             break
     return lines
+
+
+def _phone_line(d: Decision) -> bool:
+    """A line of a phone number, with its caption or without."""
+    found = recognise.text_value(d.text)
+    return recognise.phone(d.text) or found is not None and found[0] == "phone"
 
 
 def _captioned_data(d: Decision) -> bool:

@@ -44,8 +44,10 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
                   and d.text and not shapes.is_caption(d.text)
                   and not shapes.is_known_caption(d.text)]
     line = max(10, int(0.6 * c.font_height))
+    # (a field under a caption of its own, far across the line, is that caption's:
+    # "Payment" ... "Delivery Type" over "HOME DELIVERY")
     beside = [d for d in candidates if abs(d.source.ry - c.ry) <= line
-              and 0 < d.source.rx - c.rx <= 520]
+              and 0 < d.source.rx - c.rx <= 520 and not _under_other_caption(decisions, d, caption)]
     reach = max(int(2.2 * c.font_height), 40)
     # A caption with no colon may head a table column ("Qty.", "Wgt", "Value"): with
     # a number below it and only words beside it (the next headers), the number is
@@ -69,6 +71,15 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
              and c.rx - 60 <= d.source.rx <= c.rx + 200
              and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
     return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+def _under_other_caption(decisions: list[Decision], d: Decision, caption: Decision) -> bool:
+    """``d`` is printed right under words in a print no larger than its own, other
+    than ``caption``, and well to the right of it."""
+    return d.source.rx - caption.source.rx > 200 and any(
+        o is not caption and not o.variable and o.text and shapes.words_only(o.text)
+        and above(o.source, d.source) and o.source.font_height <= d.source.font_height
+        for o in decisions)
 
 
 _UNIT = re.compile(r"(?:kgs?|lbs?|g|oz)\.?", re.IGNORECASE)
@@ -280,6 +291,35 @@ def table_rows(decisions: list[Decision]) -> None:
             name = ("country_of_origin", 0.7)  # "Origin" over "KR" in a table of goods
         _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d),
                   (name[0], min(name[1], 0.7)))
+
+
+def caption_grid(decisions: list[Decision]) -> None:
+    """A label laid out as small captions over larger values ("Waybill" over the number,
+    "Declared Value" over the amount, "Payment" over "Wallet - Prepaid"): where at least
+    three captions in one print head data, words under another caption in that print are
+    its value too."""
+    pairs: list[tuple[Decision, Decision]] = []
+    for value in decisions:
+        if value.source.is_barcode or not value.text or value.prefix_len:
+            continue
+        caption = next((c for c in decisions if c is not value and not c.variable and c.text
+                        and not c.source.is_barcode and above(c.source, value.source)
+                        and c.source.font_height < value.source.font_height
+                        and len(c.text.split()) <= 3 and shapes.words_only(c.text)
+                        and shapes.address_role(c.text) is None), None)
+        if caption is not None:
+            pairs.append((caption, value))
+    heads = [c.source.font_height for c, v in pairs if v.variable and shapes.has_digits(v.text, 2)]
+    for caption, value in pairs:
+        if value.variable or sum(abs(h - caption.source.font_height) <= 1 for h in heads) < 2 \
+                or not 0 < len(value.text.split()) <= 4 or shapes.reads_as_caption(value.text) \
+                or shapes.is_web(value.text) or value.text.strip().endswith((".", ":", "#")):
+            continue
+        name = _for_words(shapes.caption_name(caption.text.strip().rstrip(":.")), value.text)
+        if name[0] in ("field", "service", "form_version"):
+            continue
+        _variable(value, f"under its caption {caption.text.strip()!r} in a grid of captions",
+                  0.6, leading_spaces(value), (name[0], min(name[1], 0.6)))
 
 
 def _short_words(d: Decision) -> bool:

@@ -15,6 +15,7 @@ import re
 from . import goods, recognise, shapes
 from .addresses import address_blocks, parties
 from .captions import (
+    caption_grid,
     caption_values,
     column_captions,
     continued_lines,
@@ -432,4 +433,5 @@ def classify(label: SourceLabel) -> list[Decision]:
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)
+    caption_grid(decisions)
     return decisions

@@ -762,3 +762,18 @@ def test_a_town_that_starts_like_a_phone_caption_is_a_town() -> None:
         f"^FO130,{290 + 40 * i}^A0N,30,30^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_postal_city"] == "Tel Aviv-Yafo 6688112"
+
+
+def test_words_under_a_caption_in_a_grid_of_captions_over_data_are_values() -> None:
+    # Small captions over larger values, as on a waybill: two of them head data, so
+    # the words under the others are values too (the caption words stay static).
+    cells = [(40, 135, "Waybill", "1142078853"), (40, 580, "Declared Value", "NGN 85,000"),
+             (40, 500, "Payment", "Wallet - Prepaid"),
+             (410, 470, "Delivery Type", "HOME DELIVERY")]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO{x},{y}^A0N,22,22^FD{caption}^FS^FO{x},{y + 26}^A0N,28,28^FD{value}^FS"
+        for x, y, caption, value in cells) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["payment_type"] == "Wallet - Prepaid"
+    assert "HOME DELIVERY" in values.values()
+    assert not {"Payment", "Delivery Type", "Waybill"} & set(values.values())

@@ -84,8 +84,8 @@ def _text(d: Decision) -> None:
         return
     # Leading spaces are layout (right-aligned ^FB columns), not part of the value.
     indent = leading_spaces(d)
-    if shapes.is_caption(text):
-        d.reason, d.certainty = "caption", 0.9
+    if shapes.is_caption(text) or shapes.has_digits(text, 1) and shapes.is_known_caption(text):
+        d.reason, d.certainty = "caption", 0.9  # "SHIP TO:", "Ref. 1"
         return
     if "___" in text:
         d.reason, d.certainty = "a blank to write in by hand", 0.85

@@ -281,8 +281,9 @@ def _names() -> dict[str, str]:
 @lru_cache(maxsize=8192)
 def is_known_caption(text: str) -> bool:
     """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr.", "Ref1:" ..."""
-    # "Ref1", "Ref 2:" (not "Operador 7": a word and its value)
-    words = re.sub(r"(?<=[^\W\d_])(?:\d(?=\s*:?\s*$)|\s\d(?=\s*:\s*$))", "", text)
+    # "Ref1", "Ref 2:", "Ref. 1" (not "Operador 7": a word and its value)
+    words = re.sub(r"(?<=[^\W\d_])(?:\.?\d(?=\s*:?\s*$)|\s\d(?=\s*:\s*$)|\.\s\d(?=\s*:?\s*$))",
+                   "", text)  # and "Ref. 1"
     return bool(words.strip()) and not any(c.isdigit() for c in words) and \
         caption_name(text)[1] >= 0.85 and len(text.split()) <= 4
 

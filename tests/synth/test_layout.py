@@ -777,3 +777,12 @@ def test_words_under_a_caption_in_a_grid_of_captions_over_data_are_values() -> N
     assert values["payment_type"] == "Wallet - Prepaid"
     assert "HOME DELIVERY" in values.values()
     assert not {"Payment", "Delivery Type", "Waybill"} & set(values.values())
+
+
+def test_a_numbered_caption_in_a_row_of_captions_is_static() -> None:
+    # "Ref. 1" heads the value under it; it is not the value of "Weight" beside it.
+    zpl = ("^XA^PW812^LL1218^FO300,555^A0N,20,20^FDWeight / Poids^FS"
+           "^FO300,580^A0N,36,36^FD9 kg^FS^FO540,555^A0N,20,20^FDRef. 1^FS"
+           "^FO540,580^A0N,28,28^FDNB-ORD-418207^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values == {"weight": "9 kg", "reference": "NB-ORD-418207"}

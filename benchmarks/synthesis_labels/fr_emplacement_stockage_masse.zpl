@@ -8,7 +8,7 @@
 ^FO20,80^A0N,24,22^FDEmplacement^FS
 ^FO20,110^A0N,240,150^FDM-07^FS
 ^FO20,360^A0N,28,26^FDZone M · Allée 07 · 6 palettes x 3 niveaux^FS
-^FH^FO20,400^A0N,28,26^FDGerbage autoris_C3_A9 : 3 hauteurs (max 1 800 kg/pal.)^FS
+^FO20,400^FH^A0N,28,26^FDGerbage autoris_C3_A9 : 3 hauteurs (max 1 800 kg/pal.)^FS
 ^FO20,446^GB772,4,4^FS
 ^FO20,462^A0N,24,22^FDCode contrôle^FS
 ^FO20,492^A0N,90,80^FD58^FS

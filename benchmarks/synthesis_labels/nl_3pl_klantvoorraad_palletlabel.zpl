@@ -23,7 +23,7 @@
 ^FO420,452^A0N,22,20^FDTHT^FS
 ^FO420,478^A0N,34,30^FD31-05-2027^FS
 ^FO20,532^A0N,22,20^FDAccijnsstatus^FS
-^FH^FO20,558^A0N,34,30^FDOnder douaneverband _E2_80_93 accijns niet voldaan^FS
+^FO20,558^FH^A0N,34,30^FDOnder douaneverband _E2_80_93 accijns niet voldaan^FS
 ^FO20,612^GB772,4,4^FS
 ^FO20,626^A0N,22,20^FDLocatie^FS
 ^FO20,652^A0N,60,54^FDBL-04-11-C^FS

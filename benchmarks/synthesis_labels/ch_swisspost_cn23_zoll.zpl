@@ -1,0 +1,60 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^FO20,20^A0N,30,28^FDDIE POST / LA POSTE^FS
+^FO20,56^A0N,22,20^FDZollinhaltserklärung / Déclaration en douane^FS
+^FO640,20^GB150,60,60^FS
+^FO660,32^A0N,40,38^FR^FDCN 23^FS
+^FO20,90^GB772,2,2^FS
+^FO20,100^A0N,18,16^FDAbsender / Expéditeur^FS
+^FO20,122^A0N,24,22^FDUhrenatelier Brechbühl GmbH^FS
+^FO20,150^A0N,22,20^FDRue de la Serre 17^FS
+^FO20,176^A0N,22,20^FD2300 La Chaux-de-Fonds^FS
+^FO20,202^A0N,22,20^FDSchweiz / Suisse^FS
+^FO20,228^A0N,20,18^FDTel. +41 32 913 44 80^FS
+^FO410,100^A0N,18,16^FDEmpfänger / Destinataire^FS
+^FO410,122^A0N,26,24^FDMargaret Ellison^FS
+^FO410,152^A0N,22,20^FD14 Rowan Crescent^FS
+^FO410,178^A0N,22,20^FDYork YO31 8HT^FS
+^FO410,204^A0N,26,24^FDUNITED KINGDOM^FS
+^FO410,234^A0N,20,18^FDm.ellison@btinternet.com^FS
+^FO20,262^GB772,2,2^FS
+^FO20,272^A0N,18,16^FDDetaillierte Beschreibung des Inhalts / Description détaillée du contenu^FS
+^FO20,298^A0N,18,16^FDMenge / Qté^FS
+^FO130,298^A0N,18,16^FDInhalt / Contenu^FS
+^FO440,298^A0N,18,16^FDkg^FS
+^FO520,298^A0N,18,16^FDCHF^FS
+^FO600,298^A0N,18,16^FDHS^FS
+^FO710,298^A0N,18,16^FDUrsprung^FS
+^FO20,324^A0N,22,20^FD1^FS
+^FO130,324^A0N,22,20^FDArmbanduhr, Stahl, mechanisch^FS
+^FO440,324^A0N,22,20^FD0.145^FS
+^FO520,324^A0N,22,20^FD1850.00^FS
+^FO600,324^A0N,22,20^FD9102.21^FS
+^FO710,324^A0N,22,20^FDCH^FS
+^FO20,352^A0N,22,20^FD2^FS
+^FO130,352^A0N,22,20^FDUhrarmband, Leder^FS
+^FO440,352^A0N,22,20^FD0.060^FS
+^FO520,352^A0N,22,20^FD140.00^FS
+^FO600,352^A0N,22,20^FD9113.90^FS
+^FO710,352^A0N,22,20^FDIT^FS
+^FO20,386^GB772,2,2^FS
+^FO20,396^A0N,18,16^FDGesamtgewicht / Poids total^FS
+^FO20,418^A0N,28,26^FD0.420 kg^FS
+^FO300,396^A0N,18,16^FDGesamtwert / Valeur totale^FS
+^FO300,418^A0N,28,26^FDCHF 1990.00^FS
+^FO20,460^A0N,18,16^FDKategorie / Catégorie^FS
+^FO20,482^A0N,22,20^FDX Verkauf von Waren / Vente de marchandises^FS
+^FO20,516^A0N,20,18^FDRechnung Nr. / Facture n°: RB-2026-04417^FS
+^FO20,544^A0N,20,18^FDAusfuhrnummer / N° d'exportation: 26CH0041773AB0^FS
+^FO20,580^GB772,2,2^FS
+^FO60,600^BY3^BCN,150,N,N,N^FDRR471836027CH^FS
+^FO200,760^A0N,34,32^FDRR 471 836 027 CH^FS
+^FO20,810^A0N,18,16^FDIch bestätige, dass die Angaben in der vorliegenden Zollinhaltserklärung richtig sind.^FS
+^FO20,832^A0N,18,16^FDJe certifie que les renseignements donnés dans la présente déclaration sont exacts.^FS
+^FO20,866^A0N,20,18^FDDatum / Date: 24.11.2026^FS
+^FO410,866^A0N,20,18^FDUnterschrift / Signature: R. Brechbühl^FS
+^FO20,1180^A0N,16,14^FDCN 23 (ancien C 2/CP 3) - Union postale universelle^FS
+^XZ

@@ -1,0 +1,28 @@
+^XA
+^CI28
+^PW640
+^LL400
+^LH0,0
+^FO14,10^A0N,22,20^FDCHU de Nantes - Restauration^FS
+^FO430,10^A0N,22,20^FDDÉJEUNER^FS
+^FO14,36^GB612,2,2^FS
+^FO14,46^A0N,32,30^FDM. GUÉRIN Alain^FS
+^FO14,82^A0N,22,20^FDCardiologie B - Ch. 317 - Lit 2^FS
+^FO430,82^A0N,22,20^FDIPP 8100452263^FS
+^FO14,112^GB612,2,2^FS
+^FO14,122^A0N,18,16^FDRégime^FS
+^FO14,144^A0N,30,28^FDSans sel - Diabétique^FS
+^FO14,180^A0N,18,16^FDTexture^FS
+^FO14,202^A0N,24,22^FDHachée^FS
+^FO330,180^A0N,18,16^FDAllergies^FS
+^FO330,202^A0N,24,22^FDArachide, fruits à coque^FS
+^FO14,238^GB612,2,2^FS
+^FO14,248^A0N,20,18^FDPotage de légumes^FS
+^FO14,272^A0N,20,18^FDFilet de colin, purée de brocolis^FS
+^FO14,296^A0N,20,18^FDFromage blanc 0 %^FS
+^FO14,320^A0N,20,18^FDCompote pomme sans sucre ajouté^FS
+^FO14,352^A0N,18,16^FDBoisson : eau gazeuse^FS
+^FO330,352^A0N,18,16^FDMer. 26/11/2026^FS
+^FO470,240^BQN,2,3^FDQA,8100452263-261126-D^FS
+^FO14,378^A0N,14,12^FDVérifier l'identité du patient avant de servir le plateau.^FS
+^XZ

@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW240
+^LL600
+^LH0,0
+^FO10,10^A0N,20,18^FDTuincentrum De Linde^FS
+^FO10,34^GB220,2,2^FS
+^FO10,44^A0N,28,26^FDHortensia^FS
+^FO10,74^A0N,20,18^FDHydrangea macrophylla^FS
+^FO10,96^A0N,20,18^FD'Early Blue'^FS
+^FO10,128^A0N,16,14^FDPot Ø 23 cm · 3 l^FS
+^FO10,148^A0N,16,14^FDHoogte 40-50 cm^FS
+^FO10,168^A0N,16,14^FDBloei juni - september^FS
+^FO10,188^A0N,16,14^FDHalfschaduw, vochtige grond^FS
+^FO10,208^A0N,16,14^FDWinterhard tot -15 °C^FS
+^FO10,236^GB220,2,2^FS
+^FO10,250^A0N,18,16^FDPrijs^FS
+^FO10,272^A0N,64,56^FD14,99^FS
+^FO150,292^A0N,22,20^FDEUR^FS
+^FO10,344^A0N,16,14^FDAfd. Buitenplanten · Kas 3^FS
+^FO32,372^BY2,3^BEN,60,Y,N^FD8719221044176^FS
+^FO10,460^A0N,16,14^FDKweker: Kwekerij Van Eijk, Boskoop^FS
+^FO10,486^A0N,14,12^FDPartij 48-2217^FS
+^FO10,520^A0N,14,12^FD3 jaar groeigarantie bij kassabon.^FS
+^XZ

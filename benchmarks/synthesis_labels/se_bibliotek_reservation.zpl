@@ -1,0 +1,23 @@
+^XA
+^CI28
+^PW576
+^LL400
+^LH0,0
+^FO14,10^A0N,22,20^FDMalmö stadsbibliotek^FS
+^FO14,36^A0N,18,16^FDReservation att hämta / Hold for pickup^FS
+^FO14,60^GB548,2,2^FS
+^FO14,72^A0N,48,44^FDLIND, K^FS
+^FO330,78^A0N,28,26^FDHylla R-27^FS
+^FO14,130^A0N,18,16^FDLåntagare^FS
+^FO140,130^A0N,18,16^FD2003 0148 7712^FS
+^FO14,158^A0N,22,20^FDNordiska sagor i urval^FS
+^FO14,184^A0N,20,18^FDav Lina Ekdahl^FS
+^FO14,210^A0N,18,16^FDBokens nr^FS
+^FO140,210^A0N,18,16^FD30420087115596^FS
+^FO14,240^A0N,18,16^FDHämtas senast^FS
+^FO140,236^A0N,28,26^FD2026-12-03^FS
+^FO14,276^A0N,18,16^FDFrån: Rosengårds bibliotek^FS
+^FO14,300^A0N,18,16^FDTill: Stadsbiblioteket, Kung Oscars väg 11^FS
+^FO320,214^BY2^BCN,50,N,N,N^FD30420087115596^FS
+^FO14,372^A0N,14,12^FDLämna tillbaka senast på förfallodagen. Sms-avisering har skickats.^FS
+^XZ

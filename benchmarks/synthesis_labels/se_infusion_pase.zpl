@@ -1,0 +1,34 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO20,14^A0N,26,24^FDSahlgrenska Universitetssjukhuset^FS
+^FO20,44^A0N,18,16^FDLäkemedelsberedning - Infusion^FS
+^FO20,68^GB772,2,2^FS
+^FO20,78^A0N,30,28^FDLindqvist, Gunnar Erik^FS
+^FO20,112^A0N,22,20^FD19480317-4418^FS
+^FO420,112^A0N,22,20^FDAvd 331 Infektion, sal 4^FS
+^FO20,146^GB772,2,2^FS
+^FO20,156^A0N,18,16^FDLäkemedel^FS
+^FO20,178^A0N,36,34^FDPiperacillin/Tazobactam 4 g/0,5 g^FS
+^FO20,220^A0N,24,22^FDi Natriumklorid 9 mg/ml 100 ml^FS
+^FO20,256^A0N,18,16^FDTotal volym^FS
+^FO20,278^A0N,28,26^FD120 ml^FS
+^FO250,256^A0N,18,16^FDInfusionstid^FS
+^FO250,278^A0N,28,26^FD30 min^FS
+^FO480,256^A0N,18,16^FDDosering^FS
+^FO480,278^A0N,28,26^FDvar 8:e timme^FS
+^FO20,320^A0N,22,20^FDGes intravenöst. Spola med 20 ml NaCl efter infusion.^FS
+^FO20,356^A0N,18,16^FDBeredd^FS
+^FO20,378^A0N,24,22^FD2026-11-25 13:40^FS
+^FO280,356^A0N,18,16^FDAnvänds före^FS
+^FO280,378^A0N,24,22^FD2026-11-26 13:40^FS
+^FO540,356^A0N,18,16^FDSign.^FS
+^FO540,378^A0N,24,22^FDAKL / MN^FS
+^FO20,420^BY2^BCN,80,N,N,N^FDB2611250217^FS
+^FO20,506^A0N,22,20^FDBeredningsnr B2611250217^FS
+^FO480,430^A0N,22,20^FDFörvaras i kylskåp^FS
+^FO480,458^A0N,22,20^FD+2 - +8 °C^FS
+^FO20,570^A0N,16,14^FDKontrollera patientens identitet före administrering.^FS
+^XZ

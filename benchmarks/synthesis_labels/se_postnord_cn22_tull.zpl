@@ -1,0 +1,46 @@
+^XA
+^CI28
+^PW800
+^LL600
+^LH0,0
+^FO16,14^A0N,28,26^FDPostNord Sverige^FS
+^FO16,46^A0N,20,18^FDTulldeklaration / Customs declaration^FS
+^FO620,12^GB164,56,56^FS
+^FO642,22^A0N,40,36^FR^FDCN 22^FS
+^FO16,76^GB768,2,2^FS
+^FO16,84^A0N,16,14^FDKategori / Category^FS
+^FO16,104^A0N,22,20^FDHandelsvara / Sale of goods^FS
+^FO16,134^GB768,2,2^FS
+^FO16,142^A0N,16,14^FDInnehåll / Contents^FS
+^FO420,142^A0N,16,14^FDAntal^FS
+^FO500,142^A0N,16,14^FDVikt kg^FS
+^FO620,142^A0N,16,14^FDVärde SEK^FS
+^FO16,164^A0N,22,20^FDUllsockor, merinoull^FS
+^FO420,164^A0N,22,20^FD4 par^FS
+^FO500,164^A0N,22,20^FD0,36^FS
+^FO620,164^A0N,22,20^FD796,00^FS
+^FO16,192^A0N,22,20^FDDalahäst, handmålad 13 cm^FS
+^FO420,192^A0N,22,20^FD1 st^FS
+^FO500,192^A0N,22,20^FD0,22^FS
+^FO620,192^A0N,22,20^FD545,00^FS
+^FO16,226^A0N,16,14^FDTulltaxenr / HS tariff no.^FS
+^FO16,246^A0N,22,20^FD6115.95, 4420.19^FS
+^FO400,226^A0N,16,14^FDUrsprungsland / Origin^FS
+^FO400,246^A0N,22,20^FDSE^FS
+^FO16,280^A0N,16,14^FDTotalvikt / Total weight^FS
+^FO16,300^A0N,26,24^FD0,71 kg^FS
+^FO400,280^A0N,16,14^FDTotalt värde / Total value^FS
+^FO400,300^A0N,26,24^FDSEK 1 341,00^FS
+^FO16,340^GB768,2,2^FS
+^FO16,348^A0N,16,14^FDMottagare / Addressee^FS
+^FO16,368^A0N,24,22^FDHannah Whitcombe^FS
+^FO16,394^A0N,22,20^FD52 Aro Street, Aro Valley^FS
+^FO16,418^A0N,22,20^FDWellington 6021^FS
+^FO16,442^A0N,24,22^FDNEW ZEALAND^FS
+^FO440,350^BY2^BCN,90,N,N,N^FDUA207469187SE^FS
+^FO480,446^A0N,24,22^FDUA 207 469 187 SE^FS
+^FO16,482^A0N,14,12^FDJag intygar att uppgifterna i denna deklaration är korrekta och att försändelsen inte innehåller^FS
+^FO16,498^A0N,14,12^FDfarliga föremål som är förbjudna enligt postbestämmelserna.^FS
+^FO16,528^A0N,20,18^FDDatum: 2026-11-24  Underskrift: Elin Sjöberg^FS
+^FO16,572^A0N,14,12^FDCN 22 - Världspostföreningen^FS
+^XZ

@@ -1,0 +1,21 @@
+^XA
+^CI28
+^PW406
+^LL406
+^LH0,0
+^FO10,8^A0N,20,18^FDLincoln Elementary Cafeteria^FS
+^FO10,30^GB386,2,2^FS
+^FO10,38^A0N,32,30^FDAVERY MARTINEZ^FS
+^FO10,74^A0N,22,20^FDGrade 2 - Room 114 (Ms. Cho)^FS
+^FO10,100^A0N,20,18^FDStudent ID 204417^FS
+^FO0,128^GB406,44,44^FS
+^FO14,136^A0N,30,28^FR^FDNO PEANUT / TREE NUT^FS
+^FO10,182^A0N,18,16^FDMeal^FS
+^FO10,202^A0N,24,22^FDTurkey & cheese wrap^FS
+^FO10,228^A0N,22,20^FDApple slices, baby carrots^FS
+^FO10,252^A0N,22,20^FD1% white milk^FS
+^FO10,284^A0N,18,16^FDServe: Tue 11/25/2026, 2nd lunch 11:35^FS
+^FO10,310^A0N,18,16^FDSubstitute approved by nurse: soy butter^FS
+^FO250,330^BY2^BCN,50,N,N,N^FD204417^FS
+^FO10,384^A0N,14,12^FDThis institution is an equal opportunity provider.^FS
+^XZ

@@ -105,10 +105,11 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
         if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
                                or shapes.is_known_caption(d.text)):
             break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
-        if len(lines) >= 3 and _phone_line(lines[-1]) and not (
-                _phone_line(d) or shapes.is_country(d.text)
-                or recognise.EMAIL.search(d.text)):
-            break  # the phone ends an address: "Delivery Type" under it is the next caption
+        if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
+                and not (_phone_line(d) or shapes.is_country(d.text)
+                         or recognise.EMAIL.search(d.text)):
+            break  # the phone or the country ends an address: "Delivery Type" under it is
+            # the next caption, small print under it a declaration
         lines.append(d)
         previous = d
         if len(lines) >= _MAX_BLOCK_LINES:
@@ -372,6 +373,9 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
     "Roma" on one line) is the block's town; a postal code in a field of its own
     right of the country code ("DK" "2500" "Copenhagen") is the block's postal code."""
     for line in lines:
+        name = line.name or ""
+        if name.endswith("_city") and not name.endswith("_postal_city"):
+            _same_line_state_and_code(decisions, line, role, certainty, claimed)
         if (line.name or "").endswith(("_postal_city", "_postal_code", "_city")):
             _same_line_country(decisions, line, role, certainty, claimed)
         if not (line.name or "").endswith(("_postal_code", "_country")):
@@ -386,6 +390,22 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             and not shapes.is_country(d.text)))
         if town is not None:
             _claim_line(town, role, "city", certainty, claimed)
+
+
+def _same_line_state_and_code(decisions: list[Decision], line: Decision, role: str,
+                              certainty: float, claimed: set[int]) -> None:
+    """A postal code in a field of its own right of the town ("DENVER" "CO" "80205") is
+    the block's postal code, and a state's code between them its state."""
+    code = _nearest_right(decisions, line, claimed, 500, lambda d: (
+        shapes.POSTAL.fullmatch(d.text.strip().upper()) is not None
+        and shapes.has_digits(d.text, 3)))
+    if code is None:
+        return
+    state = _nearest_right(decisions, line, claimed, code.source.rx - line.source.rx - 1,
+                           lambda d: re.fullmatch(r"[A-Z]{2,3}", d.text.strip()) is not None)
+    if state is not None:
+        _claim_line(state, role, "state", certainty, claimed)
+    _claim_line(code, role, "postal_code", certainty, claimed)
 
 
 def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int], reach: int,
@@ -420,9 +440,9 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
 def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
                  rules: Rules | None = None) -> list[Decision]:
     """Up to four lines right above a postal line in its column (name, street...),
-    five above a postcode printed alone (a British name, flat, street, locality and
-    town over it)."""
-    most = 5 if _lone_postcode(anchor) else 4
+    six above a postcode printed alone (a British name, flat, building, street, town
+    and county over it)."""
+    most = 6 if _lone_postcode(anchor) else 4
     column = sorted((d for d in decisions if not d.source.is_barcode and d.text
                      and abs(d.source.rx - anchor.source.rx) <= COLUMN_TOLERANCE
                      and d.source.ry < anchor.source.ry and d.source.position not in claimed),
@@ -445,8 +465,15 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
 _STREET_START = re.compile(
     r"^(?:av|avda|avenida|avenue|calle|carrera|cra|rua|via|viale|piazza|strada|pasaje|"
     r"psje|jr|jirón|rue|boulevard|blvd|chemin|ul|ulica|aleja|str|camino|travessa|alameda|"
-    r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi|plot|house|no)\b\.?\s",
-    re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India, Malaysia)
+    r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi|plot|house|no|flat|apt|"
+    r"apartment|suite|unit|villa|office|building|bldg|block|blk)\b\.?\s",
+    re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India), "Flat 1204, ..."
+# A US street line: a house number, the street's name and its kind ("2744 Larimer St
+# Apt 608"), whose number looks like a postcode.
+_NUMBERED_STREET = re.compile(
+    r"^\d{1,6}\s+(?:[^\W\d_][\w'.-]*\s+){1,4}(?:st|street|ave|avenue|rd|road|blvd|dr|drive|"
+    r"ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|ter|terrace|cir|circle|"
+    r"trl|trail)\b\.?", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
@@ -461,7 +488,8 @@ _CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'at
 
 
 def _street_line(text: str) -> bool:
-    return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text))
+    return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
+                or _NUMBERED_STREET.match(text))
 
 
 def _town_like(text: str) -> bool:

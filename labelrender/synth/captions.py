@@ -42,7 +42,7 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     c = caption.source
     candidates = [d for d in decisions if d is not caption and not d.source.is_barcode
                   and d.text and not shapes.is_caption(d.text)
-                  and not shapes.is_known_caption(d.text)]
+                  and not shapes.is_known_caption(d.text) and not _heading_beside(d, c)]
     line = max(10, int(0.6 * c.font_height))
     # (a field under a caption of its own, far across the line, is that caption's:
     # "Payment" ... "Delivery Type" over "HOME DELIVERY")
@@ -71,6 +71,14 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
              and c.rx - 60 <= d.source.rx <= c.rx + 200
              and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
     return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+def _heading_beside(d: Decision, caption: SourceField) -> bool:
+    """Words in the caption's print that hold a caption word ("Vikt kg", "Värde SEK"
+    beside "Innehåll"): the next column's heading, not a value."""
+    return abs(d.source.font_height - caption.font_height) <= 2 \
+        and abs(d.source.ry - caption.ry) <= 4 and shapes.words_only(d.text) \
+        and len(d.text.split()) <= 3 and shapes.caption_name(d.text)[1] >= 0.7
 
 
 def _under_other_caption(decisions: list[Decision], d: Decision, caption: Decision) -> bool:
@@ -154,6 +162,9 @@ def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     """"Customer" over a company's name names the customer, not their number."""
     if name[0] == "customer_number" and not shapes.has_digits(value, 1):
         return "customer_name", name[1]
+    if name[0] in ("quantity", "piece_count") and value[:1].isalpha() \
+            and len(value.split()) >= 2 and not shapes.PIECES.match(value):
+        return "description", min(name[1], 0.7)  # "ITEM" over "Bamboo Dish Brush"
     return shapes.named_by_value(name, value)  # "CLASS" over "77.5", "Volume:" beside "1/2"
 
 
@@ -267,30 +278,51 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
 
 
 def table_rows(decisions: list[Decision]) -> None:
-    """A row of values under a row of column captions (a customs declaration's
-    "Description | Qty | Weight | Value | HS no."): where the row's other cells are
+    """Rows of values under a row of column captions (a customs declaration's
+    "Description | Qty | Weight | Value | HS no."): where a row's other cells are
     data, the words under a caption of the vocabulary are that column's value, the
-    goods' description too, however long."""
-    for d in decisions:
-        if d.variable or d.source.is_barcode or not d.text or shapes.reads_as_caption(d.text):
+    goods' description too, however long; the rows below go on in the same columns."""
+    column_of: dict[int, Decision] = {}  # a cell of a table -> its column's caption
+
+    def caption_over(d: Decision) -> tuple[Decision | None, bool]:
+        """The caption of ``d``'s column, and whether a row of the table is between."""
+        up = next((h for h in decisions if h is not d and h.text and not h.source.is_barcode
+                   and above(h.source, d.source)), None)
+        if up is None:
+            return None, False
+        if id(up) in column_of:
+            return column_of[id(up)], True
+        return (None if up.variable else up), False
+
+    for d in sorted(decisions, key=lambda d: d.source.ry):
+        header, below_a_row = caption_over(d)
+        if header is None or d.source.is_barcode or not d.text:
             continue
-        header = next((h for h in decisions if not h.variable and h.text
-                       and above(h.source, d.source) and not h.source.is_barcode), None)
-        if header is None:
+        captions = [h for h in decisions if not h.variable and h.text
+                    and not h.source.is_barcode and abs(h.source.ry - header.source.ry) <= 3]
+        cells = [c for c in decisions if c is not d and c.text
+                 and abs(c.source.ry - d.source.ry) <= 3 and caption_over(c)[0] is not None]
+        data = sum(c.variable or shapes.has_digits(c.text, 1) for c in cells)
+        if len(captions) < 3 or data < (1 if below_a_row else 2):
+            continue  # (the row's data: values found, or numbers)
+        column_of[id(d)] = header
+        if d.variable and d.name_certainty < 0.5 and not d.prefix_len:
+            d.name, d.name_certainty = _column_name(header, d)  # "545,00" under "Värde"
             continue
-        heads = [h for h in decisions if not h.variable and h.text and not h.source.is_barcode
-                 and abs(h.source.ry - header.source.ry) <= 3]
-        cells = [c for c in decisions if c is not d and abs(c.source.ry - d.source.ry) <= 3
-                 and any(above(h.source, c.source) for h in heads)]
-        if len(heads) < 3 or sum(c.variable for c in cells) < 2:
+        if d.variable or shapes.reads_as_caption(d.text):
             continue
-        name = shapes.caption_name(header.text)
+        name = _column_name(header, d)
         if name[1] < 0.7 or name[0] in ("service", "form_version"):
             continue
-        if name[0] == "routing_code" and shapes.is_country(d.text):
-            name = ("country_of_origin", 0.7)  # "Origin" over "KR" in a table of goods
-        _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d),
-                  (name[0], min(name[1], 0.7)))
+        _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d), name)
+
+
+def _column_name(header: Decision, cell: Decision) -> tuple[str, float]:
+    """What a column's caption names the value in one of its cells."""
+    name = shapes.caption_name(header.text)
+    if name[0] == "routing_code" and shapes.is_country(cell.text):
+        return "country_of_origin", 0.7  # "Origin" over "KR" in a table of goods
+    return _for_words((name[0], min(name[1], 0.7)), cell.text)
 
 
 def caption_grid(decisions: list[Decision]) -> None:

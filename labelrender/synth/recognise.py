@@ -30,6 +30,10 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
                     re.IGNORECASE)
 _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
+# A count of things with its unit: "2 st", "12 pcs", "100 uds", "4 Stück".
+_COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|szt|ks|kpl|pz|"
+                       r"pzs|pezzi|pièces|pce|pces|units|rolls?|bags?|boxes|cartons?)\.?$",
+                       re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
 _PHONE_CAPTION = re.compile(r"(?:telf|telefon|t[eé]l|phone|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
@@ -222,6 +226,8 @@ def text_value(text: str) -> Recognised | None:
         return "weight", 0.85
     if _VOLUME.fullmatch(stripped):
         return "quantity", 0.7  # "50 ml", "6 x 750 ml": the content of a pack
+    if _COUNT_OF.fullmatch(stripped):
+        return "quantity", 0.8
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \

@@ -786,3 +786,54 @@ def test_a_numbered_caption_in_a_row_of_captions_is_static() -> None:
            "^FO540,580^A0N,28,28^FDNB-ORD-418207^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values == {"weight": "9 kg", "reference": "NB-ORD-418207"}
+
+
+def test_rows_of_a_table_go_on_under_its_column_captions() -> None:
+    header = [(20, "QTY"), (100, "ITEM"), (560, "SKU")]
+    rows = [[(20, "2"), (100, "Beeswax Wrap Set, Meadow (3 pc)"), (560, "BWR-3-MDW")],
+            [(20, "1"), (100, "Bamboo Dish Brush w/ Head"), (560, "BDB-01-NAT")]]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO{x},312^A0N,22,22^FD{text}^FS" for x, text in header) + "".join(
+        f"^FO{x},{342 + 36 * i}^A0N,26,26^FD{text}^FS"
+        for i, row in enumerate(rows) for x, text in row) + "^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {
+        "quantity": "2", "description": "Beeswax Wrap Set, Meadow (3 pc)", "sku": "BWR-3-MDW",
+        "quantity_2": "1", "description_2": "Bamboo Dish Brush w/ Head", "sku_2": "BDB-01-NAT"}
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("2 st", {"quantity": "2 st"}), ("12 pcs", {"quantity": "12 pcs"})])
+def test_a_count_with_its_unit_is_a_quantity(line: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_a_british_block_has_six_lines_over_its_postcode() -> None:
+    lines = ["Mrs Eleanor Ashworth", "Flat 3", "Rosebank House", "27 Victoria Road",
+             "Hebden Bridge", "West Yorkshire", "HX7 8AA"]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO300,{195 + 35 * i}^A0N,30,30^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Mrs Eleanor Ashworth"
+    assert values["ship_to_postal_code"] == "HX7 8AA"
+
+
+def test_town_state_and_zip_in_fields_of_their_own() -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,150^A0N,22,22^FDSHIP TO^FS^FO40,182^A0N,38,38^FDSamuel Okafor^FS"
+           "^FO40,228^A0N,32,32^FD2744 Larimer St Apt 608^FS^FO40,274^A0N,42,42^FDDENVER^FS"
+           "^FO340,274^A0N,42,42^FDCO^FS^FO440,274^A0N,42,42^FD80205^FS"
+           "^FO40,326^A0N,26,26^FD(720) 555-0193^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_address_1"] == "2744 Larimer St Apt 608"  # not a postcode line
+    assert (values["ship_to_city"], values["ship_to_state"], values["ship_to_postal_code"]) \
+        == ("DENVER", "CO", "80205")
+
+
+def test_the_country_ends_a_block() -> None:
+    lines = ["Mottagare / Addressee", "Hannah Whitcombe", "52 Aro Street, Aro Valley",
+             "Wellington 6021", "NEW ZEALAND",
+             "Jag intygar att uppgifterna i denna deklaration är riktiga"]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO16,{348 + 24 * i}^A0N,22,22^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_country"] == "NEW ZEALAND" and len(values) == 4

@@ -115,9 +115,9 @@ def _text(d: Decision) -> None:
         if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the
             # value's shape names it
             found = shapes.shape_name(value)
-        shape_only = found is not None and found[0] == "tracking_number" \
+        shape_only = found is not None and found[0] in ("tracking_number", "postal_code") \
             and found[1] <= 0.7 and name[1] >= 0.7 \
-            and name[0] in _IDENTIFYING  # "Ref.ª cliente: ENC-2026-5531"
+            and name[0] in _IDENTIFYING  # "Ref.ª cliente: ENC-2026-5531", "Rif. ordine: ECE-7"
         first = recognise.text_value(value.split()[0]) if value.split() else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"

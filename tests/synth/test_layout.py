@@ -837,3 +837,14 @@ def test_the_country_ends_a_block() -> None:
         f"^FO16,{348 + 24 * i}^A0N,22,22^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_country"] == "NEW ZEALAND" and len(values) == 4
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Rif. ordine: ECE-77120", {"reference": "ECE-77120"}),  # not a postcode's shape
+    ("Indice: E", {"revision": "E"}), ("Baujahr 2026", {"manufacture_date": "2026"}),
+    ("Modelo: CPV-22 VSD", {"model": "CPV-22 VSD"}),
+    ("Nata il: 21/09/1952", {"date_of_birth": "21/09/1952"}),
+    ("Magasin: Q12 / M3", {"location": "Q12 / M3"})])
+def test_captions_of_plants_and_plates(line: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -848,3 +848,12 @@ def test_the_country_ends_a_block() -> None:
 def test_captions_of_plants_and_plates(line: str, values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("N.º de série", "serial_number"), ("N° de commande", "order_number"),
+    ("Nº de lote", "lot_number"), ("N. di serie", "serial_number")])
+def test_a_number_caption_in_the_romance_languages_reads_as_spelled_out(
+        caption: str, name: str) -> None:
+    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{caption}: AVN2611-00184^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {name: "AVN2611-00184"}

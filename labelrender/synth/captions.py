@@ -306,15 +306,21 @@ def table_rows(decisions: list[Decision]) -> None:
         if len(captions) < 3 or data < (1 if below_a_row else 2):
             continue  # (the row's data: values found, or numbers)
         column_of[id(d)] = header
-        if d.variable and d.name_certainty < 0.5 and not d.prefix_len:
-            d.name, d.name_certainty = _column_name(header, d)  # "545,00" under "Värde"
-            continue
+        name = _column_name(header, d)
+        if d.variable and not d.prefix_len and d.name not in _KEPT_SHAPES and (
+                d.name_certainty < 0.5 or name[1] >= 0.7 and d.reason.startswith("data shape")):
+            d.name, d.name_certainty = name  # "545,00" under "Värde", "E-2611-90415" under
+            continue  # "Objednávka"
         if d.variable or shapes.reads_as_caption(d.text):
             continue
-        name = _column_name(header, d)
-        if name[1] < 0.7 or name[0] in ("service", "form_version"):
-            continue
+        if name[1] < 0.7 and not re.fullmatch(r"(?=.*\d)[A-Z0-9][A-Z0-9./-]*", d.text.strip()) \
+                or name[0] in ("field", "service", "form_version"):
+            continue  # (numbers and codes under a caption of no known word are data too)
         _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d), name)
+
+
+# What a value's shape says, kept under any column caption ("6 x 75 cl" under "Contents").
+_KEPT_SHAPES = _SURE_SHAPES | {"quantity", "dimensions", "value"}
 
 
 def _column_name(header: Decision, cell: Decision) -> tuple[str, float]:
@@ -322,7 +328,7 @@ def _column_name(header: Decision, cell: Decision) -> tuple[str, float]:
     name = shapes.caption_name(header.text)
     if name[0] == "routing_code" and shapes.is_country(cell.text):
         return "country_of_origin", 0.7  # "Origin" over "KR" in a table of goods
-    return _for_words((name[0], min(name[1], 0.7)), cell.text)
+    return _for_words((name[0], min(name[1], 0.75)), cell.text)
 
 
 def caption_grid(decisions: list[Decision]) -> None:

@@ -261,7 +261,8 @@ _NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "
 def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     """What a caption's name becomes for the value it has: a package caption over
     "2 of 3" names the count, "CLASS" over "77.5" a freight class, "PIN" over twelve
-    digits a parcel's number (Purolator's "parcel identification number")."""
+    digits a parcel's number (Purolator's "parcel identification number"), "Vendor"
+    over a code the vendor's number."""
     value = value.strip()
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
@@ -269,6 +270,8 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:
         return "tracking_number", 0.8
+    if name[0] == "vendor" and len(value.split()) == 1 and has_digits(value, 3):
+        return "supplier_number", name[1]  # "Vendor" over "V801223746": the vendor's number
     return name
 
 

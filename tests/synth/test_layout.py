@@ -857,3 +857,24 @@ def test_a_number_caption_in_the_romance_languages_reads_as_spelled_out(
         caption: str, name: str) -> None:
     zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{caption}: AVN2611-00184^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {name: "AVN2611-00184"}
+
+
+def test_a_column_of_a_table_names_its_codes_and_numbers() -> None:
+    # A batch-pick cart: slots and the orders in them, two tables side by side.
+    header = [(16, "Přihrádka"), (160, "Objednávka"), (460, "Přihrádka"), (604, "Objednávka")]
+    rows = [[(16, "1"), (160, "E-2611-90412"), (460, "5"), (604, "E-2611-90452")],
+            [(16, "2"), (160, "E-2611-90415"), (460, "6"), (604, "E-2611-90458")]]
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO{x},248^A0N,20,20^FD{text}^FS" for x, text in header) + "".join(
+        f"^FO{x},{276 + 34 * i}^A0N,28,28^FD{text}^FS"
+        for i, row in enumerate(rows) for x, text in row) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert {v for k, v in values.items() if k.startswith("order_number")} == {
+        "E-2611-90412", "E-2611-90415", "E-2611-90452", "E-2611-90458"}
+    assert {"1", "2", "5", "6"} <= set(values.values())
+
+
+def test_a_vendor_caption_over_a_code_names_the_vendor_number() -> None:
+    zpl = "^XA^PW812^LL406^FO340,400^A0N,16,14^FDVendor: V801223746^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {
+        "supplier_number": "V801223746"}

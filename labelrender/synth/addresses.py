@@ -294,12 +294,22 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
         role = shapes.address_role(sample_value(d.source, d.source.raw[:split]) or "")
         if role is None:
             continue
+        value = d.text[len(sample_value(d.source, d.source.raw[:split]) or ""):].strip()
+        if _PLACE_CODE.search(value) and len(value.split()) <= 5:
+            claimed.add(d.source.position)  # "From: SW-01 Port 24", "To: Rack B-12": a
+            d.variable = False  # place on a cable or in a warehouse, no party
+            _variable(d, "a place after a from or to caption", 0.7, split, ("location", 0.7))
+            continue
         lines = _block_lines(decisions, d, d.source.ry, rules)
         claimed.add(d.source.position)
         d.variable = False
         _variable(d, f"{role} name after its caption", 0.8, split, (f"{role}_name", 0.8))
         _name_block(lines[1:], role, 0.8, claimed, named=True)
         _same_line_town(decisions, lines, role, 0.8, claimed)
+
+
+# A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
+_PLACE_CODE = re.compile(r"^(?:[^\W\d_]+\s)?(?:[A-Z]{1,4}|\d{1,3})-\d{1,3}(?:-\w{1,3})*\b")
 
 
 def _block_top(decisions: list[Decision], caption: Decision, first: Decision,

@@ -197,6 +197,15 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
 # A place in a warehouse: an aisle's letter (and number), then numbers of bay,
 # level and position: "B-14-03-2", "A07-12-3" (a part number has letters further on).
 _RACK_LOCATION = re.compile(r"[A-Z]{1,2}\d{0,3}(?:-\d{1,3}){2,3}")
+# A place spelled out in the words of a warehouse: "Gang 4 / Regal 12 / Fach 3",
+# "Aisle 14 Bay 03 Level B", "Pasillo 3 - Estante 12".
+_PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|regal|fach|"
+               r"ebene|platz|pasillo|estante|nivel|hueco|allée|allee|travée|travee|niveau|"
+               r"alvéole|corsia|scaffale|ripiano|campata|gangpad|stelling|vak|rząd|rzad|regał|"
+               r"regal|półka|polka|ulička|ulicka|regál|police|gång|hylla|sektion|corredor|"
+               r"prateleira)")
+_WORDED_LOCATION = re.compile(rf"(?:{_PLACE_WORD}\.?\s*[A-Z0-9]{{1,4}}\s*[-/·,|]?\s*){{2,}}",
+                              re.IGNORECASE)
 
 
 # A GTIN-14 as printed under its ITF-14: "1 50 12345 00012 8".
@@ -255,6 +264,8 @@ def text_value(text: str) -> Recognised | None:
         return "gtin", 0.85
     if _RACK_LOCATION.fullmatch(stripped):
         return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
+    if _WORDED_LOCATION.fullmatch(stripped):
+        return "location", 0.8  # "Gang 4 / Regal 12 / Fach 3"
     if phone(stripped):  # with its country code it is sure, a national number less so
         return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found

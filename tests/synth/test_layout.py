@@ -878,3 +878,15 @@ def test_a_vendor_caption_over_a_code_names_the_vendor_number() -> None:
     zpl = "^XA^PW812^LL406^FO340,400^A0N,16,14^FDVendor: V801223746^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {
         "supplier_number": "V801223746"}
+
+
+@pytest.mark.parametrize(("body", "values"), [
+    ("^FO40,40^A0N,30,30^FDFrom: SW-01 Port 24^FS^FO40,100^A0N,30,30^FDTo: Rack B-12 Srv 3^FS",
+     {"location": "SW-01 Port 24", "location_2": "Rack B-12 Srv 3"}),
+    ("^FO40,40^A0N,30,30^FDVon: 01-045-2^FS", {"location": "01-045-2"}),
+    ("^FO40,40^A0N,100,100^FDGang 4 / Regal 12 / Fach 3^FS",
+     {"location": "Gang 4 / Regal 12 / Fach 3"})])
+def test_places_in_a_warehouse_are_locations(body: str, values: dict[str, str]) -> None:
+    # A from or to caption before a place's code names no party.
+    zpl = f"^XA^PW812^LL406{body}^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -585,7 +585,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif i == town:
             part = "city"
         elif i == postal:
-            part = "postal_code" if town is not None else "postal_city"
+            part = "postal_code" if town is not None \
+                or shapes.POSTAL.fullmatch(d.text.strip().upper()) else "postal_city"
         elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
                 and shapes.words_only(d.text) and i == len(lines) - 1 \
                 and (d.text.isupper() or shapes.is_country(d.text.rsplit(",", 1)[-1])):

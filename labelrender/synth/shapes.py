@@ -62,8 +62,9 @@ def is_web(text: str) -> bool:
 # Singapore, China, Russia), seven (Israel) and Japan's 123-4567.
 POSTAL = re.compile(
     r"\b(?:(?:[A-Z]{1,3}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
-    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d)\b|"
-    r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$")
+    r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|"
+    r"[A-Z]\d{4}[A-Z]{3})\b|"  # ... Argentina's CPA "C1425DBP"
+    r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$|(?<=[A-Z] )\d{3} \d{3}(?=,|$)")  # "CHENNAI 600 017"
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")

@@ -890,3 +890,14 @@ def test_places_in_a_warehouse_are_locations(body: str, values: dict[str, str]) 
     # A from or to caption before a place's code names no party.
     zpl = f"^XA^PW812^LL406{body}^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+@pytest.mark.parametrize(("lines", "part", "text"), [
+    (["DESTINATARIO", "Lucía Fernández", "Av. Santa Fe 3250, Piso 4 B", "Buenos Aires",
+      "C1425DBP"], "ship_to_postal_code", "C1425DBP"),  # Argentina's CPA
+    (["TO", "Priya Raman", "12 Nungambakkam High Road", "Chennai 600 017, Tamil Nadu",
+      "+91 98400 12345"], "ship_to_postal_city", "Chennai 600 017, Tamil Nadu")])
+def test_postcodes_of_argentina_and_india(lines: list[str], part: str, text: str) -> None:
+    zpl = "^XA^PW812^LL1218" + "".join(
+        f"^FO40,{150 + 36 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values[part] == text

@@ -9,6 +9,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .glossary import GLOSSARY
 from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES, DATE_EVENTS
 
 # The number of a form's field in front of its caption: "(9) Bezeichnung".
@@ -201,6 +202,10 @@ def caption_name(caption: str) -> tuple[str, float]:
             return name, 0.85 if i < sure else 0.7
     if _refers(short):
         return "reference", 0.7
+    glossary = _glossary()
+    for i, attempt in enumerate(tries):  # a caption of another language, in English
+        if attempt in glossary:
+            return glossary[attempt], 0.6 if i < sure else 0.5
     plain = re.sub(r"\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", _FORM_NUMBER.sub("", caption.strip()))
     # An unknown caption in two languages is named in the one written in plain letters
     # ("Ukeire (Dock)": dock; "Gestartet / Started": started).
@@ -277,6 +282,18 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
 
 
 _NAMES_BY_KEY: dict[str, str] = {}
+_GLOSSARY_BY_KEY: dict[str, str] = {}
+# The glossary's English names that are kinds of the vocabulary under another name.
+_GLOSSARY_KINDS = {"product_name": "description", "year_of_manufacture": "manufacture_date",
+                   "packer": "operator", "inspector": "operator", "dock": "location",
+                   "door": "location"}
+
+
+def _glossary() -> dict[str, str]:
+    if not _GLOSSARY_BY_KEY:
+        _GLOSSARY_BY_KEY.update({key: _GLOSSARY_KINDS.get(v, v) for k, v in GLOSSARY.items()
+                                 if (key := _caption_key(k))})
+    return _GLOSSARY_BY_KEY
 
 
 def _names() -> dict[str, str]:

@@ -69,6 +69,9 @@ _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|P
              r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn)")
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY})$")
+# A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
+_PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
+                         re.IGNORECASE)
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
@@ -244,6 +247,9 @@ def text_value(text: str) -> Recognised | None:
         return "date", 0.85
     if _MONEY.fullmatch(stripped):
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels
+    per_unit = _PER_AMOUNT.fullmatch(stripped)
+    if per_unit and _MONEY.fullmatch(per_unit.group(1)):
+        return "unit_price", 0.85  # "1 kg = 11,64 €"
     if _YEAR_MONTH.fullmatch(stripped) or _MONTH_DAY.fullmatch(stripped):
         return "date", 0.7
     if _TIME_SLOT.fullmatch(stripped):

@@ -155,3 +155,9 @@ def test_an_itf14_and_its_printed_form_are_a_gtin() -> None:
     ("TOBACCO: FEDERAL LAW REQUIRES PROOF OF AGE", None)])
 def test_prose_after_a_caption_of_prose_is_its_value(text: str, split: int | None) -> None:
     assert shapes.caption_split(text) == split
+
+
+def test_a_price_for_an_amount_is_a_unit_price() -> None:
+    assert recognise.text_value("1 kg = 11,64 €") == ("unit_price", 0.85)
+    assert recognise.text_value("100 g = 1,29 €") == ("unit_price", 0.85)
+    assert recognise.text_value("1 kg = heavy") is None

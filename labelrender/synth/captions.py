@@ -262,6 +262,8 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             continue
         caption = max(captions, key=lambda d: (d.source.ry, d.source.rx))
         name = shapes.caption_name(caption.text.strip().rstrip(":"))
+        if of_goods and shapes.is_product_caption(caption.text.strip().rstrip(":")):
+            name = ("description", 0.7)  # "Produkt / Product" over the goods' name
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.85 and target.name == "description":

@@ -109,7 +109,8 @@ def _text(d: Decision) -> None:
             # "SERVICE: EXPRESS 9AM" describes the product the layout is made for, and
             # "VER: 01.06" the form; another service is another layout (and another
             # template), so they are static.
-            d.reason, d.certainty = f"{name[0]} line: part of the layout", 0.8
+            kind = "product" if shapes.is_product_caption(caption) else name[0]
+            d.reason, d.certainty = f"{kind} line: part of the layout", 0.8
             return
         found = recognise.text_value(value)
         if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the

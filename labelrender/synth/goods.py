@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from . import recognise, shapes
-from .captions import beside
+from .captions import beside, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 _PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
@@ -78,8 +78,10 @@ def is_goods_label(decisions: list[Decision]) -> bool:
         if not d.source.is_barcode and shapes.address_role(d.text) in ("ship_to", "ship_from"):
             return False
         if d.reason == "service line: part of the layout" or shapes.is_caption(d.text) \
-                and shapes.caption_name(d.text)[0] == "service":
-            return False  # a carrier's service ("SERVICE: EXPRESS 9AM")
+                and shapes.caption_name(d.text)[0] == "service" \
+                and not shapes.is_product_caption(d.text):
+            return False  # a carrier's service ("SERVICE: EXPRESS 9AM"; "Product" may be
+            # the goods')
         if not d.variable or not d.name:
             continue
         if d.name in _SHIPMENT and d.name_certainty >= 0.85:
@@ -104,6 +106,10 @@ def refine(decisions: list[Decision]) -> None:
             if made_in(d.text):
                 mark_variable(d, "where the goods are made", 0.7, leading_spaces(d),
                               ("country_of_origin", 0.7))
+    for d in decisions:
+        split = raw_caption_split(d.source) if d.reason.startswith("product line") else None
+        if split is not None:  # "Product: Motor Assembly" names the goods, no service
+            mark_variable(d, "the goods after their caption", 0.7, split, ("description", 0.7))
     _prices(decisions)
     _identifiers(decisions)
     _people(decisions)

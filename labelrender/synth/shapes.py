@@ -240,6 +240,16 @@ def _numbered(name: str) -> str:
     return re.sub(r"_(?:no|nr|nbr|num|n)$", "_number", name)
 
 
+_PRODUCT_WORDS = frozenset({"product", "produkt", "produit", "prodotto", "producto", "produto"})
+
+
+def is_product_caption(text: str) -> bool:
+    """"Product", "Produkt / Product": a carrier's service on a parcel label, what the
+    goods are on a label of goods."""
+    halves = [_caption_key(half) for half in text.split("/")]
+    return all(half in _PRODUCT_WORDS for half in halves)
+
+
 def is_date_name(name: str) -> bool:
     """A name that says which date a value is: ``delivery_date``, ``valid_until``."""
     return name.endswith(("_date", "_until")) or name == "date_of_birth"

@@ -179,8 +179,11 @@ CAPTION_NAMES = {
              "warenbeschreibung", "opis", "içerik", "icerik", "bezeichnung", "artikelbezeichnung",
              "bezeichnung lieferung", "désignation", "designation", "denominazione",
              "denominación", "omschrijving", "benämning", "nazwa"),
+    # (a carrier's "Product" is its service; on a label of goods it says what the goods
+    # are: see goods.refine)
     **_words("service", "service", "serwis", "tjänst", "dienst", "servizio", "servicio",
              "produkt", "product", "service level"),
+    **_words("description", "product name", "produktbezeichnung"),
     **_words("routing_code", "depot", "route", "routing", "routing code", "leitcode",
              "sort", "sort code", "hub", "sortierung", "tournee", "zone", "rejon", "sort area",
              "area", "zona", "destination", "dest", "origin", "orig", "sector", "tour",

@@ -215,3 +215,21 @@ def test_a_price_after_words_and_a_dated_line_beside_a_heading() -> None:
         "^FO130,110^A0N,22,20^FDReg $1.59^FS^FO410,52^A0N,96,80^FD$1.29^FS^XZ")
     assert values["date"] == "12/01/26"
     assert values["price"] == "$1.59" or values.get("price_2") == "$1.59"
+
+
+@pytest.mark.parametrize(("body", "values"), [
+    ("^FO20,20^A0N,30,30^FDProduct: Motor Assembly^FS^FO20,70^A0N,30,30^FDLot: 26-4471^FS"
+     "^FO20,120^A0N,30,30^FDExp: 2027-05-31^FS",
+     {"description": "Motor Assembly", "lot_number": "26-4471", "expiry_date": "2027-05-31"}),
+    ("^FO20,20^A0N,22,22^FDProdukt / Product^FS^FO20,46^A0N,32,32^FDVerdünnung V-204^FS"
+     "^FO20,120^A0N,30,30^FDLot: 26-4471^FS^FO20,170^A0N,30,30^FDEXP 2027-05-31^FS",
+     {"description": "Verdünnung V-204", "lot_number": "26-4471", "expiry_date": "2027-05-31"}),
+    ("^FO20,20^A0N,30,30^FDProduct: EXPRESS^FS^FO20,70^A0N,30,30^FDSHIP TO:^FS"
+     "^FO20,110^A0N,30,30^FDJane Doe^FS^FO20,150^A0N,30,30^FD12 Main St^FS"
+     "^FO20,190^A0N,30,30^FDSpringfield IL 62701^FS",
+     {"ship_to_name": "Jane Doe", "ship_to_address_1": "12 Main St",
+      "ship_to_postal_city": "Springfield IL 62701"})])
+def test_a_product_caption_names_the_goods_but_is_a_parcels_service(
+        body: str, values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406{body}^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

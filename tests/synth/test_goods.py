@@ -233,3 +233,11 @@ def test_a_product_caption_names_the_goods_but_is_a_parcels_service(
         body: str, values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL406{body}^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_a_patients_surname_in_capitals_then_given_name() -> None:
+    zpl = ("^XA^PW812^LL406^FO20,20^A0N,30,30^FDKOWALCZYK Zofia^FS"
+           "^FO20,70^A0N,26,26^FDPESEL 58030714864^FS^FO20,120^A0N,26,26^FDS26-14872^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {
+        "patient_name": "KOWALCZYK Zofia", "patient_id": "58030714864",
+        "specimen_id": "S26-14872"}

@@ -4,6 +4,7 @@ field of its own beside or above its value."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
 from . import shapes
@@ -285,25 +286,30 @@ def table_rows(decisions: list[Decision]) -> None:
     data, the words under a caption of the vocabulary are that column's value, the
     goods' description too, however long; the rows below go on in the same columns."""
     column_of: dict[int, Decision] = {}  # a cell of a table -> its column's caption
+    texts = [d for d in decisions if d.text and not d.source.is_barcode]
+    ups = _fields_above(texts)
+    by_row = sorted(texts, key=lambda d: d.source.ry)
+    rows = [d.source.ry for d in by_row]
 
     def caption_over(d: Decision) -> tuple[Decision | None, bool]:
         """The caption of ``d``'s column, and whether a row of the table is between."""
-        up = next((h for h in decisions if h is not d and h.text and not h.source.is_barcode
-                   and above(h.source, d.source)), None)
+        up = ups.get(id(d))
         if up is None:
             return None, False
         if id(up) in column_of:
             return column_of[id(up)], True
         return (None if up.variable else up), False
 
-    for d in sorted(decisions, key=lambda d: d.source.ry):
+    def row_of(d: Decision) -> list[Decision]:
+        """The fields on ``d``'s line."""
+        return by_row[bisect_left(rows, d.source.ry - 3):bisect_right(rows, d.source.ry + 3)]
+
+    for d in by_row:
         header, below_a_row = caption_over(d)
-        if header is None or d.source.is_barcode or not d.text:
+        if header is None:
             continue
-        captions = [h for h in decisions if not h.variable and h.text
-                    and not h.source.is_barcode and abs(h.source.ry - header.source.ry) <= 3]
-        cells = [c for c in decisions if c is not d and c.text
-                 and abs(c.source.ry - d.source.ry) <= 3 and caption_over(c)[0] is not None]
+        captions = [h for h in row_of(header) if not h.variable]
+        cells = [c for c in row_of(d) if c is not d and caption_over(c)[0] is not None]
         data = sum(c.variable or shapes.has_digits(c.text, 1) for c in cells)
         if len(captions) < 3 or data < (1 if below_a_row else 2):
             continue  # (the row's data: values found, or numbers)
@@ -319,6 +325,21 @@ def table_rows(decisions: list[Decision]) -> None:
                 or name[0] in ("field", "service", "form_version"):
             continue  # (numbers and codes under a caption of no known word are data too)
         _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d), name)
+
+
+def _fields_above(texts: list[Decision]) -> dict[int, Decision]:
+    """Each text's first field right above it in its column (see ``above``), found
+    among the few in reach of its x."""
+    order = {id(d): i for i, d in enumerate(texts)}
+    by_x = sorted(texts, key=lambda d: d.source.rx)
+    xs = [d.source.rx for d in by_x]
+    out: dict[int, Decision] = {}
+    for d in texts:
+        near = by_x[bisect_left(xs, d.source.rx - 12):bisect_right(xs, d.source.rx + 12)]
+        found = [h for h in near if h is not d and above(h.source, d.source)]
+        if found:
+            out[id(d)] = min(found, key=lambda h: order[id(h)])
+    return out
 
 
 # What a value's shape says, kept under any column caption ("6 x 75 cl" under "Contents").

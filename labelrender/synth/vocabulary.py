@@ -450,6 +450,10 @@ CAPTION_NAMES = {
              "pojemnik", "glt", "klt"),
     **_words("case_number", "case", "case no", "case #", "case number", "caisse", "kiste",
              "kist"),
+    # The line of an order or a delivery note a package belongs to ("Pos. 020").
+    **_words("line_number", "pos", "pos nr", "pos #", "line no", "line #", "line item",
+             "po line", "bestellposition", "lieferposition", "auftragsposition",
+             "položka", "polozka", "orderregel"),
     # The label form's own version ("VER: 01.06"): part of the layout, never data.
     **_words("form_version", "ver", "version", "rev", "revision", "label version",
              "form version", "layout"),

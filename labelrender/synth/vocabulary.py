@@ -304,6 +304,7 @@ CAPTION_NAMES = {
              "ubicazione", "locatie", "lokalizacja", "lagerplats", "plats", "hylla",
              "magasin", "point d utilisation", "point of use", "pou", "lieu d utilisation",
              "verbauort", "abladestelle", "door", "dock door", "dock", "tor", "ladetor",
+             "přihrádka", "prihradka", "fach", "scomparto", "vak",
              "rampe", "quai", "muelle", "porta", "portão", "dok", "laadperron", "lastport"),
     **_words("asset_number", "asset", "asset no", "asset #", "asset tag", "asset id",
              "asset number", "inventory no", "inventory #", "inventar nr", "inventarnummer",

@@ -14,9 +14,9 @@
 ^FO20,250^A0N,20,18^FB560,2,0,L^FDNe pas dépasser la dose journalière recommandée. Ne se substitue pas à une alimentation variée et équilibrée.^FS
 ^FO20,300^A0N,20,18^FDTenir hors de portée des jeunes enfants.^FS
 ^FO20,336^A0N,22,20^FDLot : VD26B118^FS
-^FO20,364^A0N,22,20^FDÀ consommer de préférence avant fin : 09/2028^FS
+^FO20,364^A0N,20,17^FDÀ consommer de préférence avant fin : 09/2028^FS
 ^FO20,392^A0N,22,20^FDPoids net : 42 g^FS
-^FO360,330^BY2,3^BEN,70,Y,N^FD376098765432^FS
+^FO400,330^BY2,3^BEN,70,Y,N^FD376098765432^FS
 ^FO20,440^A0N,16,14^FDLaboratoire Verdance SAS, 8 allée des Tilleuls, 26000 Valence - France^FS
 ^FO20,462^A0N,16,14^FDTA 1290 - www.verdance.fr^FS
 ^XZ

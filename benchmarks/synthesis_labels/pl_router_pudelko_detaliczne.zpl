@@ -18,7 +18,7 @@
 ^FO520,20^GB250,120,2^FS
 ^FO540,34^A0N,20,18^FDKolor / Colour^FS
 ^FO540,64^A0N,30,28^FDCZARNY / BLACK^FS
-^FO520,170^BY2,3^BEN,80,Y,N^FD590123412345^FS
+^FO566,312^BY2,3^BEN,56,Y,N^FD590123412345^FS
 ^FO30,402^A0N,18,16^FDWyprodukowano w Chinach dla NetVista Sp. z o.o., ul. Prosta 68, 00-838 Warszawa^FS
 ^FO30,426^A0N,18,16^FDCE  Zgodny z dyrektywą 2014/53/UE. Pełna deklaracja: netvista.pl/ce^FS
 ^XZ

@@ -1,0 +1,20 @@
+^XA
+^CI28
+^PW600
+^LL360
+^LH0,0
+^FO20,14^A0N,36,32^FDVRCHOVINA BIKES^FS
+^FO420,20^A0N,20,18^FDČeská republika^FS
+^FO20,54^GB560,2,2^FS
+^FO20,66^A0N,28,26^FDHorské kolo Sněžka 29 Trail^FS
+^FO20,100^A0N,22,20^FDModelový rok / Model year: 2027^FS
+^FO20,128^A0N,22,20^FDVelikost rámu / Frame size: L (19")^FS
+^FO20,156^A0N,22,20^FDBarva / Colour: lesní zelená mat^FS
+^FO20,184^A0N,22,20^FDVýrobní číslo rámu / Frame no.:^FS
+^FO20,210^A0N,30,28^FDVB26L0931472^FS
+^FO20,250^BY2,3^BCN,50,N,N,N^FDVB26L0931472^FS
+^FO360,100^A0N,20,18^FDKat. č. VB-SN29T-L-GRN^FS
+^FO360,128^A0N,20,18^FDMax. zatížení 120 kg^FS
+^FO360,156^A0N,20,18^FDEN ISO 4210-2^FS
+^FO20,316^A0N,16,14^FDVrchovina Bikes s.r.o., Průmyslová 1128, 592 31 Nové Město na Moravě^FS
+^XZ

@@ -1,0 +1,24 @@
+^XA
+^CI28
+^PW480
+^LL720
+^LH0,0
+^FO20,20^A0N,34,30^FDBODEGAS VALDEHARO^FS
+^FO20,58^A0N,18,16^FDHaro - La Rioja - Fundada en 1891^FS
+^FO20,86^GB440,2,2^FS
+^FO20,100^A0N,30,28^FDViña Alcoba Reserva^FS
+^FO20,138^A0N,22,20^FDAñada 2020^FS
+^FO20,166^A0N,20,18^FD90 % Tempranillo, 10 % Graciano^FS
+^FO20,192^A0N,20,18^FD20 meses en barrica de roble americano y francés^FS
+^FO20,222^A0N,18,16^FB440,3,0,L^FDColor rojo picota con ribete teja. Nariz de fruta madura, especias y cuero. Boca amplia y sedosa.^FS
+^FO20,300^A0N,20,18^FDServir a 16-18 °C^FS
+^FO20,340^A0N,22,20^FDDENOMINACIÓN DE ORIGEN CALIFICADA RIOJA^FS
+^FO20,372^A0N,20,18^FDEmbotellado por Bodegas Valdeharo S.A.^FS
+^FO20,396^A0N,20,18^FDHaro - España - R.E. 4187-LO^FS
+^FO20,436^A0N,30,28^FD14,0 % vol^FS
+^FO300,436^A0N,30,28^FD75 cl e^FS
+^FO20,478^A0N,20,18^FDContiene sulfitos^FS
+^FO20,504^A0N,20,18^FDL-R20-2611^FS
+^FO20,530^A0N,20,18^FDBotella n.º 018423^FS
+^FO120,570^BY2,3^BEN,80,Y,N^FD843612345678^FS
+^XZ

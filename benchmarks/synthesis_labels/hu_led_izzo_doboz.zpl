@@ -1,0 +1,32 @@
+^XA
+^CI28
+^PW600
+^LL720
+^LH0,0
+^FO20,18^A0N,40,36^FDFÉNYVÁR^FS
+^FO20,62^A0N,18,16^FDVilágítástechnika^FS
+^FO20,88^GB560,3,3^FS
+^FO20,102^A0N,30,28^FDLED fényforrás E27 A60 matt^FS
+^FO20,140^A0N,22,20^FDA 75 W-os izzó helyett^FS
+^FO20,180^A0N,22,20^FDFényáram:^FS
+^FO250,172^A0N,34,30^FD1055 lm^FS
+^FO20,220^A0N,22,20^FDTeljesítmény:^FS
+^FO250,212^A0N,34,30^FD9,5 W^FS
+^FO20,260^A0N,22,20^FDSzínhőmérséklet:^FS
+^FO250,252^A0N,34,30^FD2700 K meleg fehér^FS
+^FO20,300^A0N,22,20^FDSugárzási szög: 200°^FS
+^FO20,328^A0N,22,20^FDSzínvisszaadás: Ra>80^FS
+^FO20,356^A0N,22,20^FDÉlettartam: 15 000 óra^FS
+^FO20,384^A0N,22,20^FDNem szabályozható fényerejű^FS
+^FO430,296^GB150,110,4^FS
+^FO446,306^A0N,20,18^FDEnergiaosztály^FS
+^FO480,332^A0N,70,60^FDE^FS
+^FO20,422^A0N,22,20^FDCikkszám: FV-A60-0952-27^FS
+^FO20,450^A0N,22,20^FDGyártási tétel: L2643^FS
+^FO20,478^A0N,22,20^FD220-240 V AC, 50/60 Hz^FS
+^FO40,520^BY2,3^BEN,90,Y,N^FD599123456789^FS
+^FO360,520^A0N,22,20^FDAjánlott fogyasztói ár:^FS
+^FO360,550^A0N,40,36^FD1 890 Ft^FS
+^FO20,650^A0N,16,14^FDForgalmazó: Fényvár Kft., 1097 Budapest, Gubacsi út 6. - Made in China^FS
+^FO20,672^A0N,16,14^FDA termék nem dobható a háztartási hulladékba.^FS
+^XZ

@@ -1,0 +1,20 @@
+^XA
+^CI28
+^PW480
+^LL400
+^LH0,0
+^FO20,16^A0N,34,30^FDVELLUTO MILANO^FS
+^FO20,54^A0N,18,16^FDMake-up professionale^FS
+^FO20,80^GB440,2,2^FS
+^FO20,92^A0N,28,26^FDRossetto Matte Lunga Tenuta^FS
+^FO20,126^A0N,22,20^FDTonalità: 214 Rosso Ciliegia^FS
+^FO20,154^A0N,22,20^FD3,5 g e^FS
+^FO20,186^A0N,20,18^FDLotto: VM6J08^FS
+^FO20,210^A0N,20,18^FDScad.: 09/2029^FS
+^FO20,234^A0N,20,18^FDCod. VM-RML-214^FS
+^FO350,140^GB60,56,2,,2^FS
+^FO360,154^A0N,24,20^FD24M^FS
+^FO200,260^BY2,3^BEN,50,Y,N^FD800987654321^FS
+^FO20,262^A0N,14,12^FB170,6,0,L^FDIngredients: Isododecane, Dimethicone, Trimethylsiloxysilicate, Cera Alba, Silica, CI 15850, CI 77491, Tocopherol.^FS
+^FO20,340^A0N,14,12^FDVelluto Milano S.r.l., Via Savona 56, 20144 Milano - Made in Italy^FS
+^XZ

@@ -1,0 +1,31 @@
+^XA
+^CI28
+^PW600
+^LL800
+^LH0,0
+^FO20,20^A0N,44,40^FDVIAGGIATORE^FS
+^FO20,68^A0N,20,18^FDMilano - dal 1954^FS
+^FO20,98^GB560,3,3^FS
+^FO20,114^A0N,32,28^FDTrolley rigido Portofino^FS
+^FO20,152^A0N,24,22^FDHard-shell spinner^FS
+^FO20,196^A0N,22,20^FDMisura / Size^FS
+^FO260,186^A0N,40,36^FDM - 68 cm^FS
+^FO20,240^A0N,22,20^FDDimensioni / Dimensions^FS
+^FO260,240^A0N,22,20^FD68 x 45 x 27 cm^FS
+^FO20,272^A0N,22,20^FDCapacità / Volume^FS
+^FO260,272^A0N,22,20^FD72 L^FS
+^FO20,304^A0N,22,20^FDPeso / Weight^FS
+^FO260,304^A0N,22,20^FD3,4 kg^FS
+^FO20,336^A0N,22,20^FDColore / Colour^FS
+^FO260,336^A0N,22,20^FDBlu notte 410^FS
+^FO20,368^A0N,22,20^FDMateriale / Material^FS
+^FO260,368^A0N,22,20^FD100% policarbonato^FS
+^FO20,400^A0N,22,20^FDArticolo / SKU^FS
+^FO260,400^A0N,22,20^FDVG-PTF-M-410^FS
+^FO40,444^BY2,3^BEN,100,Y,N^FD800123456789^FS
+^FO340,450^GB240,100,3^FS
+^FO356,470^A0N,60,52^FD€ 219,00^FS
+^FO20,590^A0N,18,16^FDLucchetto TSA integrato - 4 ruote piroettanti 360°^FS
+^FO20,616^A0N,18,16^FDGaranzia 5 anni: registra il prodotto su viaggiatore.it^FS
+^FO20,642^A0N,18,16^FDViaggiatore S.p.A., Via Tortona 27, 20144 Milano - Made in China^FS
+^XZ

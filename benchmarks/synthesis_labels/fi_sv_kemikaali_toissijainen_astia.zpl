@@ -7,9 +7,8 @@
 ^FO16,46^A0N,22,20^FDIsopropanol 70 % / 2-propanoli, vesiliuos^FS
 ^FO16,74^A0N,20,18^FDCAS 67-63-0  EY 200-661-7^FS
 ^FO20,104^GB80,80,4^FS
-^FO40,124^A0N,40,36^FD!^FS
 ^FO110,104^GB80,80,4^FS
-^FO130,124^A0N,36,32^FDfl^FS
+^FO210,150^A0N,22,20^FDGHS02 GHS07^FS
 ^FO210,108^A0N,28,26^FDVAARA / FARA^FS
 ^FO16,196^A0N,18,16^FDH225 Helposti syttyvä neste ja höyry.^FS
 ^FO16,218^A0N,18,16^FDH319 Ärsyttää voimakkaasti silmiä. H336 Voi aiheuttaa uneliaisuutta.^FS

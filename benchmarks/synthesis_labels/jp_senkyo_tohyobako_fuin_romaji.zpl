@@ -1,0 +1,19 @@
+^XA
+^PW812
+^LL240
+^LH0,0
+^FO10,8^A0N,26,24^FDTOHYOBAKO FUIN - Ballot box seal^FS
+^FO560,10^A0N,22,20^FDHuuin No.^FS
+^FO660,6^A0N,30,28^FD004127^FS
+^FO10,42^GB792,2,2^FS
+^FO10,52^A0N,22,20^FDSenkyo: Saitama-shi Gikai Giin Senkyo^FS
+^FO10,80^A0N,22,20^FDTohyobi: 2026/12/06^FS
+^FO10,108^A0N,22,20^FDTohyoku: Urawa-ku Dai 14^FS
+^FO10,136^A0N,22,20^FDTohyojo: Kishimachi Shogakko Taiikukan^FS
+^FO10,168^A0N,22,20^FDFuin jikoku:^FS
+^FO140,164^A0N,28,26^FD20:00^FS
+^FO240,168^A0N,22,20^FDTohyo kanrisha: Nakamura Kenji^FS
+^FO10,206^A0N,18,16^FDTachiainin shomei: ____________  ____________^FS
+^FO460,56^BY2^BCN,60,N,N,N^FD111014004127^FS
+^FO520,124^A0N,18,16^FD1110-14-004127^FS
+^XZ

@@ -1,0 +1,17 @@
+^XA
+^CI28
+^PW812
+^LL203
+^LH0,0
+^FO0,0^GB90,203,90^FS
+^FO14,60^A0N,70,60^FR^FDK^FS
+^FO106,10^A0N,20,18^FDSundsvalls kommun - Socialförvaltningen^FS
+^FO106,36^A0N,38,34^FDKarlsson, Eva Margareta^FS
+^FO106,82^A0N,22,20^FDPersonnr 19580412-XXXX^FS
+^FO430,82^A0N,22,20^FDDnr SN 2026/01843^FS
+^FO106,112^A0N,22,20^FDÄrende: Hemtjänst, biståndsbedömning^FS
+^FO106,142^A0N,20,18^FDHandläggare: A. Nyström^FS
+^FO430,142^A0N,20,18^FDUpprättad 2026-11-25^FS
+^FO106,170^A0N,18,16^FDGallras: 2031-12-31  Sekretess enl. OSL 26 kap.^FS
+^FO560,10^BY1^BCN,50,N,N,N^FDSN202601843^FS
+^XZ

@@ -1,0 +1,23 @@
+^XA
+^PW609
+^LL406
+^LH0,0
+^FO16,10^A0N,30,28^FDMAINTENANCE WORK ORDER^FS
+^FO440,14^A0N,20,18^FDPlant 2 - Dayton^FS
+^FO0,46^GB609,3,3^FS
+^FO16,58^A0N,22,20^FDWO #^FS
+^FO80,54^A0N,34,30^FD0026-48817^FS
+^FO330,58^A0N,22,20^FDPriority: 2 - URGENT^FS
+^FO16,98^A0N,22,20^FDAsset: HVAC-AHU-07 Air Handler, Roof East^FS
+^FO16,128^A0N,22,20^FDProblem: Supply fan belt squeal, vibration high^FS
+^FO16,158^A0N,22,20^FDType: Corrective^FS
+^FO330,158^A0N,22,20^FDCraft: Millwright^FS
+^FO16,188^A0N,22,20^FDRequested by: D. Kowalczyk (Facilities)^FS
+^FO16,218^A0N,22,20^FDOpened: 11/24/2026 2:35 PM^FS
+^FO330,218^A0N,22,20^FDDue: 11/26/2026^FS
+^FO16,248^A0N,22,20^FDAssigned: T. Alvarez^FS
+^FO330,248^A0N,22,20^FDEst. 3.0 h^FS
+^FO16,278^A0N,22,20^FDParts: V-belt B68 x2, bearing 6206-2RS^FS
+^FO60,310^BY2^BCN,60,N,N,N^FDWO002648817^FS
+^FO16,382^A0N,18,16^FDAttach to equipment. Return tag with completed WO.^FS
+^XZ

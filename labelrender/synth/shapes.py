@@ -10,7 +10,14 @@ import unicodedata
 from functools import lru_cache
 
 from .glossary import GLOSSARY
-from .vocabulary import ADDRESS_ROLES, CAPTION_NAMES, COLON_ROLES, COUNTRIES, DATE_EVENTS
+from .vocabulary import (
+    ADDRESS_ROLES,
+    CAPTION_NAMES,
+    COLON_ROLES,
+    COUNTRIES,
+    DATE_EVENTS,
+    NATIVE_CAPTIONS,
+)
 
 # The number of a form's field in front of its caption: "(9) Bezeichnung".
 _FORM_NUMBER = re.compile(r"^\(\d{1,2}\)\s*")
@@ -206,6 +213,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     for i, attempt in enumerate(tries):  # a caption of another language, in English
         if attempt in glossary:
             return glossary[attempt], 0.6 if i < sure else 0.5
+    native = _native_name(caption)
+    if native is not None:
+        return native
     plain = re.sub(r"\s*\([A-Z0-9]{1,3}\)\s*:?\s*$", "", _FORM_NUMBER.sub("", caption.strip()))
     # An unknown caption in two languages is named in the one written in plain letters
     # ("Ukeire (Dock)": dock; "Gestartet / Started": started).
@@ -214,6 +224,19 @@ def caption_name(caption: str) -> tuple[str, float]:
     if (gloss or "/" in plain) and english:
         plain = english[0]
     return _numbered(snake(plain)) or "field", 0.45
+
+
+def _native_name(caption: str) -> tuple[str, float] | None:
+    """The name a caption in another script gives ("Вес:", "Номер заказа ИМ:", "重量"):
+    the whole caption, then its first word or two."""
+    key = re.sub(r"[\s.:：]+", " ", caption.lower()).strip()
+    if not key or key.isascii():
+        return None
+    words = key.split()
+    for i, attempt in enumerate([key, " ".join(words[:2]), words[0], words[-1]]):
+        if attempt in NATIVE_CAPTIONS:
+            return NATIVE_CAPTIONS[attempt], 0.85 if i == 0 else 0.7
+    return None
 
 
 # A caption's gloss in brackets at its end: "Hinban (Part No.)", "BEST BEFORE (dd.mm.yy)".

@@ -161,3 +161,11 @@ def test_a_price_for_an_amount_is_a_unit_price() -> None:
     assert recognise.text_value("1 kg = 11,64 €") == ("unit_price", 0.85)
     assert recognise.text_value("100 g = 1,29 €") == ("unit_price", 0.85)
     assert recognise.text_value("1 kg = heavy") is None
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Вес:", ("weight", 0.85)), ("№ отправления:", ("tracking_number", 0.85)),
+    ("Оплата при получении:", ("cod_amount", 0.85)), ("重量", ("weight", 0.85)),
+    ("お届け予定日", ("delivery_date", 0.85)), ("Номер заказа магазина:", ("order_number", 0.7))])
+def test_a_caption_in_another_script_is_named(caption: str, name: tuple[str, float]) -> None:
+    assert shapes.caption_name(caption) == name

@@ -30,6 +30,17 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
                     re.IGNORECASE)
 _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
+# A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
+_RATING = re.compile(r"^(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
+                     r"(lm|lx|k|w|kw|kwh|wh|mah|ah|v|vac|vdc|v ac|v dc|a|ma|hz|rpm|min-1|"
+                     r"1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
+_RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temperature",
+                 "w": "power", "kw": "power", "kwh": "energy", "wh": "capacity",
+                 "mah": "capacity", "ah": "capacity", "v": "voltage", "vac": "voltage",
+                 "vdc": "voltage", "v ac": "voltage", "v dc": "voltage", "a": "current",
+                 "ma": "current", "hz": "frequency", "rpm": "speed", "min-1": "speed",
+                 "1/min": "speed", "bar": "pressure", "psi": "pressure", "kpa": "pressure",
+                 "mpa": "pressure", "nm": "torque", "db": "noise", "db(a)": "noise"}
 # A count of things with its unit: "2 st", "12 pcs", "100 uds", "4 Stück".
 _COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|szt|ks|kpl|pz|"
                        r"pzs|pezzi|pièces|pce|pces|units|rolls?|bags?|boxes|cartons?)\.?$",
@@ -216,6 +227,13 @@ _GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 
 @lru_cache(maxsize=8192)
+def _rated(text: str, unit: str) -> bool:
+    """Not a code that only ends like a rating: "3 A", and no colour is "2 K"."""
+    digits = re.match(r"\d+", text)
+    number = int(digits.group(0)) if digits else 0
+    return not (len(unit) == 1 and number < 10 or unit == "k" and number < 1000)
+
+
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
     date and time, phone number."""
@@ -240,6 +258,9 @@ def text_value(text: str) -> Recognised | None:
         return "quantity", 0.7  # "50 ml", "6 x 750 ml": the content of a pack
     if _COUNT_OF.fullmatch(stripped):
         return "quantity", 0.8
+    rating = _RATING.fullmatch(stripped)
+    if rating and len(stripped.split()) <= 5 and _rated(stripped, rating.group(1).lower()):
+        return _RATING_NAMES[rating.group(1).lower()], 0.7  # "1055 lm", "220-240 V AC"
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \

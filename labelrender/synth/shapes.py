@@ -371,6 +371,10 @@ def is_postal_line(text: str) -> bool:
     match = POSTAL.search(text.upper())
     if match is None or not _WORD.search(text) or len(text.split()) > 6 or is_web(text):
         return False
+    before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+    if before.endswith("(") and after.startswith(")") \
+            or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE):
+        return False  # "... GmbH (70233)", "Kd.-Nr. 44721": a number, not a town's code
     # Six or seven digits after a caption are its value ("Order 123456"), not a town's code
     # ("Tel Aviv-Yafo 6688112" only starts like a phone caption).
     name, certainty = caption_name(text[:match.start()])

@@ -169,3 +169,20 @@ def test_a_price_for_an_amount_is_a_unit_price() -> None:
     ("お届け予定日", ("delivery_date", 0.85)), ("Номер заказа магазина:", ("order_number", 0.7))])
 def test_a_caption_in_another_script_is_named(caption: str, name: tuple[str, float]) -> None:
     assert shapes.caption_name(caption) == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("1055 lm", "luminous_flux"), ("2700 K meleg fehér", "colour_temperature"),
+    ("220-240 V AC, 50/60 Hz", "voltage"), ("7,5 kW", "power"), ("10 bar", "pressure"),
+    ("1460 min-1", "speed"), ("3 A", None), ("2 K", None)])
+def test_a_rating_is_named_by_its_unit(text: str, name: str | None) -> None:
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "postal"), [
+    ("Schmiedewerk Lüdenscheid GmbH (70233)", False), ("R. Villanueva #4471", False),
+    ("PLZ: 80331 München", True), ("75008 Paris", True)])
+def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
+                                                                    postal: bool) -> None:
+    assert shapes.is_postal_line(text) is postal

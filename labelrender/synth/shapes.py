@@ -145,7 +145,11 @@ def caption_split(text: str) -> int | None:
     if colon < 0:
         match = _NUMBER_CAPTION.match(text)
         return match.end() if match and len(text.split()) <= 6 else None
-    if not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4:
+    dated = _DATED_VALUE.match(text[colon + 1:].strip()) is not None \
+        and re.fullmatch(r"\s*[^\W\d_][^\d:]{0,60}", text[:colon]) is not None \
+        and len(text[:colon].split()) <= 8  # a long caption before a date: "Da consumarsi
+    # preferibilmente entro il: 31/05/2028"
+    if not dated and (not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4):
         return None
     rest = text[colon + 1 :]
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
@@ -159,6 +163,9 @@ def caption_split(text: str) -> int | None:
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
+# A value that starts with a date.
+_DATED_VALUE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b|"
+                          r"\d{1,2}[./-]\d{4}\b")
 # Captions whose value is prose.
 _PROSE_CAPTIONS = frozenset({"description", "ingredients", "remarks", "delivery_instructions"})
 
@@ -288,7 +295,7 @@ def event_date(caption: str) -> str | None:
 
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
-COUNT = r"\d{1,4}\s*(?:/|of|de|di|von|van|af|av|z|из)\s*\d{1,4}"
+COUNT = r"\d{1,4}\s*(?:/|of|de|di|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
 # Captions of a package ("Case", "Bak", "Volume" in Portuguese) or a count ("Items")
 # whose value counts the packages.
 _PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity"})

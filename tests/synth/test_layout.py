@@ -901,3 +901,15 @@ def test_postcodes_of_argentina_and_india(lines: list[str], part: str, text: str
     zpl = "^XA^PW812^LL1218" + "".join(
         f"^FO40,{150 + 36 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values[part] == text
+
+
+@pytest.mark.parametrize(("line", "values"), [
+    ("Da consumarsi preferibilmente entro il: 31/05/2028", {"expiry_date": "31/05/2028"}),
+    ("Maršrutas: KN-07", {"routing_code": "KN-07"}),
+    ("Pakuotė 2 iš 3", {"piece_count": "2 iš 3"}),
+    ("Cikkszám: FV-A60-0952-27", {"part_number": "FV-A60-0952-27"}),
+    ("Ingevroren op: 12-11-2026", {"manufacture_date": "12-11-2026"})])
+def test_captions_of_the_baltic_hungarian_and_dutch_labels(line: str,
+                                                          values: dict[str, str]) -> None:
+    zpl = f"^XA^PW812^LL406^FO20,400^A0N,16,14^FD{line}^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values

@@ -69,7 +69,7 @@ def is_web(text: str) -> bool:
 # Swedish/Czech spaced, Dutch, British and Canadian; six digits after a town (India,
 # Singapore, China, Russia), seven (Israel) and Japan's 123-4567.
 POSTAL = re.compile(
-    r"\b(?:(?:[A-Z]{1,3}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
+    r"\b(?:(?:[A-Z]{1,2}-)?(?:\d{5}(?:-\d{4})?|\d{4})|\d{2}-\d{3}|(?:S-)?\d{3} \d{2}|"
     r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|"
     r"[A-Z]\d{4}[A-Z]{3})\b|"  # ... Argentina's CPA "C1425DBP"
     r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$|(?<=[A-Z] )\d{3} \d{3}(?=,|$)")  # "CHENNAI 600 017"
@@ -236,7 +236,7 @@ def caption_name(caption: str) -> tuple[str, float]:
 def _native_name(caption: str) -> tuple[str, float] | None:
     """The name a caption in another script gives ("Вес:", "Номер заказа ИМ:", "重量"):
     the whole caption, then its first word or two."""
-    key = re.sub(r"[\s.:：]+", " ", caption.lower()).strip()
+    key = re.sub(r"[\s.:：,;()/]+", " ", caption.lower()).strip()
     if not key or key.isascii():
         return None
     words = key.split()
@@ -376,8 +376,9 @@ def is_tracking(text: str) -> bool:
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
     match = POSTAL.search(text.upper())
-    if match is None or not _WORD.search(text) or len(text.split()) > 6 or is_web(text):
-        return False
+    if match is None or not _WORD.search(text) or not 2 <= len(text.split()) <= 6 \
+            or is_web(text):
+        return False  # (a code such as "EHT-00913" is one word, no town)
     before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
     if before.endswith("(") and after.startswith(")") \
             or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE):

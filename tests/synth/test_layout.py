@@ -913,3 +913,17 @@ def test_captions_of_the_baltic_hungarian_and_dutch_labels(line: str,
                                                           values: dict[str, str]) -> None:
     zpl = f"^XA^PW812^LL406^FO20,400^A0N,16,14^FD{line}^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+
+
+def test_a_ukrainian_block_under_its_caption() -> None:
+    lines = ["Кому:", "Бондар Сергій Миколайович", "вул. Дерибасівська, 16, кв. 8", "м. Одеса",
+             "65026"]
+    zpl = "^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO40,{200 + 34 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Бондар Сергій Миколайович"
+
+
+def test_a_code_with_a_dash_is_no_postal_line() -> None:
+    zpl = "^XA^PW812^LL406^FO20,20^A0N,30,30^FDAsset: EHT-00913^FS^XZ"
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"asset_number": "EHT-00913"}

@@ -927,3 +927,13 @@ def test_a_ukrainian_block_under_its_caption() -> None:
 def test_a_code_with_a_dash_is_no_postal_line() -> None:
     zpl = "^XA^PW812^LL406^FO20,20^A0N,30,30^FDAsset: EHT-00913^FS^XZ"
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"asset_number": "EHT-00913"}
+
+
+def test_a_vietnamese_block_under_its_caption() -> None:
+    lines = ["Người nhận:", "Lê Quang Vũ", "Thôn Phú Lộc, Xã Hòa Tiến", "Huyện Hòa Vang, TP. Đà Nẵng",
+             "ĐT: 0905 471 236"]
+    zpl = "^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO40,{200 + 34 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_name"] == "Lê Quang Vũ"
+    assert values["ship_to_phone"] == "0905 471 236"

@@ -930,8 +930,8 @@ def test_a_code_with_a_dash_is_no_postal_line() -> None:
 
 
 def test_a_vietnamese_block_under_its_caption() -> None:
-    lines = ["Người nhận:", "Lê Quang Vũ", "Thôn Phú Lộc, Xã Hòa Tiến", "Huyện Hòa Vang, TP. Đà Nẵng",
-             "ĐT: 0905 471 236"]
+    lines = ["Người nhận:", "Lê Quang Vũ", "Thôn Phú Lộc, Xã Hòa Tiến",
+             "Huyện Hòa Vang, TP. Đà Nẵng", "ĐT: 0905 471 236"]
     zpl = "^XA^CI28^PW812^LL1218" + "".join(
         f"^FO40,{200 + 34 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values

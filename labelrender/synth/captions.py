@@ -298,7 +298,7 @@ def table_rows(decisions: list[Decision]) -> None:
             return None, False
         if id(up) in column_of:
             return column_of[id(up)], True
-        return (None if up.variable else up), False
+        return (None if up.variable and not _guessed_words(up) else up), False
 
     def row_of(d: Decision) -> list[Decision]:
         """The fields on ``d``'s line."""
@@ -308,12 +308,15 @@ def table_rows(decisions: list[Decision]) -> None:
         header, below_a_row = caption_over(d)
         if header is None:
             continue
-        captions = [h for h in row_of(header) if not h.variable]
+        captions = [h for h in row_of(header) if not h.variable or _guessed_words(h)]
         cells = [c for c in row_of(d) if c is not d and caption_over(c)[0] is not None]
         data = sum(c.variable or shapes.has_digits(c.text, 1) for c in cells)
         if len(captions) < 3 or data < (1 if below_a_row else 2):
             continue  # (the row's data: values found, or numbers)
         column_of[id(d)] = header
+        if header.variable:  # "WORK CTR" heads a column: no goods' name
+            header.variable, header.value, header.name = False, None, None
+            header.reason, header.certainty = "the caption of a table's column", 0.7
         name = _column_name(header, d)
         if d.variable and not d.prefix_len and d.name not in _KEPT_SHAPES and (
                 d.name_certainty < 0.5 or name[1] >= 0.7 and d.reason.startswith("data shape")):
@@ -327,18 +330,26 @@ def table_rows(decisions: list[Decision]) -> None:
         _variable(d, f"in the column of {header.text.strip()!r}", 0.7, leading_spaces(d), name)
 
 
+def _guessed_words(d: Decision) -> bool:
+    """Words taken for a goods' name on no sign but being words: they may be a caption."""
+    return d.variable and d.name == "description" and d.name_certainty <= 0.5 \
+        and not d.prefix_len
+
+
 def _fields_above(texts: list[Decision]) -> dict[int, Decision]:
-    """Each text's first field right above it in its column (see ``above``), found
-    among the few in reach of its x."""
+    """Each text's first field right above it in its column, found among the few in
+    reach of its x."""
     order = {id(d): i for i, d in enumerate(texts)}
     by_x = sorted(texts, key=lambda d: d.source.rx)
     xs = [d.source.rx for d in by_x]
     out: dict[int, Decision] = {}
     for d in texts:
         near = by_x[bisect_left(xs, d.source.rx - 12):bisect_right(xs, d.source.rx + 12)]
-        found = [h for h in near if h is not d and above(h.source, d.source)]
-        if found:
-            out[id(d)] = min(found, key=lambda h: order[id(h)])
+        found = [h for h in near if h is not d and 0 < d.source.ry - h.source.ry
+                 <= max(2.6 * h.source.font_height, 30)]  # (a table's rows are further apart
+        # than a caption from its value)
+        if found:  # the nearest, then the first in the label
+            out[id(d)] = min(found, key=lambda h: (d.source.ry - h.source.ry, order[id(h)]))
     return out
 
 

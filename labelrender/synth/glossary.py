@@ -453,7 +453,7 @@ GLOSSARY: dict[str, str] = {
              "příští kalibrace", "következő kalibrálás", "sonraki kalibrasyon"),
     **_words("work_order", "ordre de production", "comandă de producție", "üretim emri",
              "seizo shiji"),
-    **_words("operation", "arbeitsgang", "arbeitsfolge", "opération", "operazione", "operación",
+    **_words("operation", "arbeitsgang", "arbeitsfolge", "operazione", "operación",
              "operação", "bewerking", "arbetsmoment", "operasjon", "työvaihe", "operacja",
              "operace", "operácia", "művelet", "operație", "operasyon", "kotei"),
     **_words("step", "schritt", "étape", "etapa", "stap", "steg", "trin", "trinn", "krok",

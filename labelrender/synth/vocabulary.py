@@ -480,6 +480,10 @@ CAPTION_NAMES = {
              "houdbaar tot", "te gebruiken voor"),
     **_words("routing_code", "empfangsdepot", "versanddepot", "zieldepot", "abgangsdepot"),
     **_words("delivery_instructions", "avis", "avisierung"),
+    # A step of a work order's routing, and where it is done.
+    # (the glossary names these captions in the other languages)
+    **_words("operation", "op", "op no", "op #", "operation", "operation no", "oper"),
+    **_words("work_center", "work ctr", "work center", "work centre", "workcenter"),
     # The line of an order or a delivery note a package belongs to ("Pos. 020").
     **_words("line_number", "pos", "pos nr", "pos #", "line no", "line #", "line item",
              "po line", "bestellposition", "lieferposition", "auftragsposition",

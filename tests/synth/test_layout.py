@@ -937,3 +937,24 @@ def test_a_vietnamese_block_under_its_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_name"] == "Lê Quang Vũ"
     assert values["ship_to_phone"] == "0905 471 236"
+
+
+def test_a_routing_table_of_a_work_order() -> None:
+    # Headers, then rows further apart than a caption from its value; "WORK CTR" is a
+    # column's caption, not a goods' name.
+    header = [(30, "OP"), (100, "OPERATION"), (420, "WORK CTR"), (560, "QTY"),
+              (640, "SIGN / DATE")]
+    rows = [("010", "SAW CUT BLANKS", "SAW1"), ("020", "CNC MILL OP1", "HAAS-3"),
+            ("030", "DEBURR / TUMBLE", "FIN1")]
+    cells = "".join(
+        f"^FO30,{y}^A0N,24,24^FD{op}^FS^FO100,{y}^A0N,24,24^FD{what}^FS"
+        f"^FO420,{y}^A0N,24,24^FD{where}^FS"
+        for y, (op, what, where) in zip((420, 480, 540), rows, strict=True))
+    zpl = ("^XA^PW812^LL1218^FO30,160^A0N,28,28^FDPart No: 7731-220-B^FS"
+           "^FO30,240^A0N,24,24^FDQty: 250 pcs^FS" + "".join(
+               f"^FO{x},372^A0N,22,22^FD{text}^FS" for x, text in header) + cells + "^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    named = {v: k.rsplit("_", 1)[0] if k[-1].isdigit() else k for k, v in values.items()}
+    assert [named[op] for op in ("010", "020", "030")] == ["operation"] * 3
+    assert [named[wc] for wc in ("SAW1", "HAAS-3", "FIN1")] == ["work_center"] * 3
+    assert "WORK CTR" not in values.values()

@@ -185,10 +185,10 @@ def caption_name(caption: str) -> tuple[str, float]:
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
     # "N.º de série", "Nº de serie", "N. di serie": the number spelled out
-    numbered = re.match(r"(?:n o|n|no|nr|nro|num) (de|du|di|del|da|do) (.+)", key)
+    numbered = re.match(r"(?:n o|n|no|nr|nro|num) (?:(de|du|di|del|da|do) )?(.+)", key)
     if numbered:
-        tries += [f"numero {numbered.group(1)} {numbered.group(2)}",
-                  f"numero de {numbered.group(2)}"]
+        tries += [f"numero {numbered.group(1) or 'de'} {numbered.group(2)}",
+                  f"numero de {numbered.group(2)}", f"numero {numbered.group(2)}"]
     # ... unless the gloss is the caption in English: "Hinban (Part No.)"
     gloss = _GLOSS.search(caption)
     if gloss:

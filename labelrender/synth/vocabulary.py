@@ -484,6 +484,10 @@ CAPTION_NAMES = {
     # (the glossary names these captions in the other languages)
     **_words("operation", "op", "op no", "op #", "operation", "operation no", "oper"),
     **_words("work_center", "work ctr", "work center", "work centre", "workcenter"),
+    **_words("trailer_number", "trailer", "trailer no", "trailer #", "trailer number",
+             "trailer id"),
+    **_words("patient_id", "processo clínico", "processo clinico", "numero processo",
+             "numero de processo", "n processo"),
     # The line of an order or a delivery note a package belongs to ("Pos. 020").
     **_words("line_number", "pos", "pos nr", "pos #", "line no", "line #", "line item",
              "po line", "bestellposition", "lieferposition", "auftragsposition",

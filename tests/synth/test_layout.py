@@ -11,6 +11,20 @@ from labelrender.synth.engine import SynthesisRequest, make_engine
 ENGINE = make_engine("heuristic")
 
 
+def _one_line(line: str, x: int = 340, y: int = 400) -> dict[str, str]:
+    """The draft's values for one small line of text."""
+    zpl = f"^XA^CI28^PW812^LL406^FO{x},{y}^A0N,16,14^FD{line}^FS^XZ"
+    return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+
+
+def _stacked(lines: list[str], x: int, top: int, step: int, size: int) -> dict[str, str]:
+    """The draft's values for ``lines`` printed one under another (UTF-8)."""
+    zpl = "^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO{x},{top + step * i}^A0N,{size},{size}^FD{line}^FS"
+        for i, line in enumerate(lines)) + "^XZ"
+    return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+
+
 def two_blocks(sender_caption: str, receiver_caption: str) -> str:
     """A sender block above a receiver block, each under its caption (as on the
     Swedish DB Schenker label of the corpus)."""
@@ -542,8 +556,7 @@ def test_a_value_that_names_itself_after_unknown_words(line: str, values: dict[s
     ("Rev: 01.06", {}), ("PART NO", {})])
 def test_a_known_word_before_one_letter_or_a_small_number(line: str, values: dict[str, str]
                                                           ) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 def test_a_person_caption_before_a_number_names_their_number() -> None:
@@ -691,8 +704,7 @@ def test_a_service_banner_under_a_caption_and_lines_under_an_inline_caption_stay
     ("Gültig bis: 31.12.2026", {"valid_until": "31.12.2026"}),
     ("Delivery: Standard", {"delivery": "Standard"})])
 def test_an_event_in_the_caption_names_its_date(line: str, values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 @pytest.mark.parametrize(("line", "values"), [
@@ -703,16 +715,13 @@ def test_an_event_in_the_caption_names_its_date(line: str, values: dict[str, str
     ("Payment: Prepaid", {"payment_type": "Prepaid"}),
     ("Operatore: M. Ferraris", {"operator": "M. Ferraris"})])
 def test_a_caption_is_named_for_the_value_it_has(line: str, values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 def test_a_block_without_a_postcode_ends_at_its_phone() -> None:
     lines = ["RECEIVER", "Ibrahim Musa Danjuma", "Plot 1127, Aminu Kano Cres.", "Wuse II",
              "Abuja, FCT", "0906 331 5582", "Service Centre", "Wuse Zone 4 SC"]
-    zpl = "^XA^PW812^LL812" + "".join(
-        f"^FO410,{265 + 30 * i}^A0N,24,24^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 410, 265, 30, 24)
     assert values["ship_to_city"] == "Abuja, FCT"
     assert values["ship_to_address_1"] == "Plot 1127, Aminu Kano Cres."
 
@@ -743,8 +752,7 @@ def test_words_under_an_office_caption_are_the_routing_code() -> None:
     ("Items: 2 x human hair wig (boxed)", {"description": "2 x human hair wig (boxed)"}),
     ("Contents: 6 x 75 cl", {"quantity": "6 x 75 cl"})])
 def test_counts_goods_and_numbered_captions(line: str, values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 @pytest.mark.parametrize(("code", "variable"), [
@@ -758,9 +766,7 @@ def test_a_code_of_groups_in_a_large_font_is_variable(code: str, variable: bool)
 def test_a_town_that_starts_like_a_phone_caption_is_a_town() -> None:
     lines = ["TO", "Noa Ben-David", "23 Rothschild Blvd., Apt 9", "Tel Aviv-Yafo 6688112",
              "Israel"]
-    zpl = "^XA^PW812^LL1218" + "".join(
-        f"^FO130,{290 + 40 * i}^A0N,30,30^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 130, 290, 40, 30)
     assert values["ship_to_postal_city"] == "Tel Aviv-Yafo 6688112"
 
 
@@ -804,16 +810,13 @@ def test_rows_of_a_table_go_on_under_its_column_captions() -> None:
 @pytest.mark.parametrize(("line", "values"), [
     ("2 st", {"quantity": "2 st"}), ("12 pcs", {"quantity": "12 pcs"})])
 def test_a_count_with_its_unit_is_a_quantity(line: str, values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 def test_a_british_block_has_six_lines_over_its_postcode() -> None:
     lines = ["Mrs Eleanor Ashworth", "Flat 3", "Rosebank House", "27 Victoria Road",
              "Hebden Bridge", "West Yorkshire", "HX7 8AA"]
-    zpl = "^XA^PW812^LL1218" + "".join(
-        f"^FO300,{195 + 35 * i}^A0N,30,30^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 300, 195, 35, 30)
     assert values["ship_to_name"] == "Mrs Eleanor Ashworth"
     assert values["ship_to_postal_code"] == "HX7 8AA"
 
@@ -833,9 +836,7 @@ def test_the_country_ends_a_block() -> None:
     lines = ["Mottagare / Addressee", "Hannah Whitcombe", "52 Aro Street, Aro Valley",
              "Wellington 6021", "NEW ZEALAND",
              "Jag intygar att uppgifterna i denna deklaration är riktiga"]
-    zpl = "^XA^PW812^LL1218" + "".join(
-        f"^FO16,{348 + 24 * i}^A0N,22,22^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 16, 348, 24, 22)
     assert values["ship_to_country"] == "NEW ZEALAND" and len(values) == 4
 
 
@@ -846,8 +847,7 @@ def test_the_country_ends_a_block() -> None:
     ("Nata il: 21/09/1952", {"date_of_birth": "21/09/1952"}),
     ("Magasin: Q12 / M3", {"location": "Q12 / M3"})])
 def test_captions_of_plants_and_plates(line: str, values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO340,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line) == values
 
 
 @pytest.mark.parametrize(("caption", "name"), [
@@ -898,9 +898,7 @@ def test_places_in_a_warehouse_are_locations(body: str, values: dict[str, str]) 
     (["TO", "Priya Raman", "12 Nungambakkam High Road", "Chennai 600 017, Tamil Nadu",
       "+91 98400 12345"], "ship_to_postal_city", "Chennai 600 017, Tamil Nadu")])
 def test_postcodes_of_argentina_and_india(lines: list[str], part: str, text: str) -> None:
-    zpl = "^XA^PW812^LL1218" + "".join(
-        f"^FO40,{150 + 36 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values[part] == text
+    assert _stacked(lines, 40, 150, 36, 28)[part] == text
 
 
 @pytest.mark.parametrize(("line", "values"), [
@@ -911,16 +909,13 @@ def test_postcodes_of_argentina_and_india(lines: list[str], part: str, text: str
     ("Ingevroren op: 12-11-2026", {"manufacture_date": "12-11-2026"})])
 def test_captions_of_the_baltic_hungarian_and_dutch_labels(line: str,
                                                           values: dict[str, str]) -> None:
-    zpl = f"^XA^PW812^LL406^FO20,400^A0N,16,14^FD{line}^FS^XZ"
-    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == values
+    assert _one_line(line, 20, 400) == values
 
 
 def test_a_ukrainian_block_under_its_caption() -> None:
     lines = ["Кому:", "Бондар Сергій Миколайович", "вул. Дерибасівська, 16, кв. 8", "м. Одеса",
              "65026"]
-    zpl = "^XA^CI28^PW812^LL1218" + "".join(
-        f"^FO40,{200 + 34 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 40, 200, 34, 28)
     assert values["ship_to_name"] == "Бондар Сергій Миколайович"
 
 
@@ -932,9 +927,7 @@ def test_a_code_with_a_dash_is_no_postal_line() -> None:
 def test_a_vietnamese_block_under_its_caption() -> None:
     lines = ["Người nhận:", "Lê Quang Vũ", "Thôn Phú Lộc, Xã Hòa Tiến",
              "Huyện Hòa Vang, TP. Đà Nẵng", "ĐT: 0905 471 236"]
-    zpl = "^XA^CI28^PW812^LL1218" + "".join(
-        f"^FO40,{200 + 34 * i}^A0N,28,28^FD{line}^FS" for i, line in enumerate(lines)) + "^XZ"
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _stacked(lines, 40, 200, 34, 28)
     assert values["ship_to_name"] == "Lê Quang Vũ"
     assert values["ship_to_phone"] == "0905 471 236"
 

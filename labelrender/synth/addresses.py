@@ -497,6 +497,14 @@ _CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'at
                             r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
 
 
+# A company's legal form or trade word: "KESSLER & HART LLP", "VÉLO DU FJORD ENR.".
+_COMPANY = re.compile(
+    r"\b(?:llp|llc|inc|ltd|limited|gmbh|ag|kg|enr|sa|sas|sarl|srl|spa|sl|bv|nv|ab|a/s|oy|"
+    r"kft|zrt|sro|s\.r\.o|d\.o\.o|corp|corporation|company|plc|pty|co|s\.a|s\.l|s\.p\.a|"
+    r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
+    r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
+
+
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
                 or _NUMBERED_STREET.match(text))
@@ -559,6 +567,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     # after the address.
     honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)
     street = 0
+    name_line: Decision | None = None
     for i, d in enumerate(lines):
         if d.source.position in claimed:
             continue
@@ -575,7 +584,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
         elif i == honoured or not named and honoured is None and not marked:
-            part, named = "name", True
+            part, named, name_line = "name", True, d
         elif marked:  # Japan: the postcode mark starts its line
             part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
                 else "postal_city"
@@ -594,6 +603,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             # state after the town ("Selangor") is an address line
         elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
             part = "postal_code"  # the town follows on the same line, in a field of its own
+        elif street == 0 and name_line is not None and _COMPANY.search(d.text) \
+                and not _COMPANY.search(name_line.text) and not shapes.has_digits(d.text, 1):
+            part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
+            # KITCHEN SUPPLY", as UPS prints them): both name the party
+            name_line = None
         else:
             street += 1
             part = f"address_{street}"

@@ -951,3 +951,12 @@ def test_a_routing_table_of_a_work_order() -> None:
     assert [named[op] for op in ("010", "020", "030")] == ["operation"] * 3
     assert [named[wc] for wc in ("SAW1", "HAAS-3", "FIN1")] == ["work_center"] * 3
     assert "WORK CTR" not in values.values()
+
+
+def test_a_person_then_a_company_both_name_the_party() -> None:
+    lines = ["SHIP TO:", "PRIYA RAMAN", "(647) 555-0192", "NORTHSIDE KITCHEN SUPPLY",
+             "88 DUFFERIN ST UNIT 4", "TORONTO ON  M6K 1Y5"]
+    values = _stacked(lines, 60, 165, 38, 30)
+    assert (values["ship_to_name"], values["ship_to_name_2"]) == (
+        "PRIYA RAMAN", "NORTHSIDE KITCHEN SUPPLY")
+    assert values["ship_to_address_1"] == "88 DUFFERIN ST UNIT 4"

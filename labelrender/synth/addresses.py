@@ -49,6 +49,13 @@ def parties(decisions: list[Decision]) -> None:
     for d in decisions:
         if not d.variable or d.name not in ("phone", "contact", "email"):
             continue
+        caption = next((c for c in decisions if not c.variable and c.text
+                        and abs(c.source.ry - d.source.ry) <= max(6, c.source.font_height // 2)
+                        and 0 < d.source.rx - c.source.rx <= 300
+                        and shapes.address_role(c.text) in ("ship_to", "ship_from")), None)
+        if caption is not None:  # "TO:" beside "ATTN: MAILROOM": that caption's party
+            d.name = f"{shapes.address_role(caption.text)}_{d.name}"
+            continue
         best: tuple[float, str] | None = None
         for role, lines in blocks.items():
             top = min(x.source.ry for x in lines) - 60

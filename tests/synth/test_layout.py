@@ -960,3 +960,14 @@ def test_a_person_then_a_company_both_name_the_party() -> None:
     assert (values["ship_to_name"], values["ship_to_name_2"]) == (
         "PRIYA RAMAN", "NORTHSIDE KITCHEN SUPPLY")
     assert values["ship_to_address_1"] == "88 DUFFERIN ST UNIT 4"
+
+
+def test_a_contact_beside_an_address_caption_is_that_partys() -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,60^A0N,20,20^FDFROM:^FS^FO100,60^A0N,22,22^FDAcme Tools^FS"
+           "^FO100,86^A0N,22,22^FD12 Mill Road^FS^FO100,112^A0N,22,22^FDLeeds LS1 4AP^FS"
+           "^FO40,270^A0N,24,24^FDTO:^FS^FO100,270^A0N,30,30^FDATTN: MAILROOM / DANA WHITFIELD^FS"
+           "^FO100,308^A0N,36,36^FDKESSLER & HART LLP^FS"
+           "^FO100,352^A0N,32,32^FD1180 AVENUE OF THE AMERICAS^FS"
+           "^FO100,392^A0N,32,32^FDNEW YORK NY 10036^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_contact"] == "MAILROOM / DANA WHITFIELD"

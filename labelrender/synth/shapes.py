@@ -326,7 +326,7 @@ _GLOSSARY_BY_KEY: dict[str, str] = {}
 # The glossary's English names that are kinds of the vocabulary under another name.
 _GLOSSARY_KINDS = {"product_name": "description", "year_of_manufacture": "manufacture_date",
                    "packer": "operator", "inspector": "operator", "dock": "location",
-                   "door": "location"}
+                   "door": "location", "dosage": "dosage_instructions"}
 
 
 def _glossary() -> dict[str, str]:

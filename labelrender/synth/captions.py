@@ -365,6 +365,21 @@ def _column_name(header: Decision, cell: Decision) -> tuple[str, float]:
     return _for_words((name[0], min(name[1], 0.75)), cell.text)
 
 
+def captions_over_large_values(decisions: list[Decision]) -> None:
+    """Words in a small print right over a value printed much larger ("DEST SC" over
+    "CLT", "SORT ROUTE" over "M3-07") are that value's caption, not a caption and a
+    code of their own."""
+    for d in decisions:
+        if not d.variable or not d.prefix_len or d.source.is_barcode \
+                or not re.fullmatch(r"[^\W\d_]{1,5}", (d.value or "").strip()):
+            continue
+        if any(e is not d and e.variable and not e.source.is_barcode
+               and above(d.source, e.source)
+               and e.source.font_height >= 1.5 * d.source.font_height for e in decisions):
+            d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
+            d.reason, d.certainty = "a caption over a larger value", 0.7
+
+
 def caption_grid(decisions: list[Decision]) -> None:
     """A label laid out as small captions over larger values ("Waybill" over the number,
     "Declared Value" over the amount, "Payment" over "Wallet - Prepaid"): where at least

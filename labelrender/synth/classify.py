@@ -17,6 +17,7 @@ from .addresses import address_blocks, parties
 from .captions import (
     caption_grid,
     caption_values,
+    captions_over_large_values,
     column_captions,
     continued_lines,
     raw_caption_split,
@@ -434,5 +435,6 @@ def classify(label: SourceLabel) -> list[Decision]:
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)
+    captions_over_large_values(decisions)
     caption_grid(decisions)
     return decisions

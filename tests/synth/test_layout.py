@@ -971,3 +971,11 @@ def test_a_contact_beside_an_address_caption_is_that_partys() -> None:
            "^FO100,392^A0N,32,32^FDNEW YORK NY 10036^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_to_contact"] == "MAILROOM / DANA WHITFIELD"
+
+
+def test_words_in_small_print_over_a_large_code_are_its_caption() -> None:
+    zpl = ("^XA^PW812^LL1218^FO400,68^A0N,20,20^FDSORT ROUTE^FS"
+           "^FO400,92^A0N,60,60^FDM3-07^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "SORT ROUTE" not in values.values() and "ROUTE" not in values.values()
+    assert "M3-07" in values.values()

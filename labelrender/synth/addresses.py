@@ -262,11 +262,32 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             block += [anchor, prefix]
         claimed.update(d.source.position for d in block)
         blocks.append(block)
+    blocks += _blocks_over_phones(decisions, claimed, rules)
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
                                    strict=True):
         claimed.difference_update(d.source.position for d in block)
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+def _blocks_over_phones(decisions: list[Decision], claimed: set[int],
+                        rules: Rules | None) -> list[list[Decision]]:
+    """Blocks without a caption or a postcode (Pakistan, Bangladesh, the Gulf): a name,
+    a street and a town right above a phone number in their column."""
+    blocks: list[list[Decision]] = []
+    for anchor in decisions:
+        if anchor.source.position in claimed or anchor.source.is_barcode \
+                or not recognise.phone(anchor.text):
+            continue
+        above = _lines_above(decisions, anchor, claimed, rules)
+        if len(above) < 3 or any(d.variable or shapes.reads_as_caption(d.text)
+                                 or shapes.is_site(d.text) for d in above) \
+                or not shapes.words_only(above[-1].text) or shapes.has_digits(above[0].text, 1):
+            continue
+        block = [*above, anchor]
+        claimed.update(d.source.position for d in block)
+        blocks.append(block)
+    return blocks
 
 
 def _caption_left(decisions: list[Decision], d: Decision) -> bool:

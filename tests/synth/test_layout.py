@@ -979,3 +979,13 @@ def test_words_in_small_print_over_a_large_code_are_its_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert "SORT ROUTE" not in values.values() and "ROUTE" not in values.values()
     assert "M3-07" in values.values()
+
+
+def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
+    zpl = ("^XA^PW812^LL1218^FO20,75^A0N,20,20^FDFrom: Noor Organics, Gulberg III, Lahore^FS"
+           "^FO20,100^GB772,0,2^FS^FO20,115^A0N,34,34^FDAyesha Siddiqui^FS"
+           "^FO20,155^A0N,26,26^FDFlat 4B, Askari Tower, Clifton Block 2^FS"
+           "^FO20,187^A0N,30,30^FDKarachi^FS^FO20,222^A0N,26,26^FD+92 321 2480915^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values["ship_to_name"], values["ship_to_city"], values["ship_to_phone"]) == (
+        "Ayesha Siddiqui", "Karachi", "+92 321 2480915")

@@ -477,7 +477,10 @@ CAPTION_NAMES = {
     # ... and Hungarian and Dutch captions of goods
     **_words("part_number", "cikkszám", "cikkszam", "termékkód", "termekkod"),
     **_words("lot_number", "gyártási tétel", "gyartasi tetel", "tételszám", "tetelszam"),
-    **_words("expiry_date", "ten minste houdbaar tot", "ten minste houdbaar tot einde",
+    **_words("expiry_date", "käytä ennen", "kayta ennen", "använd före", "anvand fore",
+             "best før", "best for", "a consumir de preferência antes de",
+             "ten minste houdbaar tot",
+             "ten minste houdbaar tot einde",
              "houdbaar tot", "te gebruiken voor"),
     **_words("routing_code", "empfangsdepot", "versanddepot", "zieldepot", "abgangsdepot"),
     **_words("delivery_instructions", "avis", "avisierung"),

@@ -414,13 +414,13 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
         name = line.name or ""
         if name.endswith("_city") and not name.endswith("_postal_city"):
             _same_line_state_and_code(decisions, line, role, certainty, claimed)
-        if (line.name or "").endswith(("_postal_city", "_postal_code", "_city")):
+        if name.endswith(("_postal_city", "_postal_code", "_city")):
             _same_line_country(decisions, line, role, certainty, claimed)
-        if not (line.name or "").endswith(("_postal_code", "_country")):
+        if not name.endswith(("_postal_code", "_country")):
             continue
         code = _nearest_right(decisions, line, claimed, 200, lambda d: (
             shapes.POSTAL.fullmatch(d.text.strip().upper()) is not None)) \
-            if (line.name or "").endswith("_country") else None
+            if name.endswith("_country") else None
         if code is not None:
             _claim_line(code, role, "postal_code", certainty, claimed)
         town = _nearest_right(decisions, line, claimed, 500, lambda d: (

@@ -123,10 +123,11 @@ def _text(d: Decision) -> None:
         first = recognise.text_value(value.split()[0]) if value.split() else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
+        event = shapes.event_date(caption) if dated else None
         if dated and shapes.is_date_name(name[0]):
             pass  # "Fällig am: 30.11." says which date
-        elif dated and shapes.event_date(caption) is not None:
-            name = (shapes.event_date(caption) or "date", 0.8)  # "Entrega estimada: 27/11"
+        elif event is not None:
+            name = (event, 0.8)  # "Entrega estimada: 27/11"
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date")
                 and found[0] != "phone" and found[1] >= 0.9):
@@ -174,8 +175,9 @@ def _words_for_number(name: tuple[str, float], value: str,
                       found: tuple[str, float] | None) -> tuple[str, float]:
     if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
         return found  # "Contents: 24 x 330ml" is how much, not what
-    if shapes.named_by_value(name, value) != name:
-        return shapes.named_by_value(name, value)  # "Case 0213 of 0480", "PIN 3359..."
+    by_value = shapes.named_by_value(name, value)
+    if by_value != name:
+        return by_value  # "Case 0213 of 0480", "PIN 3359..."
     if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \
             and not shapes.has_letters(value):
         return _NUMBER_INSTEAD[name[0]], min(name[1], 0.7)  # "Patient 58213": the id

@@ -226,7 +226,6 @@ _WORDED_LOCATION = re.compile(rf"(?:{_PLACE_WORD}\.?\s*[A-Z0-9]{{1,4}}\s*[-/·,|
 _GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 
-@lru_cache(maxsize=8192)
 def _rated(text: str, unit: str) -> bool:
     """Not a code that only ends like a rating: "3 A", and no colour is "2 K"."""
     digits = re.match(r"\d+", text)
@@ -234,6 +233,7 @@ def _rated(text: str, unit: str) -> bool:
     return not (len(unit) == 1 and number < 10 or unit == "k" and number < 1000)
 
 
+@lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
     date and time, phone number."""

@@ -63,9 +63,11 @@ TRUTH = Path(__file__).with_name("synthesis_truth.json")
 # with a ``path`` labels a corpus label instead.
 WRITTEN = Path(__file__).with_name("synthesis_labels")
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "labelary"
-# Names that mean the same as a truth meaning.
+# Names that mean the same as a truth meaning, and British spellings of the words in
+# names (both sides of a comparison are read through them).
 ALIASES = {"postal_routing_code": "routing_code", "sort_code": "routing_code",
            "shipment_number": "tracking_number", "parcel_number": "tracking_number"}
+SPELLINGS = {"centre": "center", "colour": "color"}
 
 
 def load_truth(corpus: Path, written_only: bool = False) -> dict[str, tuple[str, list[list[str]]]]:
@@ -100,6 +102,7 @@ def meaning_of(name: str) -> str:
         text = shorter
     if text.endswith("_data") and text != "barcode_data":
         return "barcode_data"
+    text = "_".join(SPELLINGS.get(word, word) for word in text.split("_"))
     return ALIASES.get(text, text)
 
 
@@ -239,7 +242,7 @@ def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -
         kind[1] += 1
         groups[index].add(meaning)
         given = names.get(index, "")
-        right = meaning_of(given) in meaning.split("|")
+        right = meaning_of(given) in {meaning_of(m) for m in meaning.split("|")}
         confidence = getattr(result, "field_confidence", {}).get(given)
         if confidence is not None:
             s.points.append((confidence, right))

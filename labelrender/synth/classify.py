@@ -398,6 +398,25 @@ def _letter_codes(decisions: list[Decision]) -> None:
         _variable(d, "a hub or airport code in a large font", 0.65, 0, ("routing_code", 0.6))
 
 
+# GHS signal words in the languages of the labels ("GEFAHR", "Atención / Warning").
+_SIGNAL_WORD = (r"(?:danger|warning|gefahr|achtung|attention|peligro|atenci[oó]n|pericolo|"
+                r"attenzione|gevaar|waarschuwing|fara|varning|vaara|varoitus|fare|advarsel|"
+                r"niebezpiecze[nń]stwo|uwaga|perigo|aten[cç][aã]o|nebezpe[cč][ií]|"
+                r"varov[aá]n[ií]|vesz[eé]ly|figyelem|κίνδυνος|προσοχή|опасно|внимание)")
+_SIGNAL_WORDS = re.compile(rf"{_SIGNAL_WORD}(?:\s*[/|-]\s*{_SIGNAL_WORD})*", re.IGNORECASE)
+
+
+def _signal_words(decisions: list[Decision]) -> None:
+    """On a label with hazard statements, the signal word alone on its line is the
+    product's ("DANGER" for one chemical, "WARNING" for the next)."""
+    if not any(d.variable and d.name == "hazard_statements" for d in decisions):
+        return
+    for d in decisions:
+        if not d.variable and not d.source.is_barcode and _SIGNAL_WORDS.fullmatch(d.text):
+            _variable(d, "the signal word of a hazard label", 0.8, leading_spaces(d),
+                      ("signal_word", 0.75))
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -431,6 +450,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     goods.refine(decisions)
+    _signal_words(decisions)
     column_captions(decisions, goods.is_goods_label(decisions))
     table_rows(decisions)
     continued_lines(decisions)

@@ -84,6 +84,13 @@ _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
 _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
                          re.IGNORECASE)
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
+# GHS hazard labelling: hazard statements ("H314 Causes severe skin burns...", "EUH208"),
+# precautionary statements ("P305+P351+P338 IF IN EYES: ..."), pictogram codes.
+_HAZARD_STATEMENT = re.compile(r"^(?:EU)?H\d{3}[FfDd]{0,2}(?:\s?\+\s?H\d{3})*(?:\s|[:.,]|$)")
+_PRECAUTION = re.compile(r"^P\d{3}(?:\s?\+\s?P\d{3})*(?:\s|[:.,]|$)")
+_PICTOGRAMS = re.compile(r"^GHS0[1-9](?:\s*[,/+;]?\s*GHS0[1-9])*$")
+# A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
+_CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
@@ -275,6 +282,14 @@ def text_value(text: str) -> Recognised | None:
         return "date", 0.7
     if _TIME_SLOT.fullmatch(stripped):
         return "time_slot", 0.7  # "14:00-16:00": a delivery window, chosen per parcel
+    if _HAZARD_STATEMENT.match(stripped) and _statement_words(stripped):
+        return "hazard_statements", 0.8
+    if _PRECAUTION.match(stripped) and _statement_words(stripped):
+        return "precautionary_statements", 0.8
+    if _PICTOGRAMS.fullmatch(stripped):
+        return "pictograms", 0.75
+    if _CLOCK.fullmatch(stripped):
+        return "time", 0.75
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):
         return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)
@@ -296,6 +311,12 @@ def text_value(text: str) -> Recognised | None:
     if phone(stripped):  # with its country code it is sure, a national number less so
         return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found
+
+
+def _statement_words(text: str) -> bool:
+    """A statement's code is followed by words, or stands alone ("H225")."""
+    rest = text.split(None, 1)[1:] or [""]
+    return not rest[0] or re.search(r"[^\W\d_]{3,}", rest[0]) is not None
 
 
 @lru_cache(maxsize=4096)

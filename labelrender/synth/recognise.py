@@ -86,8 +86,10 @@ _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 # GHS hazard labelling: hazard statements ("H314 Causes severe skin burns...", "EUH208"),
 # precautionary statements ("P305+P351+P338 IF IN EYES: ..."), pictogram codes.
-_HAZARD_STATEMENT = re.compile(r"^(?:EU)?H\d{3}[FfDd]{0,2}(?:\s?\+\s?H\d{3})*(?:\s|[:.,]|$)")
-_PRECAUTION = re.compile(r"^P\d{3}(?:\s?\+\s?P\d{3})*(?:\s|[:.,]|$)")
+_HAZARD_STATEMENT = re.compile(r"^(?:EUH\d{3}|H[234]\d{2}[FfDd]{0,2})(?:\s?\+\s?H[234]\d{2})*"
+                               r"(?:\s|[:.,]|$)")
+_STATEMENT_P = r"P(?:10[1-3]|[234]\d{2}|50[1-3])"
+_PRECAUTION = re.compile(rf"^{_STATEMENT_P}(?:\s?\+\s?{_STATEMENT_P})*(?:\s|[:.,]|$)")
 _PICTOGRAMS = re.compile(r"^GHS0[1-9](?:\s*[,/+;]?\s*GHS0[1-9])*$")
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)

@@ -383,6 +383,8 @@ def is_postal_line(text: str) -> bool:
     if before.endswith("(") and after.startswith(")") \
             or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE):
         return False  # "... GmbH (70233)", "Kd.-Nr. 44721": a number, not a town's code
+    if re.search(r"[^\W\d_]-$", before):
+        return False  # "PES-0417 Merluza filete": the end of an article's code
     # Six or seven digits after a caption are its value ("Order 123456"), not a town's code
     # ("Tel Aviv-Yafo 6688112" only starts like a phone caption).
     name, certainty = caption_name(text[:match.start()])

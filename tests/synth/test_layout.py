@@ -966,3 +966,23 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values
+
+
+def test_a_hazard_labels_signal_word_changes_with_its_statements() -> None:
+    values = _stacked(["Isopropanol 99 %", "GEFAHR / DANGER",
+                       "H225 Flüssigkeit und Dampf leicht entzündbar.",
+                       "P210 Von Hitze fernhalten."], 40, 60, 60, 28)
+    assert values["signal_word"] == "GEFAHR / DANGER"
+    assert values["hazard_statements"].startswith("H225 ")
+    assert values["precautionary_statements"].startswith("P210 ")
+    # without hazard statements, "WARNING" is a heading of the layout
+    assert "signal_word" not in _stacked(["WARNING", "Keep dry"], 40, 60, 60, 28)
+
+
+def test_a_received_by_caption_names_the_person_beside_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,100^A0N,28,28^FDRECEIVED BY^FS"
+           "^FO260,96^A0N,36,36^FDD. ALVAREZ^FS^FO30,160^A0N,28,28^FDTIME^FS"
+           "^FO260,156^A0N,36,36^FD14:32^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["received_by"] == "D. ALVAREZ"
+    assert values["time"] == "14:32"

@@ -182,7 +182,23 @@ def test_a_rating_is_named_by_its_unit(text: str, name: str | None) -> None:
 
 @pytest.mark.parametrize(("text", "postal"), [
     ("Schmiedewerk Lüdenscheid GmbH (70233)", False), ("R. Villanueva #4471", False),
-    ("PLZ: 80331 München", True), ("75008 Paris", True)])
+    ("PES-0417 Merluza filete IQF", False),  # the end of an article's code
+    ("PLZ: 80331 München", True), ("75008 Paris", True), ("D-12345 Berlin", True),
+    ("Tokyo 105-0012, Japan", True)])
 def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
                                                                     postal: bool) -> None:
     assert shapes.is_postal_line(text) is postal
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("22:47", "time"), ("7:05 PM", "time"), ("14h30", "time"),
+    ("12.50", None), ("4:1", None), ("25:10", None),  # a price, a ratio, no hour
+    ("H314 Verursacht schwere Verätzungen der Haut", "hazard_statements"),
+    ("EUH208 Contains linalool. May produce an allergic reaction.", "hazard_statements"),
+    ("H225", "hazard_statements"),
+    ("P305+P351+P338 IF IN EYES: Rinse cautiously", "precautionary_statements"),
+    ("GHS02 GHS07", "pictograms"), ("GHS05", "pictograms"),
+    ("H2O", None), ("P100 filter", None)])
+def test_times_and_hazard_statements(text: str, name: str | None) -> None:
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name

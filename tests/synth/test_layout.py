@@ -963,6 +963,9 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("Pakuotė 2 iš 3", {"piece_count": "2 iš 3"}),
     ("Cikkszám: FV-A60-0952-27", {"part_number": "FV-A60-0952-27"}),
     ("Ingevroren op: 12-11-2026", {"manufacture_date": "12-11-2026"}),
+    ("Vytištěno 25.11.2026 10:22", {"print_date": "25.11.2026 10:22"}),
+    ("SHIP 11/25/2026", {"ship_date": "11/25/2026"}),
+    ("Verpackt am: 24.11.2026", {"pack_date": "24.11.2026"}),
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values

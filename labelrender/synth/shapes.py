@@ -318,7 +318,14 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         return "tracking_number", 0.8
     if name[0] == "vendor" and len(value.split()) == 1 and has_digits(value, 3):
         return "supplier_number", name[1]  # "Vendor" over "V801223746": the vendor's number
+    if name[0] == "cod_amount" and re.search(r"[^\W\d_]{2}.*\d|\d.*[^\W\d_]{2}", value) \
+            and not _AMOUNT.fullmatch(value):
+        return "part_number", 0.6  # "Cod. VM-RML-214": "código", a code, not cash on delivery
     return name
+
+
+# An amount of money however written: "1,250 Tk", "PKR 2,499", "Rs. 6,850", "38,90 EUR".
+_AMOUNT = re.compile(r"(?:[^\W\d_]{1,4}\.?\s?)?\d[\d\s.,']*(?:\s?[^\W\d_]{1,4}\.?)?")
 
 
 _NAMES_BY_KEY: dict[str, str] = {}

@@ -97,6 +97,9 @@ _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
 _UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
+# A tyre's size, load index and speed rating: "235/55 R18 104H XL", "205/55ZR16 91W".
+_TYRE = re.compile(r"^(?:P|LT)?\d{3}/\d{2}\s?Z?R\s?\d{2}(?:[.,]5)?(?:\s?\d{2,3}(?:/\d{2,3})?[A-Z])?"
+                   r"(?:\s?(?:XL|RF|C|M\+S|RFT))*$")
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -150,7 +153,8 @@ def _gs1_ais(data: str) -> Recognised | None:
         return ("gtin", 0.9) if len(data) == 16 else ("barcode_data", 0.8)
     if re.match(r"0[12]\d{16}", data):
         return "barcode_data", 0.7  # a GTIN and more, its check digit wrong
-    if re.match(r"42[01]\d{3,}", data):
+    if re.match(r"42[01](?=[0-9A-Z]{0,20}\d)[0-9A-Z]{3,}", data):  # a postcode (Canada's
+        # with its letters)
         rest = data[3:]
         if re.search(r"9[1-5]\d{20,}$", rest):  # ZIP then a USPS IMpb: the tracking number
             return "tracking_number", 0.9
@@ -201,7 +205,7 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     if symbology == "B2" and re.fullmatch(r"\d{14}", code) and gs1_valid(code):
         return "gtin", 0.85  # ITF-14: a case's GTIN
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
-            r"(?:00\d{18}|42[01]\d|403)", code):
+            r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
         found = _gs1_ais(code)
         if found is not None:
             return found
@@ -272,6 +276,8 @@ def text_value(text: str) -> Recognised | None:
         return _RATING_NAMES[rating.group(1).lower()], 0.7  # "1055 lm", "220-240 V AC"
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85
+    if _TYRE.fullmatch(stripped):
+        return "tyre_size", 0.8
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
             or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped):
         return "date", 0.85

@@ -198,7 +198,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("H225", "hazard_statements"),
     ("P305+P351+P338 IF IN EYES: Rinse cautiously", "precautionary_statements"),
     ("GHS02 GHS07", "pictograms"), ("GHS05", "pictograms"),
-    ("H2O", None), ("P100 filter", None)])
-def test_times_and_hazard_statements(text: str, name: str | None) -> None:
+    ("H2O", None), ("P100 filter", None),
+    ("235/55 R18 104H XL", "tyre_size"), ("205/55ZR16 91W", "tyre_size"),
+    ("(420) L7E0Z4", "routing_code")])  # a Canadian postcode in GS1's AI 420
+def test_times_hazard_statements_and_tyre_sizes(text: str, name: str | None) -> None:
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name

@@ -417,6 +417,32 @@ def _signal_words(decisions: list[Decision]) -> None:
                       ("signal_word", 0.75))
 
 
+# The orange plate of a dangerous-goods load: the hazard identification number (Kemler
+# code: "33", "X423") over the UN number ("1993"), both printed large.
+_KEMLER = re.compile(r"X?[2-9]\d{1,2}")
+_UN_NUMBER = re.compile(r"(?:UN\s?)?(\d{4})")
+_PLATE_FONT = 30
+
+
+def _hazard_plates(decisions: list[Decision]) -> None:
+    texts = [d for d in decisions if not d.source.is_barcode
+             and d.source.font_height >= _PLATE_FONT]
+    for upper in texts:
+        if not _KEMLER.fullmatch(upper.text.strip()):
+            continue
+        u = upper.source
+        lower = next((d for d in texts if _UN_NUMBER.fullmatch(d.text.strip())
+                      and abs(d.source.rx - u.rx) <= 40
+                      and 0 < d.source.ry - u.ry <= 2.5 * u.font_height), None)
+        if lower is None:
+            continue
+        for d, name in ((upper, "hazard_number"), (lower, "un_number")):
+            if not d.variable or d.name_certainty < 0.85:
+                d.variable = False
+                _variable(d, "a number of a dangerous-goods plate", 0.8, leading_spaces(d),
+                          (name, 0.75))
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -457,6 +483,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)
+    _hazard_plates(decisions)
     captions_over_large_values(decisions)
     caption_grid(decisions)
     return decisions

@@ -90,6 +90,8 @@ _HAZARD_STATEMENT = re.compile(r"^(?:EUH\d{3}|H[234]\d{2}[FfDd]{0,2})(?:\s?\+\s?
                                r"(?:\s|[:.,]|$)")
 _STATEMENT_P = r"P(?:10[1-3]|[234]\d{2}|50[1-3])"
 _PRECAUTION = re.compile(rf"^{_STATEMENT_P}(?:\s?\+\s?{_STATEMENT_P})*(?:\s|[:.,]|$)")
+# A UN number alone, or in front of the goods' proper shipping name.
+_UN_LINE = re.compile(r"^UN\s?\d{4}(?:$|[\s,]+[^\W\d_]{3,}.*)")
 _PICTOGRAMS = re.compile(r"^GHS0[1-9](?:\s*[,/+;]?\s*GHS0[1-9])*$")
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
@@ -294,6 +296,9 @@ def text_value(text: str) -> Recognised | None:
         return "hazard_statements", 0.8
     if _PRECAUTION.match(stripped) and _statement_words(stripped):
         return "precautionary_statements", 0.8
+    un_line = _UN_LINE.fullmatch(stripped)
+    if un_line:
+        return ("un_number", 0.8) if len(stripped) <= 7 else ("proper_shipping_name", 0.7)
     if _PICTOGRAMS.fullmatch(stripped):
         return "pictograms", 0.75
     if _CLOCK.fullmatch(stripped):

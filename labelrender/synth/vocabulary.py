@@ -140,7 +140,11 @@ CAPTION_NAMES = {
     **_words("quantity", "qty", "quantity", "count", "qté", "qte", "quantite", "units",
              "stück", "stuck", "stk", "menge", "quantité", "quantità", "cantidad",
              "aantal", "antal", "ilość", "item", "items", "pk", "pack", "case pack",
-             "inner pack", "pack qty", "vpe", "colisage", "conditionnement"),
+             "inner pack", "pack qty", "vpe", "colisage", "conditionnement",
+             # counts of things or of packs, as a caption of their own
+             "quantidade", "qtd", "qtde", "cajas", "kusů", "kusu", "boxes", "kartons",
+             "pallets", "paletten", "palets", "stückzahl", "stuckzahl", "unidades", "uds",
+             "nettomenge", "bossen", "parcels", "bags", "rolls"),
     **_words("account_number", "account", "account no", "account #", "account number",
              "acct", "acct no", "abrechnungsnr", "abrechnungsnummer", "billing account",
              "numero de compte", "konto", "kontonummer", "cad"),

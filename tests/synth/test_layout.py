@@ -991,3 +991,10 @@ def test_a_received_by_caption_names_the_person_beside_it() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["received_by"] == "D. ALVAREZ"
     assert values["time"] == "14:32"
+
+
+def test_an_orange_plates_numbers_are_the_hazard_and_the_un_number() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,40^A0N,28,28^FDGefahrgut / Dangerous goods^FS"
+           "^FO600,120^A0N,60,60^FD33^FS^FO580,190^A0N,60,60^FD1993^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values["hazard_number"], values["un_number"]) == ("33", "1993")

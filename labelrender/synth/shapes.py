@@ -184,6 +184,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
+    joined = re.fullmatch(r"([^\W\d_]{3,}) (?:nr|#)", key)  # "Auftrags-Nr.": "auftragsnr"
+    if joined:
+        tries += [joined.group(1) + "nr", joined.group(1) + "nummer"]
     # "N.º de série", "Nº de serie", "N. di serie": the number spelled out
     numbered = re.match(r"(?:n o|n|no|nr|nro|num) (?:(de|du|di|del|da|do) )?(.+)", key)
     if numbered:

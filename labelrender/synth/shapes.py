@@ -9,6 +9,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from babel import Locale
+
 from .glossary import GLOSSARY
 from .vocabulary import (
     ADDRESS_ROLES,
@@ -30,14 +32,38 @@ def _caption_key(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def is_country(text: str) -> bool:
-    """A country line: a name or code of COUNTRIES, alone or as "HU - Magyarország"
-    or "United States (USA)"."""
+    """A country line: a name or code of COUNTRIES, or a country's name in one of the
+    carriers' languages, alone or as "HU - Magyarország" or "United States (USA)"."""
     key = re.sub(r"\s+", " ", text.strip().upper().strip("()"))
+    countries = _country_names()
     named = re.fullmatch(r"(.+) ([A-Z]{2,3})", key)  # "UNITED STATES US"
-    if named and named.group(1) in COUNTRIES and named.group(2) in COUNTRIES:
+    if named and named.group(1) in countries and named.group(2) in COUNTRIES:
         return True
     parts = [key] + [p.strip(" ()") for p in re.split(r" - |\(|\)", key) if p.strip(" ()")]
-    return bool(key) and len(key) <= 40 and all(p in COUNTRIES for p in parts[1:] or parts)
+    return bool(key) and len(key) <= 40 and all(p in countries for p in parts[1:] or parts)
+
+
+# The languages whose names of countries a label prints.
+_COUNTRY_LANGUAGES = ("en", "de", "fr", "it", "es", "pt", "nl", "sv", "da", "nb", "fi", "pl",
+                      "cs", "sk", "hu", "ro", "tr", "lt", "lv", "et", "hr", "sl", "bg", "el",
+                      "ru", "uk", "vi", "id")
+
+
+@lru_cache(maxsize=1)
+def _country_names() -> frozenset[str]:
+    """COUNTRIES and every country's name in the carriers' languages (CLDR, through
+    Babel): "MARTINIQUE", "UKRAINA", "УКРАЇНА"."""
+    names = set(COUNTRIES)
+    for language in _COUNTRY_LANGUAGES:
+        for code, name in Locale.parse(language).territories.items():
+            if len(code) == 2 and code.isalpha() and code not in _NOT_COUNTRIES:
+                names.add(name.upper())
+    return frozenset(names)
+
+
+# Territory codes of CLDR that are not a country a parcel goes to: the EU, the
+# eurozone, the UN, pseudo-locales and "unknown region".
+_NOT_COUNTRIES = frozenset({"EU", "EZ", "UN", "XA", "XB", "ZZ", "QO"})
 
 
 _MONTHS = r"(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)[A-Z]*"

@@ -206,3 +206,10 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
 def test_times_hazard_statements_and_tyre_sizes(text: str, name: str | None) -> None:
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "country"), [
+    ("MARTINIQUE", True), ("Україна", True), ("Bangladesh", True), ("HU - Magyarország", True),
+    ("European Union", False), ("Hebden Bridge", False)])
+def test_countries_by_their_names_in_the_carriers_languages(text: str, country: bool) -> None:
+    assert shapes.is_country(text) is country

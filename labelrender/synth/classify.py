@@ -458,11 +458,15 @@ def classify(label: SourceLabel) -> list[Decision]:
         barcode = _barcode_of(d, barcodes)
         if barcode is None:
             _captioned_barcode_value(d, barcodes)
+        if barcode is not None and d.variable and d.name == "phone" and not d.prefix_len:
+            d.variable = False  # a barcode's number printed under it is no phone
         generic = barcode is not None and (barcode.name or "").endswith("_data")
         if barcode is not None and barcode.name and generic and not d.variable:
             # The barcode says nothing of its data; the printed form may.
             own = shapes.shape_name(d.text) or ("tracking_number", 0.6) \
                 if shapes.is_tracking(d.text) else None
+            if own is not None and own[0] == "phone":
+                own = None  # a barcode's number is no phone, however it is spaced
             _variable(d, "printed form of barcode data", 0.9, 0,
                       own or (barcode.name, min(0.8, barcode.name_certainty)))
         elif barcode is not None and barcode.name and not generic and (

@@ -339,8 +339,9 @@ def phone(text: str) -> bool:
     value = re.sub(r"^(?:tel|phone|telefon|tlf)\.?:?\s*", "", text.strip(), flags=re.I)
     value = re.sub(r"\s*(?:x|ext\.?|extension)\s*\d{1,5}$", "", value, flags=re.I)
     digits = sum(c.isdigit() for c in value)
-    if not 7 <= digits <= 15 or re.search(r"[^\d\s()+./-]", value) or _DATE.match(value):
-        return False
+    if not 7 <= digits <= 15 or re.search(r"[^\d\s()+./-]", value) or _DATE.match(value) \
+            or len(set(re.sub(r"\D", "", value))) == 1:
+        return False  # "0000000000", "000000/000000": a sample, no number
     if value.startswith(("+", "00")):
         try:
             number = phonenumbers.parse("+" + value.lstrip("+").removeprefix("00")

@@ -998,3 +998,10 @@ def test_an_orange_plates_numbers_are_the_hazard_and_the_un_number() -> None:
            "^FO600,120^A0N,60,60^FD33^FS^FO580,190^A0N,60,60^FD1993^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert (values["hazard_number"], values["un_number"]) == ("33", "1993")
+
+
+def test_a_barcodes_number_printed_under_it_is_no_phone() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO60,100^BY3^B2N,120,N^FD0057481229^FS"
+           "^FO60,240^A0N,50,50^FD0057 481229^FS^XZ")
+    names = set(ENGINE.synthesize(SynthesisRequest(zpl)).draft.values)
+    assert not any("phone" in name for name in names), names

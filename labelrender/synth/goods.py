@@ -54,6 +54,19 @@ _LAYOUT_WORDS = re.compile(
     r"tel|phone|fax|tél|telefon|arrow|direction)\b|\((?:€|\$|£|eur|usd|gbp|kg|g|lb|mm|cm|m|in|%)\)$|"
     r"(?:since|est\.?|seit|dal|depuis|desde|od|sinds|"
     r"sedan|anno|gegr\.?|fondée? en)\s+\d{4}", re.IGNORECASE)
+# Kinds of business and institution: a line naming one is the label owner's name
+# ("Löwen-Apotheke", "Clinique Vétérinaire du Bocage", "Lincoln Elementary Cafeteria"),
+# printed on every label of its goods.
+_OWNER = re.compile(
+    r"\b(?:apotheke|pharmacy|pharmacie|farmacia|farmácia|apotek|apteka|lékárna|clinic|"
+    r"clinique|klinik|clínica|clinica|kliniek|hospital|hôpital|krankenhaus|ospedale|"
+    r"ziekenhuis|cafeteria|canteen|kantine|mensa|restaurant|bakery|boulangerie|bäckerei|"
+    r"bakkerij|panadería|maison|caseificio|fromagerie|käserei|consorzio|cooperativa|"
+    r"coopérative|genossenschaft|tuincentrum|gartencenter|garden cent(?:re|er)|jardinerie|"
+    r"vivaio|\w*dienst|school|schule|école|scuola|escuela|universit\w*|laborat\w*|"
+    r"brewery|brauerei|brasserie|birrificio|winery|weingut|dairy|molkerei|\w*røgeri|"
+    r"\w*rökeri|räucherei|smokehouse|metzgerei|boucherie|butcher|macelleria|carnicería|"
+    r"talho|slagerij|\w*hotel)\b", re.IGNORECASE)
 _LARGE = 40
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _INSTRUCTION = re.compile(
@@ -280,7 +293,7 @@ def _description_like(text: str) -> bool:
             or "___" in text or "°" in text or shapes.is_web(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
         return False
-    if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text):
+    if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text) or _OWNER.search(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
 

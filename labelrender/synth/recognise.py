@@ -25,9 +25,10 @@ _REGIONS = ("US", "GB", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "DK", "NO", "C
             "CA", "AT", "CH", "BE", "FI", "PT", "IE", "TR", "AU")
 _UNIT = r"(?:kgs?|lbs?|g|gr|grams?|oz|ounces?|kilos?)"
 _NUMBER = r"\d+(?:[.,]\d+)?"
+# (the EU's estimated sign "℮" after a pack's weight, often printed as an "e")
 WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
-                    rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})$",
-                    re.IGNORECASE)
+                    rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})"
+                    r"(?:\s?[e℮])?$", re.IGNORECASE)
 _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
@@ -77,7 +78,8 @@ _YEAR_MONTH = re.compile(r"^20\d{2}-(?:0[1-9]|1[0-2])$")
 _MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_TIME})?$", re.I)
 _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|HUF|RON|"
              r"BGN|RSD|TRY|ISK|SAR|AED|EGP|NGN|KES|ZAR|INR|PHP|IDR|MYR|SGD|HKD|CNY|JPY|KRW|THB|"
-             r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn)")
+             r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn|RUB|UAH|KZT|BYN|GEL|"
+             r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR)")
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY})$")
 # A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
@@ -233,6 +235,11 @@ _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|re
                r"alvéole|corsia|scaffale|ripiano|campata|gangpad|stelling|vak|rząd|rzad|regał|"
                r"regal|półka|polka|ulička|ulicka|regál|police|gång|hylla|sektion|corredor|"
                r"prateleira)")
+# One place word and its number: "CÁMARA 3", "Kas 3", "Dock 12", "Lane C-06".
+_PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cámara|camara|"
+                    r"kammer|kühlraum|kas|room|rm|ward|bed|cama|letto|bett|tor|porte|puerta|"
+                    r"muelle|quai|baia|doca)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
+                    r"[A-Z]\d{0,2}-\d{1,3})", re.IGNORECASE)
 _WORDED_LOCATION = re.compile(rf"(?:{_PLACE_WORD}\.?\s*[A-Z0-9]{{1,4}}\s*[-/·,|]?\s*){{2,}}",
                               re.IGNORECASE)
 
@@ -321,6 +328,8 @@ def text_value(text: str) -> Recognised | None:
         return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
     if _WORDED_LOCATION.fullmatch(stripped):
         return "location", 0.8  # "Gang 4 / Regal 12 / Fach 3"
+    if _PLACE.fullmatch(stripped):
+        return "location", 0.6  # "CÁMARA 3", "Dock 12"
     if phone(stripped):  # with its country code it is sure, a national number less so
         return ("phone", 0.8) if stripped.lstrip("(").startswith(("+", "00")) else ("phone", 0.65)
     return found

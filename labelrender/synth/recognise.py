@@ -237,7 +237,7 @@ _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|re
                r"prateleira)")
 # One place word and its number: "CÁMARA 3", "Kas 3", "Dock 12", "Lane C-06".
 _PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cámara|camara|"
-                    r"kammer|kühlraum|kas|room|rm|ward|bed|cama|letto|bett|tor|porte|puerta|"
+                    r"kammer|kühlraum|kas|room|ward|bed|cama|letto|bett|tor|porte|puerta|"
                     r"muelle|quai|baia|doca)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
                     r"[A-Z]\d{0,2}-\d{1,3})", re.IGNORECASE)
 _WORDED_LOCATION = re.compile(rf"(?:{_PLACE_WORD}\.?\s*[A-Z0-9]{{1,4}}\s*[-/·,|]?\s*){{2,}}",

@@ -240,6 +240,11 @@ _PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cáma
                     r"kammer|kühlraum|kas|room|ward|bed|cama|letto|bett|tor|porte|puerta|"
                     r"muelle|quai|baia|doca)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
                     r"[A-Z]\d{0,2}-\d{1,3})", re.IGNORECASE)
+# A department or ward, its word abbreviated as such labels print it: "Oddz. Chir.",
+# "Avd. Inköp, Hus 211", "Abt. Einkauf".
+_DEPARTMENT = re.compile(r"^(?:oddz|oddział|oddzial|oddělení|oddeleni|avd|avdelning|abt|"
+                         r"abteilung|dept|afd|afdeling|osasto|reparto)\.?\s+[^\W\d_].{0,40}$",
+                         re.IGNORECASE)
 _WORDED_LOCATION = re.compile(rf"(?:{_PLACE_WORD}\.?\s*[A-Z0-9]{{1,4}}\s*[-/·,|]?\s*){{2,}}",
                               re.IGNORECASE)
 
@@ -328,6 +333,8 @@ def text_value(text: str) -> Recognised | None:
         return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
     if _WORDED_LOCATION.fullmatch(stripped):
         return "location", 0.8  # "Gang 4 / Regal 12 / Fach 3"
+    if _DEPARTMENT.fullmatch(stripped):
+        return "department", 0.6
     if _PLACE.fullmatch(stripped):
         return "location", 0.6  # "CÁMARA 3", "Dock 12"
     if phone(stripped):  # with its country code it is sure, a national number less so

@@ -38,12 +38,21 @@ def raw_end(source: SourceField, start: int, printed: str,
     return None
 
 
+# How much larger than its caption a value may be printed for a word that is a
+# caption elsewhere to be read as the value.
+_VALUE_PRINT = 1.8
+
+
 def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | None:
     """The field a caption labels: beside it on its line, else right below it."""
     c = caption.source
+    # (a word of the vocabulary printed far larger than the caption is its value:
+    # "DEST." over "ABV", Abuja's airport, not alcohol by volume)
     candidates = [d for d in decisions if d is not caption and not d.source.is_barcode
                   and d.text and not shapes.is_caption(d.text)
-                  and not shapes.is_known_caption(d.text) and not _heading_beside(d, c)]
+                  and (not shapes.is_known_caption(d.text)
+                       or d.source.font_height >= _VALUE_PRINT * c.font_height)
+                  and not _heading_beside(d, c)]
     line = max(10, int(0.6 * c.font_height))
     # (a field under a caption of its own, far across the line, is that caption's:
     # "Payment" ... "Delivery Type" over "HOME DELIVERY")

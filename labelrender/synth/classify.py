@@ -362,8 +362,9 @@ def _data_identifiers(decisions: list[Decision]) -> None:
         barcode.name, barcode.name_certainty = text.name, 0.7
 
 
-# A hub or airport code printed large on a parcel label: "ORD", "YQB", "CO-DEN".
-_LETTER_CODE = re.compile(r"[^\W\d_]{3}|[^\W\d_]{2,3}-[^\W\d_]{3}")
+# A hub or airport code printed large on a parcel label: "ORD", "YQB", "CO-DEN",
+# "CHN/TNR", "DNG-HC".
+_LETTER_CODE = re.compile(r"[^\W\d_]{3}|[^\W\d_]{2,3}[-/][^\W\d_]{2,3}")
 _LETTER_CODE_FONT = 34
 # The top left corner, where a carrier prints its logo ("UPS", "MPL"); a code at
 # the top right is the hub ("AUH" beside "EMIRATES POST").

@@ -1005,3 +1005,14 @@ def test_a_barcodes_number_printed_under_it_is_no_phone() -> None:
            "^FO60,240^A0N,50,50^FD0057 481229^FS^XZ")
     names = set(ENGINE.synthesize(SynthesisRequest(zpl)).draft.values)
     assert not any("phone" in name for name in names), names
+
+
+@pytest.mark.parametrize("code", ["DNG-HC", "CHN/TNR"])
+def test_two_letter_codes_joined_are_a_hub_printed_large(code: str) -> None:
+    zpl = on_a_parcel(f"^FO560,60^A0N,60,60^FD{code}^FS")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("routing_code") == code
+
+
+def test_a_caption_word_printed_large_under_a_routing_caption_is_its_value() -> None:
+    zpl = on_a_parcel("^FO560,30^A0N,22,22^FDDEST.^FS^FO560,55^A0N,50,50^FDABV^FS")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("routing_code") == "ABV"

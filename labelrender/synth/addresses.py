@@ -268,6 +268,7 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         claimed.update(d.source.position for d in block)
         blocks.append(block)
     blocks += _blocks_over_phones(decisions, claimed, rules)
+    blocks += _phones_under_names(decisions, claimed, rules)
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
                                    strict=True):
         claimed.difference_update(d.source.position for d in block)
@@ -293,6 +294,34 @@ def _blocks_over_phones(decisions: list[Decision], claimed: set[int],
         claimed.update(d.source.position for d in block)
         blocks.append(block)
     return blocks
+
+
+def _phones_under_names(decisions: list[Decision], claimed: set[int],
+                        rules: Rules | None) -> list[list[Decision]]:
+    """Blocks without a caption or a postcode that print the phone right under the name
+    (Bangladesh, India): a name, its phone, then the street and the town below."""
+    blocks: list[list[Decision]] = []
+    for anchor in decisions:
+        if anchor.source.position in claimed or anchor.source.is_barcode \
+                or not recognise.phone(anchor.text):
+            continue
+        above = _lines_above(decisions, anchor, claimed, rules)[-1:]
+        below = _block_lines(decisions, anchor, anchor.source.ry, rules)[1:4]
+        if not above or len(below) < 2 or not _person_or_company(above[0]) \
+                or any(d.source.position in claimed or d.prefix_len or shapes.is_site(d.text)
+                       or d.variable and d.name_certainty >= 0.5 for d in below) \
+                or not shapes.has_letters(below[0].text) or not shapes.words_only(below[-1].text):
+            continue
+        block = [above[0], anchor, *below]
+        claimed.update(d.source.position for d in block)
+        blocks.append(block)
+    return blocks
+
+
+def _person_or_company(d: Decision) -> bool:
+    """A line that can be a party's name: two to five words, no digits, no caption."""
+    return not d.variable and shapes.words_only(d.text) and 2 <= len(d.text.split()) <= 5 \
+        and not shapes.reads_as_caption(d.text)
 
 
 def _caption_left(decisions: list[Decision], d: Decision) -> bool:

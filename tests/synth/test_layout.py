@@ -1016,3 +1016,13 @@ def test_two_letter_codes_joined_are_a_hub_printed_large(code: str) -> None:
 def test_a_caption_word_printed_large_under_a_routing_caption_is_its_value() -> None:
     zpl = on_a_parcel("^FO560,30^A0N,22,22^FDDEST.^FS^FO560,55^A0N,50,50^FDABV^FS")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("routing_code") == "ABV"
+
+
+def test_a_block_with_the_phone_under_the_name() -> None:
+    zpl = ("^XA^PW812^LL1218^FO20,20^A0N,40,40^FDPathao Courier^FS"
+           "^FO20,280^A0N,30,30^FDTanvir Ahmed^FS^FO20,316^A0N,26,26^FD01712-449083^FS"
+           "^FO20,350^A0N,24,24^FDHouse 18, Road 11, Sector 6^FS"
+           "^FO20,380^A0N,24,24^FDUttara, Dhaka^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values["ship_to_name"], values["ship_to_phone"], values["ship_to_city"]) == (
+        "Tanvir Ahmed", "01712-449083", "Uttara, Dhaka")

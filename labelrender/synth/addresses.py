@@ -525,8 +525,10 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
                 or shapes.is_caption(d.text) or len(lines) == most or _POSTAGE.search(d.text) \
                 or d.source.font_height > _FONT_JUMP * below.source.font_height \
+                and not (lines and _person_or_company(d)) \
                 or _ruled_between(rules, d, below):
             break  # a code printed much larger above a block (or ruled off) is no line of it
+            # (the name may be: "MARIA GONZALEZ" in large print over her street)
         lines.append(d)
         below = d
     return list(reversed(lines))

@@ -1026,3 +1026,12 @@ def test_a_block_with_the_phone_under_the_name() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert (values["ship_to_name"], values["ship_to_phone"], values["ship_to_city"]) == (
         "Tanvir Ahmed", "01712-449083", "Uttara, Dhaka")
+
+
+def test_a_name_printed_large_over_its_address_is_the_blocks_first_line() -> None:
+    zpl = ("^XA^PW812^LL1218^FO40,40^A0N,30,30^FDACME PARCEL^FS"
+           "^FO40,300^A0N,56,56^FDMaria Gonzalez^FS^FO40,370^A0N,26,26^FD1200 Elm Street^FS"
+           "^FO40,400^A0N,26,26^FDSpringfield IL 62704^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values["ship_to_name"], values["ship_to_address_1"]) == (
+        "Maria Gonzalez", "1200 Elm Street")

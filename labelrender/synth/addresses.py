@@ -36,12 +36,6 @@ _FONT_JUMP = 1.7
 
 
 _LEADING = 1.5
-# The words of a postage indicia or a mail class: the carrier's box, not an address.
-_POSTAGE = re.compile(r"\b(?:postage|fees paid|permit|mailer id|e-?postage|media mail|"
-                      r"parcel select|priority mail|first[- ]class|mail innovations|"
-                      r"port payé|porto betaald|entgelt bezahlt|taxe perçue|tassa pagata|"
-                      r"porte pagado|porto pagat)\b", re.IGNORECASE)
-
 
 def parties(decisions: list[Decision]) -> None:
     """A phone, contact or e-mail outside an address block belongs to the block
@@ -115,7 +109,7 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
             previous = d if gap > 0 else previous
             continue
         if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
-                               or shapes.is_known_caption(d.text)) or _POSTAGE.search(d.text):
+                               or shapes.is_known_caption(d.text)) or shapes.POSTAGE.search(d.text):
             break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
         if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
                 and not (_phone_line(d) or shapes.is_country(d.text)
@@ -523,7 +517,7 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
     below = anchor
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
-                or shapes.is_caption(d.text) or len(lines) == most or _POSTAGE.search(d.text) \
+                or shapes.is_caption(d.text) or len(lines) == most or shapes.POSTAGE.search(d.text) \
                 or d.source.font_height > _FONT_JUMP * below.source.font_height \
                 and not (lines and _person_or_company(d)) \
                 or _ruled_between(rules, d, below):

@@ -94,6 +94,10 @@ def _text(d: Decision) -> None:
     if shapes.is_site(text):
         d.reason, d.certainty = "a web address: the label owner's own", 0.8
         return
+    if (shapes.POSTAGE.search(text) and not re.search(r"\d[.,]\d{2}\b", text)) \
+            or shapes.EMERGENCY.search(text):  # (the postage paid, "2,70 EUR", is data)
+        d.reason, d.certainty = "postage indicia or emergency number: the account's own", 0.7
+        return
     if goods.made_in(text):
         _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
         return

@@ -427,6 +427,17 @@ def is_postal_line(text: str) -> bool:
     return len(match.group(0)) < 6 or certainty < 0.7 or name == "phone" and certainty < 0.85
 
 
+# The words of a postage indicia, a mail class or a permit: the carrier's box, printed
+# alike on every label of an account (not an address, not data).
+POSTAGE = re.compile(r"\b(?:postage|fees paid|mailer id|e-?postage|media mail|"
+                     r"parcel select|priority mail|first[- ]class|mail innovations|"
+                     r"electronic rate approved|ps form|ppi|port payé|porto betaald|"
+                     r"entgelt bezahlt|taxe perçue|tassa pagata|porte pagado|porto pagat)\b",
+                     re.IGNORECASE)
+# A caption of an emergency or poison-centre number: the maker's own, on every label.
+EMERGENCY = re.compile(r"\b(?:emergency|notruf|giftnotruf|notfall\w*|urgence|emergencia|"
+                       r"emergenza|noodnummer|nödnummer|poison|antiveleno|toxicolog\w*|"
+                       r"chemtrec)\b", re.IGNORECASE)
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)
 
 

@@ -873,7 +873,7 @@ GLOSSARY: dict[str, str] = {
              "empacado", "baleno", "balené", "zapakowano", "data ambalării", "ambalat la",
              "csomagolás dátuma", "pakirano", "tanggal kemas", "tgl kemas", "dikemas",
              "ngày đóng gói", "pakavimo data", "supakuota", "iepakošanas datums", "iepakots",
-             "pakkimiskuupäev", "pakkedato", "pakket", "packad", "pakkauspäivä", "pakattu",
+             "pakkimiskuupäev", "pakkedato", "packad", "pakkauspäivä", "pakattu",
              "verpackungsdatum", "conditionné le", "data di confezionamento"),
     **_words("print_date", "baskı tarihi", "baski tarihi", "data de impressão", "impresso em",
              "impreso el", "vytištěno", "data wydruku", "wydrukowano", "data tipăririi",

@@ -104,10 +104,16 @@ _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")
 
 
+# Letters that are no accented Latin letter, as a reader spells them in plain letters
+# ("MÜŞTERİ ADI" is "musteri adi" once "ı" is an "i").
+_LETTERS = str.maketrans({"ø": "o", "ł": "l", "ı": "i", "ß": "ss", "æ": "ae", "đ": "d",
+                          "œ": "oe", "þ": "th", "ð": "d"})
+
+
 def snake(text: str) -> str:
     """``SHIP DATE`` -> ``ship_date``; accents kept only as plain letters."""
     plain = text.lower().replace("#", " number ").replace("&", " and ")
-    plain = unicodedata.normalize("NFKD", plain.replace("ø", "o").replace("ł", "l"))
+    plain = unicodedata.normalize("NFKD", plain.translate(_LETTERS))
     plain = plain.encode("ascii", "ignore").decode()
     return _SNAKE.sub("_", plain).strip("_")
 

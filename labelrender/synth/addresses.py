@@ -517,7 +517,8 @@ def _lines_above(decisions: list[Decision], anchor: Decision, claimed: set[int],
     below = anchor
     for d in column:
         if below.source.ry - d.source.ry > max(3.0 * d.source.font_height, 48) \
-                or shapes.is_caption(d.text) or len(lines) == most or shapes.POSTAGE.search(d.text) \
+                or shapes.is_caption(d.text) or len(lines) == most \
+                or shapes.POSTAGE.search(d.text) \
                 or d.source.font_height > _FONT_JUMP * below.source.font_height \
                 and not (lines and _person_or_company(d)) \
                 or _ruled_between(rules, d, below):

@@ -1103,4 +1103,14 @@ GLOSSARY: dict[str, str] = {
     **_words("order_number", "chumon bango"),
     **_words("purchase_order", "hacchu bango"),
     **_words("ship_date", "shukkabi"),
+    # Whole captions whose words alone would name something else ("datum", "so", "cod").
+    **_words("manufacture_date", "datum proizvodnje", "datum izdelave", "datum výroby",
+             "data producției", "data productiei", "ngày sản xuất"),
+    **_words("date_of_birth", "datum rođenja", "datum rodjenja", "datum rojstva"),
+    **_words("lot_number", "số lô", "so lo"),
+    **_words("serial_number", "số seri", "so seri"),
+    **_words("part_number", "cod articol", "cod produs"),
+    **_words("tax_id", "cod fiscal", "cod fiscale"),
+    **_words("customer_name", "nome do cliente", "nombre del cliente", "nome del cliente"),
+    **_words("ship_date", "verzonden op"),
 }

@@ -241,9 +241,14 @@ def caption_name(caption: str) -> tuple[str, float]:
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
               if w != "data"]
     names = _names()
+    glossary = _glossary()
     for i, attempt in enumerate(tries):
-        if i == sure and _refers(short):
-            return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente" (not a customer)
+        if i == sure:
+            whole = next((glossary[t] for t in tries[:sure] if t in glossary), None)
+            if whole is not None:  # the whole caption in another language says more than
+                return whole, 0.6  # a word of it ("datum výroby": not just a date)
+            if _refers(short):
+                return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
         if attempt in names:
             name = names[attempt]
             if name == "piece_count" and re.search(r"\bid$", key):
@@ -251,10 +256,9 @@ def caption_name(caption: str) -> tuple[str, float]:
             return name, 0.85 if i < sure else 0.7
     if _refers(short):
         return "reference", 0.7
-    glossary = _glossary()
-    for i, attempt in enumerate(tries):  # a caption of another language, in English
+    for attempt in tries[sure:]:  # a word of a caption of another language, in English
         if attempt in glossary:
-            return glossary[attempt], 0.6 if i < sure else 0.5
+            return glossary[attempt], 0.5
     native = _native_name(caption)
     if native is not None:
         return native

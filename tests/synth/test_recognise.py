@@ -129,7 +129,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Ramburs", "cod_amount"), ("Sadržaj", "description"), ("Traseu", "routing_code"),
     ("Observații", "remarks"), ("Nr klienta", "customer_number"), ("Telf", "phone"),
     ("京都府", "field"), ("Auftrags-Nr.", "order_number"), ("Kunden-Nr.", "customer_number"),
-    ("Pallets", "quantity"), ("Quantidade", "quantity")])
+    ("Pallets", "quantity"), ("Quantidade", "quantity"),
+    # a whole caption of the glossary before a word of the vocabulary inside it
+    ("Datum výroby", "manufacture_date"), ("MÜŞTERİ ADI", "customer_name")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

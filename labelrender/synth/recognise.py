@@ -95,6 +95,11 @@ _PRECAUTION = re.compile(rf"^{_STATEMENT_P}(?:\s?\+\s?{_STATEMENT_P})*(?:\s|[:.,
 # A UN number alone, or in front of the goods' proper shipping name.
 _UN_LINE = re.compile(r"^UN\s?\d{4}(?:$|[\s,]+[^\W\d_]{3,}.*)")
 _PICTOGRAMS = re.compile(r"^GHS0[1-9](?:\s*[,/+;]?\s*GHS0[1-9])*$")
+# A temperature or a range of them: "+2°C bis +8°C", "260°C", "-18 °C", "2-8 °C".
+_DEGREE = r"[<>≤≥+\-−]?\s?\d{1,3}(?:[.,]\d)?"
+_TEMPERATURE = re.compile(rf"^(?:[^\W\d_]{{2,12}}\s+)?{_DEGREE}(?:\s?°\s?[CF]?)?"
+                          rf"(?:\s?(?:-|–|/|to|bis|à|a|až|do|tot)\s?{_DEGREE})?\s?°\s?[CF]$",
+                          re.IGNORECASE)
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
@@ -313,6 +318,8 @@ def text_value(text: str) -> Recognised | None:
         return ("un_number", 0.8) if len(stripped) <= 7 else ("proper_shipping_name", 0.7)
     if _PICTOGRAMS.fullmatch(stripped):
         return "pictograms", 0.75
+    if _TEMPERATURE.fullmatch(stripped):
+        return "temperature", 0.7
     if _CLOCK.fullmatch(stripped):
         return "time", 0.75
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):

@@ -208,7 +208,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("250 g e", "weight"), ("3 150 руб.", "value"), ("1.249,90 TL", "value"),
     ("CÁMARA 3", "location"), ("Dock 12", "location"), ("LANE C-06", "location"),
     ("POST", None), ("HALF", None), ("Oddz. Chir.", "department"),
-    ("Avd. Inköp, Hus 211", "department"), ("Service de livraison", None)])
+    ("Avd. Inköp, Hus 211", "department"), ("Service de livraison", None),
+    ("+2°C bis +8°C", "temperature"), ("2-8 °C", "temperature"), ("260°C", "temperature"),
+    ("Store below 25°C", None), ("45°", None)])
 def test_times_hazard_statements_and_tyre_sizes(text: str, name: str | None) -> None:
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name

@@ -557,7 +557,7 @@ _CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'at
 
 
 # A company's legal form or trade word: "KESSLER & HART LLP", "VÉLO DU FJORD ENR.".
-_COMPANY = re.compile(
+COMPANY = re.compile(
     r"\b(?:llp|llc|inc|ltd|limited|gmbh|ag|kg|enr|sa|sas|sarl|srl|spa|sl|bv|nv|ab|a/s|oy|"
     r"kft|zrt|sro|s\.r\.o|d\.o\.o|corp|corporation|company|plc|pty|co|s\.a|s\.l|s\.p\.a|"
     r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
@@ -662,8 +662,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             # state after the town ("Selangor") is an address line
         elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
             part = "postal_code"  # the town follows on the same line, in a field of its own
-        elif street == 0 and name_line is not None and _COMPANY.search(d.text) \
-                and not _COMPANY.search(name_line.text) and not shapes.has_digits(d.text, 1):
+        elif street == 0 and name_line is not None and COMPANY.search(d.text) \
+                and not COMPANY.search(name_line.text) and not shapes.has_digits(d.text, 1):
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from . import goods, recognise, shapes
+from . import badges, goods, recognise, shapes
 from .addresses import address_blocks, parties
 from .captions import (
     caption_grid,
@@ -485,6 +485,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     goods.refine(decisions)
+    badges.refine(decisions)
     _signal_words(decisions)
     column_captions(decisions, goods.is_goods_label(decisions))
     table_rows(decisions)

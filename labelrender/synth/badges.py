@@ -1,0 +1,88 @@
+"""Name badges and visitor passes: the person's name is the largest line of words.
+
+A label is a badge when its static words say so ("VISITOR", "Besökare", "SPEAKER",
+"Teilnehmer", a conference or a summit). There the name printed largest is the
+person's: a visitor's on a pass, an attendee's on a conference badge, and a given name
+printed alone over the surname splits into both. A company by its legal form under
+the name is the person's company, and a role word printed large lower down ("SPEAKER",
+"PRELEGENT") the attendee's kind. All of it comes from layout alone, so its names are
+for review.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import shapes
+from .addresses import COMPANY
+from .decision import Decision, leading_spaces, mark_variable
+
+_VISITOR = re.compile(r"\b(?:visitors?|visitatore|besökare|besokare|besucher|visiteur|"
+                      r"visitante|bezoeker|gość|gosc|návštěva|navsteva|vierailija|"
+                      r"látogató|ziyaretçi|guest|gast|ospite|invitado|contractor)\b", re.I)
+_EVENT = re.compile(r"\b(?:attendee|speaker|delegate|participant|teilnehmer|partecipante|"
+                    r"participante|deelnemer|uczestnik|prelegent|exhibitor|aussteller|"
+                    r"exposant|espositore|expositor|sponsor|press|presse|staff|crew|"
+                    r"summit|conference|konferenz|konferencja|conferenza|congress|kongress|"
+                    r"congresso|forum|expo|symposium|badge|namensschild|identyfikator)\b",
+                    re.I)
+# Roles an event prints large on a badge.
+_ROLE = re.compile(r"(?:attendee|speaker|delegate|participant|teilnehmer|partecipante|"
+                   r"participante|deelnemer|uczestnik|prelegent|exhibitor|aussteller|"
+                   r"exposant|espositore|expositor|sponsor|press|presse|staff|crew|"
+                   r"organi[sz]er|vip|moderator|referent|relatore|ponente)", re.I)
+# A person's name: one to four words with capitals, particles allowed
+# ("van der Berg", "Wiśniewska-Kozłowska", "O'Neill").
+_WORD = r"[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?"
+_PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|du|la|le|y|bin|al|ter|ten)"
+_NAME = re.compile(rf"(?:{_PARTICLE}\s+)*{_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_WORD}){{0,3}}")
+_LARGE = 36
+
+
+def _person(text: str) -> bool:
+    words = [w for w in text.split() if not re.fullmatch(_PARTICLE, w)]
+    return bool(_NAME.fullmatch(text)) and bool(words) and len(words) <= 4 \
+        and all(w[:1].isupper() for w in words) and not text.isupper() \
+        and not shapes.reads_as_caption(text) and not shapes.is_country(text)
+
+
+def refine(decisions: list[Decision]) -> None:
+    """Name the person, their company and role on a badge or a visitor's pass."""
+    static = " ".join(d.text for d in decisions if not d.variable and not d.source.is_barcode)
+    visitor = _VISITOR.search(static) is not None
+    if not visitor and _EVENT.search(static) is None:
+        return
+    texts = sorted((d for d in decisions if not d.source.is_barcode and d.text.strip()),
+                   key=lambda d: (d.source.ry, d.source.rx))
+    names = [d for d in texts if d.source.font_height >= _LARGE and _person(d.text.strip())
+             and (not d.variable or d.name_certainty <= 0.5)]
+    if not names:
+        return
+    first = max(names, key=lambda d: d.source.font_height)
+    below = [d for d in names if d is not first and 0 < d.source.ry - first.source.ry
+             <= 2.5 * first.source.font_height and abs(d.source.rx - first.source.rx) <= 20]
+    person = "visitor_name" if visitor else "attendee_name"
+    if len(first.text.split()) == 1 and below:
+        _mark(first, "a given name printed large on a badge", "first_name")
+        _mark(below[0], "a surname under the given name on a badge", "last_name")
+        last = below[0]
+    else:
+        _mark(first, "the name printed largest on a badge", person)
+        last = first
+    after = [d for d in texts if 0 < d.source.ry - last.source.ry <= 4 * last.source.font_height
+             and abs(d.source.rx - last.source.rx) <= 20]
+    company = next((d for d in after if COMPANY.search(d.text)
+                    and (not d.variable or d.name_certainty <= 0.5)
+                    and not shapes.has_digits(d.text, 1)), None)
+    if company is not None:
+        _mark(company, "a company under the name on a badge", "company")
+    top = texts[0]
+    for d in texts:
+        if d is not top and not d.variable and d.source.font_height >= _LARGE \
+                and d.text.isupper() and _ROLE.fullmatch(d.text.strip()):
+            _mark(d, "the attendee's role printed large on a badge", "attendee_type")
+
+
+def _mark(d: Decision, reason: str, name: str) -> None:
+    d.variable = False
+    mark_variable(d, reason, 0.6, leading_spaces(d), (name, 0.55))

@@ -159,10 +159,22 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     beside = [d for d in near if abs(d.source.ry - c.ry) <= line and d.source.rx > c.rx
               and shapes.has_letters(d.text)]
     below = [d for d in near if d.source.ry > c.ry + line and d.source.rx <= c.rx + 80]
-    # A column under the caption wins over a value far to its right ("FROM:  phone").
+    # A column under the caption wins over a value far to its right ("FROM:  phone"),
+    # unless that column is more captions of a form (see _form_column).
     far = not beside or min(d.source.rx for d in beside) - c.rx > 120
-    pick = below if below and far else beside
+    form = bool(beside) and _form_column(below, caption)
+    pick = below if below and far and not form else beside
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
+
+
+def _form_column(below: list[Decision], caption: Decision) -> bool:
+    """The lines under a caption are more captions of a form, in the caption's own
+    print ("Lieferant" over "Entscheid" and "Gesperrt von", each with its value to the
+    right): the caption's value is the one line beside it."""
+    c = caption.source
+    return bool(below) and all(
+        abs(d.source.rx - c.rx) <= 4 and abs(d.source.font_height - c.font_height) <= 2
+        and shapes.words_only(d.text) and len(d.text.split()) <= 3 for d in below)
 
 
 def _dominant(decisions: list[Decision]) -> str:
@@ -203,6 +215,13 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         role = shapes.address_role(caption.text)
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
+            continue
+        form = first.source.ry - caption.source.ry <= 8 and _form_column(
+            [d for d in decisions if d is not caption and 0 < d.source.ry - caption.source.ry
+             <= 3 * caption.source.font_height and abs(d.source.rx - caption.source.rx) <= 4
+             and d.text], caption)
+        if form:  # a form's caption and its value on one line: the value alone
+            _name_block([first], role, 0.7, claimed)
             continue
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)

@@ -1035,3 +1035,13 @@ def test_a_name_printed_large_over_its_address_is_the_blocks_first_line() -> Non
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert (values["ship_to_name"], values["ship_to_address_1"]) == (
         "Maria Gonzalez", "1200 Elm Street")
+
+
+def test_a_party_caption_in_a_forms_column_of_captions_takes_the_value_beside_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO20,306^A0N,22,22^FDLieferant^FS"
+           "^FO230,302^A0N,26,26^FDSchmiedewerk Lüdenscheid GmbH^FS"
+           "^FO20,340^A0N,22,22^FDEntscheid^FS^FO230,336^A0N,26,26^FDSortierung 100 %^FS"
+           "^FO20,374^A0N,22,22^FDGesperrt von^FS^FO230,370^A0N,26,26^FDA. Petrović, QS^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_from_name"] == "Schmiedewerk Lüdenscheid GmbH"
+    assert "Entscheid" not in values.values() and "Gesperrt von" not in values.values()

@@ -216,6 +216,9 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
+        if len(caption.text.strip()) <= 3 and caption.text.strip().isupper() \
+                and caption.source.font_height >= 2 * first.source.font_height:
+            continue  # "FRA" printed large over small print: Frankfurt, not "from"
         form = first.source.ry - caption.source.ry <= 8 and _form_column(
             [d for d in decisions if d is not caption and 0 < d.source.ry - caption.source.ry
              <= 3 * caption.source.font_height and abs(d.source.rx - caption.source.rx) <= 4

@@ -1045,3 +1045,10 @@ def test_a_party_caption_in_a_forms_column_of_captions_takes_the_value_beside_it
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["ship_from_name"] == "Schmiedewerk Lüdenscheid GmbH"
     assert "Entscheid" not in values.values() and "Gesperrt von" not in values.values()
+
+
+def test_an_airport_code_that_spells_a_party_caption_is_no_caption() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,330^A0N,18,16^FDORIGIN^FS^FO24,352^A0N,50,50^FDFRA^FS"
+           "^FO24,420^A0N,18,16^FDPIECE^FS^FO24,442^A0N,44,44^FD7 / 12^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert not any(name.startswith("ship_from") for name in values), values

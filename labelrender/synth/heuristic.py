@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from labelrender.zpl import RenderOptions, ZplError, render
 
-from . import naming
+from . import naming, shapes
 from .classify import classify
 from .decision import Decision
 from .engine import LOW_CONFIDENCE, Draft, SynthesisRequest, SynthesisResult
@@ -123,6 +123,11 @@ class HeuristicEngine:
 
     model = MODEL
     prompt_version = PROMPT_VERSION
+
+    def __init__(self) -> None:
+        # The country names of the carriers' languages load once, here, so that the
+        # first request does not wait for them.
+        shapes.is_country("")
 
     def synthesize(self, request: SynthesisRequest) -> SynthesisResult:
         text = _to_text(request.input_zpl)

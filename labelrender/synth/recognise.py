@@ -100,6 +100,24 @@ _DEGREE = r"[<>≤≥+\-−]?\s?\d{1,3}(?:[.,]\d)?"
 _TEMPERATURE = re.compile(rf"^(?:[^\W\d_]{{2,12}}\s+)?{_DEGREE}(?:\s?°\s?[CF]?)?"
                           rf"(?:\s?(?:-|–|/|to|bis|à|a|až|do|tot)\s?{_DEGREE})?\s?°\s?[CF]$",
                           re.IGNORECASE)
+# A passenger's name as airlines print it: "TREMBLAY/ISABELLE MS".
+_PASSENGER = re.compile(r"^[^\W\d_]{2,}(?:[ -][^\W\d_]{2,})?/[^\W\d_]{2,}(?: [^\W\d_]+)?"
+                        r" (?:MR|MRS|MS|MISS|MSTR|DR|CHD|INF)$")
+# A day of the week alone: the day-dot labels of a kitchen's rotation.
+_DAY_NAME = re.compile(
+    r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|"
+    r"donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
+    r"lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|"
+    r"domenica|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|"
+    r"segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira|maandag|dinsdag|"
+    r"woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|"
+    r"söndag|mandag|tirsdag|lørdag|søndag|poniedziałek|wtorek|środa|czwartek|piątek|sobota|"
+    r"niedziela)$", re.IGNORECASE)
+_ABV = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:\s?/\s?vol\.?)?)$", re.I)
+# A length of time alone: "10 min", "168 hours", "8 Std.".
+_DURATION = re.compile(r"^\d{1,4}(?:[.,]\d)?\s?(?:min|mins|minutes?|minuten|h|hrs?|hours?|std|"
+                       r"stunden|heures?|ore|horas?|uur|timmar|timer|godz|days?|tage?|jours?|"
+                       r"giorni|días|dias|dagen|dagar|dni|weeks?|wochen)\.?$", re.IGNORECASE)
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
@@ -320,6 +338,14 @@ def text_value(text: str) -> Recognised | None:
         return "pictograms", 0.75
     if _TEMPERATURE.fullmatch(stripped):
         return "temperature", 0.7
+    if _PASSENGER.fullmatch(stripped):
+        return "passenger_name", 0.7
+    if _DAY_NAME.fullmatch(stripped.rstrip(".")):
+        return "day_of_week", 0.7
+    if _ABV.fullmatch(stripped):
+        return "abv", 0.8
+    if _DURATION.fullmatch(stripped):
+        return "duration", 0.5
     if _CLOCK.fullmatch(stripped):
         return "time", 0.75
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):

@@ -578,6 +578,8 @@ _CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'at
                             r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
 
 
+# The mark of a town in Ukrainian, Russian and Belarusian addresses.
+_TOWN_MARK = re.compile(r"(?:м|г|гор|смт|пгт|с|пос|горад)\.\s*[^\W\d_]", re.IGNORECASE)
 # A company's legal form or trade word: "KESSLER & HART LLP", "VÉLO DU FJORD ENR.".
 COMPANY = re.compile(
     r"\b(?:llp|llc|inc|ltd|limited|gmbh|ag|kg|enr|sa|sas|sarl|srl|spa|sl|bv|nv|ab|a/s|oy|"
@@ -672,8 +674,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \
                 or _CONTACT_START.match(d.text.strip()):
             part = "contact"  # "Mme Laure Castagnier" under the company's name
-        elif i == town:
-            part = "city"
+        elif i == town or _TOWN_MARK.match(d.text.strip()):
+            part = "city"  # (a town marked as one: "м. Одеса", "г. Москва")
         elif i == postal:
             part = "postal_code" if town is not None \
                 or shapes.POSTAL.fullmatch(d.text.strip().upper()) else "postal_city"

@@ -1052,3 +1052,10 @@ def test_an_airport_code_that_spells_a_party_caption_is_no_caption() -> None:
            "^FO24,420^A0N,18,16^FDPIECE^FS^FO24,442^A0N,44,44^FD7 / 12^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert not any(name.startswith("ship_from") for name in values), values
+
+
+def test_a_town_marked_as_one_in_a_cyrillic_block() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,205^A0N,24,24^FDКому:^FS"
+           "^FO130,205^A0N,36,36^FDБондар Сергій^FS^FO130,250^A0N,30,30^FDвул. Дерибасівська, 16^FS"
+           "^FO130,288^A0N,30,30^FDм. Одеса^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["ship_to_city"] == "м. Одеса"

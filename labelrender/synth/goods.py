@@ -68,6 +68,11 @@ _OWNER = re.compile(
     r"\w*rökeri|räucherei|smokehouse|metzgerei|boucherie|butcher|macelleria|carnicería|"
     r"talho|slagerij|\w*hotel)\b", re.IGNORECASE)
 _LARGE = 40
+# Words that end a phrase open, before the value they lead to.
+_OPEN_END = re.compile(r"(?:^|\s)(?:le|la|les|de|du|des|der|die|das|den|dem|von|vom|of|per|to|the|"
+                       r"by|with|for|für|pour|para|por|con|di|da|del|al|au|aux|am|im|op|"
+                       r"van|na|do|od|på|av|af|til|till|an|et|and|und)$",
+                       re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _INSTRUCTION = re.compile(
     r"^(?:see|keep|store|use|do|handle|protect|attach|read|refer|consult|avoid|shake|remove|"
@@ -291,8 +296,10 @@ def _description_like(text: str) -> bool:
         return False  # "See circular of information", "Keep frozen": instructions
     if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
             or "___" in text or "°" in text or shapes.is_web(text) \
-            or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7:
-        return False
+            or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7 \
+            or _OPEN_END.search(text):
+        return False  # a caption of the vocabulary, or words that lead into a value
+        # ("À consommer de préférence avant le", "per ounce")
     if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text) or _OWNER.search(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))

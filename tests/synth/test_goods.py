@@ -63,7 +63,7 @@ def test_a_bin_label_has_a_location_not_a_sort_code() -> None:
     "Inspected: ______", "Hand wash cold. Dry flat.", "Retail Product Label", "NORDWEG",
     "Keep refrigerated", "EAN-13",
     "Löwen-Apotheke", "Clinique Vétérinaire du Bocage", "Lincoln Elementary Cafeteria",
-    "À consommer de préférence avant le", "per ounce",
+    "À consommer de préférence avant le", "Mindestens haltbar bis zum",
 ])
 def test_layout_text_on_a_label_of_goods_stays_static(static: str) -> None:
     values = draft_values(

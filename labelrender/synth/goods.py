@@ -69,11 +69,10 @@ _OWNER = re.compile(
     r"talho|slagerij|\w*hotel)\b", re.IGNORECASE)
 _LARGE = 40
 # Words that end a phrase open, before the value they lead to.
-_OPEN_END = re.compile(r"(?:^|\s)(?:le|la|les|de|du|des|der|die|das|den|dem|von|vom|of|per|to|the|"
-                       r"by|with|for|für|pour|para|por|con|di|da|del|al|au|aux|am|im|op|"
-                       r"van|na|do|od|på|av|af|til|till|an|et|and|und|zum|zur|bis|until|before|avant|hasta|"
-                       r"até|entro|tot|vor)$",
-                       re.IGNORECASE)
+_OPEN_END = re.compile(r"(?:^|\s)(?:le|la|les|de|du|des|der|die|das|den|dem|von|vom|of|per|to|"
+                       r"the|by|with|for|für|pour|para|por|con|di|da|del|al|au|aux|am|im|op|"
+                       r"van|na|do|od|på|av|af|til|till|an|et|and|und|zum|zur|bis|until|"
+                       r"before|avant|hasta|até|entro|tot|vor)$", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _INSTRUCTION = re.compile(
     r"^(?:see|keep|store|use|do|handle|protect|attach|read|refer|consult|avoid|shake|remove|"

@@ -603,7 +603,8 @@ _SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|
                          r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
 
 
-_HONORIFIC = re.compile(r"(?:様|御中|殿|先生|女士|小姐)\s*$")
+_HONORIFIC = re.compile(r"(?:様|御中|殿|先生|女士|小姐|(?<=\s)(?:sama|dono|onchu|onchū))\s*$",
+                        re.IGNORECASE)
 # A person named with a salutation: "Mme Laure Castagnier", "Herr Jan Kühn".
 _SALUTED = re.compile(rf"{_SALUTATION.pattern}\s+[^\W\d_]", re.IGNORECASE)
 

@@ -1059,3 +1059,11 @@ def test_a_town_marked_as_one_in_a_cyrillic_block() -> None:
            "^FO130,205^A0N,36,36^FDБондар Сергій^FS^FO130,250^A0N,30,30^FDвул. Дерибасівська, 16^FS"
            "^FO130,288^A0N,30,30^FDм. Одеса^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["ship_to_city"] == "м. Одеса"
+
+
+def test_a_japanese_block_in_romaji_ends_with_the_honoured_name() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,200^A0N,24,24^FDOtodoke-saki^FS"
+           "^FO30,230^A0N,30,30^FD〒150-0002^FS^FO30,265^A0N,30,30^FDTokyo-to Shibuya-ku 2-21-1^FS"
+           "^FO30,300^A0N,30,30^FDYamada Taro sama^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["ship_to_name"] == \
+        "Yamada Taro sama"

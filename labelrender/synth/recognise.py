@@ -85,6 +85,11 @@ _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
 # A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
 _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
                          re.IGNORECASE)
+# A price per unit after its amount: "$1.37 per qt", "2,49 €/kg", "11,64 € je 1 kg".
+_PRICE_PER = re.compile(r"^(.+?)\s?(?:per|/|pro|je|le|la|por|al|za|a)\s?(?:1\s?|100\s?|1000\s?)?"
+                        r"(?:kg|g|lb|lbs|oz|fl\.? ?oz|qt|pt|gal|l|ltr|ml|cl|ct|count|each|ea|"
+                        r"sq\.? ?ft|m|m2|m²|pc|pcs|st|stk|stück|unit|unité|unidad|szt|ks)\.?$",
+                        re.IGNORECASE)
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 # GHS hazard labelling: hazard statements ("H314 Causes severe skin burns...", "EUH208"),
 # precautionary statements ("P305+P351+P338 IF IN EYES: ..."), pictogram codes.
@@ -320,9 +325,9 @@ def text_value(text: str) -> Recognised | None:
         return "date", 0.85
     if _MONEY.fullmatch(stripped):
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels
-    per_unit = _PER_AMOUNT.fullmatch(stripped)
-    if per_unit and _MONEY.fullmatch(per_unit.group(1)):
-        return "unit_price", 0.85  # "1 kg = 11,64 €"
+    per_unit = _PER_AMOUNT.fullmatch(stripped) or _PRICE_PER.fullmatch(stripped)
+    if per_unit and _MONEY.fullmatch(per_unit.group(1).strip()):
+        return "unit_price", 0.85  # "1 kg = 11,64 €", "$1.37 per qt"
     if _YEAR_MONTH.fullmatch(stripped) or _MONTH_DAY.fullmatch(stripped):
         return "date", 0.7
     if _TIME_SLOT.fullmatch(stripped):

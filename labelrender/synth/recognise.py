@@ -132,6 +132,8 @@ _UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
 # A tyre's size, load index and speed rating: "235/55 R18 104H XL", "205/55ZR16 91W".
 _TYRE = re.compile(r"^(?:P|LT)?\d{3}/\d{2}\s?Z?R\s?\d{2}(?:[.,]5)?(?:\s?\d{2,3}(?:/\d{2,3})?[A-Z])?"
                    r"(?:\s?(?:XL|RF|C|M\+S|RFT))*$")
+# A CAS registry number, with its caption or without: "CAS 7647-01-0", "CAS No. 67-63-0".
+_CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{2}-\d)", re.I)
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -144,6 +146,15 @@ def gs1_valid(digits: str) -> bool:
     body, check = digits[:-1], int(digits[-1])
     total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(body)))
     return (10 - total % 10) % 10 == check
+
+
+def cas_valid(code: str) -> bool:
+    """A CAS registry number's check digit: "7647-01-0" (hydrochloric acid)."""
+    match = re.fullmatch(r"(\d{2,7})-(\d{2})-(\d)", code)
+    if match is None:
+        return False
+    digits = (match.group(1) + match.group(2))[::-1]
+    return sum(i * int(d) for i, d in enumerate(digits, 1)) % 10 == int(match.group(3))
 
 
 def ups_valid(code: str) -> bool:
@@ -304,6 +315,9 @@ def text_value(text: str) -> Recognised | None:
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
         return "tracking_number", 0.9
+    cas = _CAS.fullmatch(stripped)
+    if cas and cas_valid(cas.group(2)):
+        return "cas_number", 0.9 if cas.group(1) else 0.7
     found = tracking(compact.replace("-", ""))
     if found is not None and found[1] >= 0.85:
         return found

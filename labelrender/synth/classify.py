@@ -448,6 +448,30 @@ def _hazard_plates(decisions: list[Decision]) -> None:
                           (name, 0.75))
 
 
+def _codes_off_parcels(decisions: list[Decision]) -> None:
+    """On a label with no party's address and no validated parcel number, a barcode
+    whose shape alone said "tracking number" is a code of unknown kind: it is named
+    by its symbology (for review), and so is the printed form beside it."""
+    if any(d.variable and d.name and (re.match(r"(?:ship_to|ship_from|mark_for)_", d.name)
+                                      or d.name == "tracking_number"
+                                      and d.name_certainty >= 0.85) for d in decisions):
+        return
+    renamed: dict[str, str] = {}
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.name == "tracking_number" \
+                and d.name_certainty < 0.85:
+            d.name = _SYMBOLOGY_NAMES.get(d.source.symbology or "", "barcode") + "_data"
+            d.name_certainty = 0.5
+            renamed[_plain(_CODE128_CODES.sub("", d.value or ""))] = d.name
+    for d in decisions:
+        if not d.source.is_barcode and d.variable and d.name == "tracking_number" \
+                and d.reason == "printed form of barcode data":
+            code = _plain(d.text)
+            name = next((n for data, n in renamed.items() if code and code in data), None)
+            if name is not None:
+                d.name, d.name_certainty = name, 0.5
+
+
 def classify(label: SourceLabel) -> list[Decision]:
     """A decision for every field of ``label``, in field order."""
     decisions = [Decision(f, _printed(f)) for f in label.fields]
@@ -494,6 +518,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)
     _hazard_plates(decisions)
+    _codes_off_parcels(decisions)
     captions_over_large_values(decisions)
     caption_grid(decisions)
     return decisions

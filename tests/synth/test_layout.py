@@ -1067,3 +1067,10 @@ def test_a_japanese_block_in_romaji_ends_with_the_honoured_name() -> None:
            "^FO30,300^A0N,30,30^FDYamada Taro sama^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values["ship_to_name"] == \
         "Yamada Taro sama"
+
+
+def test_a_code_of_unknown_kind_off_a_parcel_is_named_by_its_symbology() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,30^A0N,40,40^FDSEAL^FS"
+           "^FO30,100^BY2^BCN,80,N,N^FD111014004127^FS^FO30,200^A0N,30,30^FD1110-14-004127^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "tracking_number" not in values and values["code128_data"] == "111014004127"

@@ -459,7 +459,7 @@ def _codes_off_parcels(decisions: list[Decision]) -> None:
     renamed: dict[str, str] = {}
     for d in decisions:
         if d.source.is_barcode and d.variable and d.name == "tracking_number" \
-                and d.name_certainty < 0.85:
+                and d.name_certainty <= 0.6:  # (a carrier's format, "1Z...", says more)
             d.name = _SYMBOLOGY_NAMES.get(d.source.symbology or "", "barcode") + "_data"
             d.name_certainty = 0.5
             renamed[_plain(_CODE128_CODES.sub("", d.value or ""))] = d.name

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from . import recognise, shapes
+from .addresses import COMPANY
 from .captions import beside, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
@@ -229,14 +230,36 @@ def _identifiers(decisions: list[Decision]) -> None:
 
 
 def _people(decisions: list[Decision]) -> None:
-    """"MUELLER, ANNA K" on a label with a patient's record number or birth date."""
-    if not _patient_record(decisions):
+    """"MUELLER, ANNA K" on a label with a patient's record number or birth date, and
+    the doctor on a pharmacy's label ("Dr Samuel Okafor MRCVS")."""
+    record = _patient_record(decisions)
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    pharmacy = _PHARMACY.search(words) is not None
+    if not record and not pharmacy:
         return
     for d in decisions:
-        if not d.variable and not d.source.is_barcode and _PERSON.fullmatch(d.text.strip()):
+        text = d.text.strip()
+        if d.source.is_barcode or d.variable and (d.name_certainty > 0.5 or "caption" in d.reason):
+            continue  # (a caption, "Owner:", knows better)
+        if pharmacy and _DOCTOR.fullmatch(text):
+            d.variable = False
+            mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
+                          ("prescriber", 0.6))
+        elif record and _PERSON.fullmatch(text) and not _OWNER.search(text) \
+                and not COMPANY.search(text) \
+                and not re.search(r"\b(?:service|services|dienst|centre|center)\b", text, re.I):
+            d.variable = False
             mark_variable(d, "a person's name beside a patient record", 0.7, leading_spaces(d),
                           ("patient_name", 0.7))
 
+
+# Words of a pharmacy's or a dispensary's label.
+_PHARMACY = re.compile(r"\b(?:rx|pharmacy|pharmacie|apotheke|farmacia|farmácia|apotek|apteka|"
+                       r"lékárna|dispensed|dispensing|prescription|prescribed|rezept|verordnet|"
+                       r"receta|ordonnance|ricetta)\b", re.I)
+# A doctor by title and name: "Dr Samuel Okafor MRCVS", "Dr. med. L. Wagner".
+_DOCTOR = re.compile(r"(?:dr|dra|doc|prof)\.?\s+(?:med\.\s+)?[^\W\d_][\w.'-]*(?:\s+[\w.'-]+){0,3}",
+                     re.IGNORECASE)
 
 def _descriptions(decisions: list[Decision]) -> None:
     texts = [d for d in decisions if not d.source.is_barcode and d.text]

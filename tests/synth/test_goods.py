@@ -243,3 +243,12 @@ def test_a_patients_surname_in_capitals_then_given_name() -> None:
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {
         "patient_name": "KOWALCZYK Zofia", "patient_id": "58030714864",
         "specimen_id": "S26-14872"}
+
+
+def test_a_pharmacy_label_names_the_prescriber() -> None:
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO12,8^A0N,22,22^FDLöwen-Apotheke^FS"
+        "^FO12,64^A0N,28,28^FDIbuprofen 400 mg Filmtabletten^FS"
+        "^FO12,100^A0N,22,22^FDMaria Dolores Sanchis Ferrer^FS"
+        "^FO12,140^A0N,18,18^FDRx 264118^FS^FO400,140^A0N,18,18^FDDr Samuel Okafor^FS^XZ")
+    assert values["prescriber"] == "Dr Samuel Okafor"

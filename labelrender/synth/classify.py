@@ -157,6 +157,10 @@ def _text(d: Decision) -> None:
                   (name[0], 0.65) if name[1] >= 0.85 else
                   (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3
                   else ("text", 0.3))
+    elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
+        # a day's date in a line of words: when it was printed, packed or built
+        event = shapes.event_date(text)
+        _variable(d, "a line with a day's date", 0.6, indent, (event or "date", 0.5))
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 

@@ -69,6 +69,8 @@ _OWNER = re.compile(
     r"\w*rökeri|räucherei|smokehouse|metzgerei|boucherie|butcher|macelleria|carnicería|"
     r"talho|slagerij|\w*hotel)\b", re.IGNORECASE)
 _LARGE = 40
+# A degree after a number ("10-15 °C"), not the sign of a number ("n° 0412").
+_DEGREES = re.compile(r"\d\s?°")
 # Words that end a phrase open, before the value they lead to.
 _OPEN_END = re.compile(r"(?:^|\s)(?:le|la|les|de|du|des|der|die|das|den|dem|von|vom|of|per|to|"
                        r"the|by|with|for|für|pour|para|por|con|di|da|del|al|au|aux|am|im|op|"
@@ -122,7 +124,9 @@ def refine(decisions: list[Decision]) -> None:
     if not decisions or not is_goods_label(decisions):
         return
     for d in decisions:
-        if d.variable and d.name and _PARTY.match(d.name):
+        if d.variable and d.name and _PARTY.match(d.name) \
+                and not (d.name.startswith("ship_to_") and d.prefix_len):
+            # (a recipient after its caption, "Empfänger: ...", is no maker's address)
             d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
             d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
             if made_in(d.text):
@@ -204,7 +208,7 @@ def _identifiers(decisions: list[Decision]) -> None:
         worded = d.reason == "contains a number" and d.name_certainty <= 0.3 \
             and d.name not in ("text", "field")  # "Ticket 0187": named by its word
         if (d.name in ("text", "field") or worded) and (
-                _LAYOUT_WORDS.search(d.text) or "°" in d.text
+                _LAYOUT_WORDS.search(d.text) or _DEGREES.search(d.text) is not None
                 or shapes.is_postal_line(d.text) and not worded):
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
@@ -318,7 +322,7 @@ def _description_like(text: str) -> bool:
     if _INSTRUCTION.match(text):
         return False  # "See circular of information", "Keep frozen": instructions
     if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
-            or "___" in text or "°" in text or shapes.is_web(text) \
+            or "___" in text or _DEGREES.search(text) is not None or shapes.is_web(text) \
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7 \
             or _OPEN_END.search(text):
         return False  # a caption of the vocabulary, or words that lead into a value

@@ -123,6 +123,9 @@ _ABV = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:\s?/\s
 _DURATION = re.compile(r"^\d{1,4}(?:[.,]\d)?\s?(?:min|mins|minutes?|minuten|h|hrs?|hours?|std|"
                        r"stunden|heures?|ore|horas?|uur|timmar|timer|godz|days?|tage?|jours?|"
                        r"giorni|días|dias|dagen|dagar|dni|weeks?|wochen)\.?$", re.IGNORECASE)
+# A date code by year and week: "WK 2647", "KW 47/26", "D/C 2647".
+_DATE_CODE = re.compile(r"^(?:WK|KW|CW|DC|D/C|YYWW)\s?:?\s?(?:\d{2}[0-5]\d|[0-5]\d\s?/\s?\d{2})$",
+                        re.IGNORECASE)
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
 _WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
@@ -365,6 +368,8 @@ def text_value(text: str) -> Recognised | None:
         return "abv", 0.8
     if _DURATION.fullmatch(stripped):
         return "duration", 0.5
+    if _DATE_CODE.fullmatch(stripped):
+        return "date_code", 0.7
     if _CLOCK.fullmatch(stripped):
         return "time", 0.75
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):

@@ -447,7 +447,7 @@ POSTAGE = re.compile(r"\b(?:postage|fees paid|mailer id|e-?postage|media mail|"
 # A caption of an emergency or poison-centre number: the maker's own, on every label.
 EMERGENCY = re.compile(r"\b(?:emergency|notruf|giftnotruf|notfall\w*|urgence|emergencia|"
                        r"emergenza|noodnummer|nödnummer|poison|antiveleno|toxicolog\w*|"
-                       r"chemtrec)\b", re.IGNORECASE)
+                       r"chemtrec)\b(?=.*\d{3})", re.IGNORECASE)  # (with its number)
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)
 
 

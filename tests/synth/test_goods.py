@@ -252,3 +252,13 @@ def test_a_pharmacy_label_names_the_prescriber() -> None:
         "^FO12,100^A0N,22,22^FDMaria Dolores Sanchis Ferrer^FS"
         "^FO12,140^A0N,18,18^FDRx 264118^FS^FO400,140^A0N,18,18^FDDr Samuel Okafor^FS^XZ")
     assert values["prescriber"] == "Dr Samuel Okafor"
+
+
+def test_a_recipient_after_its_caption_on_goods_is_no_makers_address() -> None:
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO20,20^A0N,40,40^FDLubrocut SX 540^FS"
+        "^FO20,80^A0N,24,24^FDCharge: L2409-17^FS^FO20,110^A0N,24,24^FDMHD: 11/2028^FS"
+        "^FO20,150^A0N,20,20^FDEmpfänger: Zahnradwerk Pfalz GmbH, Halle 2^FS"
+        "^FO20,300^A0N,28,28^FDBig bag n° 0412^FS^XZ")
+    assert values.get("ship_to_name") == "Zahnradwerk Pfalz GmbH, Halle 2"
+    assert "Big bag n° 0412" in values.values()

@@ -378,6 +378,8 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
             d.variable = False  # place on a cable or in a warehouse, no party
             _variable(d, "a place after a from or to caption", 0.7, split, ("location", 0.7))
             continue
+        if not shapes.has_letters(value):
+            continue  # "Dostawca: 004512": the party's number, no name (a caption names it)
         lines = _block_lines(decisions, d, d.source.ry, rules)
         claimed.add(d.source.position)
         d.variable = False

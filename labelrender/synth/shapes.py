@@ -441,7 +441,8 @@ def is_postal_line(text: str) -> bool:
 # alike on every label of an account (not an address, not data).
 POSTAGE = re.compile(r"\b(?:postage|fees paid|mailer id|e-?postage|media mail|"
                      r"parcel select|priority mail|first[- ]class|mail innovations|"
-                     r"electronic rate approved|ps form|ppi|port payé|porto betaald|"
+                     r"electronic rate approved|ps form|ppi|cn ?2[23]|cp ?7[12]|port payé|"
+                     r"porto betaald|"
                      r"entgelt bezahlt|taxe perçue|tassa pagata|porte pagado|porto pagat)\b",
                      re.IGNORECASE)
 # A caption of an emergency or poison-centre number: the maker's own, on every label.

@@ -27,7 +27,8 @@ ADDRESS_ROLES = {
          "KEPADA", "お届け先", "届け先", "收件人", "收件", "收", "المرسل إليه", "المستلم",
          "КОМУ", "КУДА", "ДО", "ΠΡΟΣ", "אל", "נמען", "NGƯỜI NHẬN", "NGUOI NHAN",
          "ALICI ADI SOYADI", "ALICI ADI", "TERIMA", "PENERIMA PAKET", "TATANGGAP",
-         "PRAPTI", "ผู้รับ", "OTODOKE SAKI", "OTODOKE-SAKI", "OTODOKESAKI", "UKETORININ"],
+         "PRAPTI", "ผู้รับ", "OTODOKE SAKI", "OTODOKE-SAKI", "OTODOKESAKI", "UKETORININ",
+         "AFLEVERADRES", "BEZORGADRES", "LEVERADRES", "LEVERINGSADRES"],
         "ship_to"),
     **dict.fromkeys(
         ["FROM", "SHIP FROM", "SENDER", "SHIPPER", "CONSIGNOR", "SELLER", "ABSENDER", "LIEFERANT",
@@ -43,7 +44,7 @@ ADDRESS_ROLES = {
          "PENGIRIM", "DARIPADA", "REMITE", "ご依頼主", "依頼主", "寄件人", "寄件", "寄", "المرسل",
          "ВІД КОГО", "ОТ КОГО", "ОТКУДА", "ЗВІДКИ", "ОД", "ΑΠΟ", "מאת", "שולח",
          "NGƯỜI GỬI", "NGUOI GUI", "GÖNDERİCİ ADI", "GONDERICI ADI", "NAGPADALA", "ผู้ส่ง",
-         "GOIRAINUSHI", "GO IRAINUSHI", "IRAINUSHI", "SASHIDASHININ"],
+         "GOIRAINUSHI", "GO IRAINUSHI", "IRAINUSHI", "SASHIDASHININ", "FORNECEDOR"],
         "ship_from"),
     **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
     **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),

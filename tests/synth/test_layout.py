@@ -50,6 +50,7 @@ def on_a_parcel(fields: str) -> str:
     ("Från:", "Till:"), ("Von:", "An:"), ("Absender", "Empfänger"),
     ("Expéditeur", "Destinataire"), ("Mittente", "Destinatario"), ("Remitente", "Destinatario"),
     ("Afzender", "Geadresseerde"), ("Nadawca", "Odbiorca"), ("Afsender", "Modtager"),
+    ("Fornecedor", "Afleveradres"),
     ("FROM:", "SHIP TO:"), ("Sender:", "Deliver To:"),
 ], ids=lambda c: c)
 def test_each_block_takes_the_party_its_caption_names(sender: str, receiver: str) -> None:

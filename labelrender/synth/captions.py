@@ -17,15 +17,21 @@ PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
 
 def raw_caption_split(source: SourceField) -> int | None:
     """Where the value starts in the raw data of a "Caption: value" field. A caption
-    written with ^FH escapes ("Zawarto_c5_9b_c4_87:") is read as it prints, and the
-    split taken back to the raw data."""
+    written with ^FH escapes ("Zawarto_c5_9b_c4_87:") or in UTF-8 is read as it prints,
+    and the split taken back to the raw data."""
     split = shapes.caption_split(source.raw)
     indicator = source.hex_indicator
-    if split is not None or indicator is None or indicator not in source.raw:
+    escaped = indicator is not None and indicator in source.raw
+    if split is not None or not escaped and source.raw.isascii():
         return split
-    printed = printed_bytes(source, source.raw)
-    at = shapes.caption_split(printed)
-    return None if at is None else raw_end(source, 0, printed[:at], printed_bytes)
+    if escaped:
+        printed = printed_bytes(source, source.raw)
+        at = shapes.caption_split(printed)
+        return None if at is None else raw_end(source, 0, printed[:at], printed_bytes)
+    # a caption in UTF-8 ("Ingrédients :", whose raw bytes spell no word), as it prints
+    text = sample_value(source, source.raw) or ""
+    at = shapes.caption_split(text)
+    return None if at is None else raw_end(source, 0, text[:at])
 
 
 def raw_end(source: SourceField, start: int, printed: str,

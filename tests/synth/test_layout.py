@@ -1077,3 +1077,8 @@ def test_a_code_of_unknown_kind_off_a_parcel_is_named_by_its_symbology() -> None
            "^FO30,100^BY2^BCN,80,N,N^FD111014004127^FS^FO30,200^A0N,30,30^FD1110-14-004127^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert "tracking_number" not in values and values["code128_data"] == "111014004127"
+
+
+def test_a_caption_in_utf8_before_prose_splits_where_it_prints() -> None:
+    values = _one_line("Ingrédients : semoule de blé, tomate, concombre, oignon, menthe")
+    assert values == {"ingredients": "semoule de blé, tomate, concombre, oignon, menthe"}

@@ -108,7 +108,7 @@ def _text(d: Decision) -> None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
         value = text[len(caption.strip()):].strip()
-        if name[0] == "form_version" and re.fullmatch(r"[A-Z]{1,2}", value):
+        if name[0] == "form_version" and _REVISION.fullmatch(value):
             name = ("revision", 0.7)  # "Rev: C": a part's revision letter, not the form's
         if name[0] == "service" or name[0] == "form_version" and name[1] >= 0.85:
             # "SERVICE: EXPRESS 9AM" describes the product the layout is made for, and
@@ -165,6 +165,9 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 
 
+# A part's revision letter, with a number after it ("Rev: C", "REV B2"), not the form's
+# version ("Rev: 01.06").
+_REVISION = re.compile(r"[A-Z]{1,2}\d?")
 # Captions of an identifier: they name a code better than its parcel-number shape.
 _IDENTIFYING = frozenset({"reference", "order_number", "purchase_order", "invoice",
                           "customer_number", "account_number", "serial_number",
@@ -246,6 +249,8 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if certainty >= 0.85 and re.fullmatch(r"[A-Z]|[A-Z]?\d{1,2}", value) \
             and name not in ("service", "form_version", "piece_count"):
         return raw_end(d.source, indent, text[:match.start(2)])  # "Operador 7", "Turno M"
+    if name == "form_version" and _REVISION.fullmatch(value):
+        return raw_end(d.source, indent, text[:match.start(2)])  # "REV B2": a part's
     if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
         return raw_end(d.source, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(

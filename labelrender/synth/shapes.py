@@ -189,12 +189,17 @@ def caption_split(text: str) -> int | None:
         return None  # nothing after it, a URL, or a time of day such as 22:00
     name, certainty = caption_name(text[:colon])
     if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
-            and not (name in _PROSE_CAPTIONS and certainty >= 0.85):
+            and not (name in _PROSE_CAPTIONS and certainty >= 0.85) \
+            and not (certainty >= 0.6 and _TITLED.fullmatch(rest.strip())):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
-        # not after "Ingredients:" or "Description:"
+        # not after "Ingredients:" or "Description:", nor a name after a known caption
+        # ("Ditta: Studio Tecnico Ferrario & Associati")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
+# Words each with a capital, or joining ones: a name, not a sentence.
+_TITLED = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.-]*|&|and|und|et|e|y|of|de|di|da|van|von|der)"
+                     r"(?:\s+|$))+")
 # A value that starts with a date.
 _DATED_VALUE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b|"
                           r"\d{1,2}[./-]\d{4}\b")

@@ -955,7 +955,9 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("Contents: 6 x 75 cl", {"quantity": "6 x 75 cl"}),
     ("2 st", {"quantity": "2 st"}), ("12 pcs", {"quantity": "12 pcs"}),
     ("Rif. ordine: ECE-77120", {"reference": "ECE-77120"}),  # not a postcode's shape
-    ("Indice: E", {"revision": "E"}), ("REV B2", {"revision": "B2"}), ("Baujahr 2026", {"manufacture_date": "2026"}),
+    ("Indice: E", {"revision": "E"}), ("REV B2", {"revision": "B2"}),
+    ("Ditta: Studio Tecnico Ferrario & Associati",
+     {"company": "Studio Tecnico Ferrario & Associati"}), ("Baujahr 2026", {"manufacture_date": "2026"}),
     ("Modelo: CPV-22 VSD", {"model": "CPV-22 VSD"}),
     ("Nata il: 21/09/1952", {"date_of_birth": "21/09/1952"}),
     ("Magasin: Q12 / M3", {"location": "Q12 / M3"}),

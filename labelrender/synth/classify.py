@@ -165,6 +165,9 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 
 
+# Attributes of goods whose value is a word or two: "Kleur wit", "Size L", "Grade A".
+_ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavour", "flavor",
+                         "style", "shade", "finish", "breed", "species", "category"})
 # A part's revision letter, with a number after it ("Rev: C", "REV B2"), not the form's
 # version ("Rev: 01.06").
 _REVISION = re.compile(r"[A-Z]{1,2}\d?")
@@ -251,6 +254,10 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
         return raw_end(d.source, indent, text[:match.start(2)])  # "Operador 7", "Turno M"
     if name == "form_version" and _REVISION.fullmatch(value):
         return raw_end(d.source, indent, text[:match.start(2)])  # "REV B2": a part's
+    if name in _ATTRIBUTES and certainty in (0.85, 0.6) and len(caption.split()) == 1 \
+            and len(value.split()) <= 2 and "/" not in text \
+            and shapes.caption_name(value)[1] < 0.6:  # (not "Kolor / Colour")
+        return raw_end(d.source, indent, text[:match.start(2)])  # "Kleur wit", "Size L"
     if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
         return raw_end(d.source, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(

@@ -956,6 +956,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("2 st", {"quantity": "2 st"}), ("12 pcs", {"quantity": "12 pcs"}),
     ("Rif. ordine: ECE-77120", {"reference": "ECE-77120"}),  # not a postcode's shape
     ("Indice: E", {"revision": "E"}), ("REV B2", {"revision": "B2"}),
+    ("Kleur wit", {"color": "wit"}), ("Size matters a lot", {}), ("Kolor / Colour", {}),
     ("Ditta: Studio Tecnico Ferrario & Associati",
      {"company": "Studio Tecnico Ferrario & Associati"}), ("Baujahr 2026", {"manufacture_date": "2026"}),
     ("Modelo: CPV-22 VSD", {"model": "CPV-22 VSD"}),

@@ -245,6 +245,10 @@ def _people(decisions: list[Decision]) -> None:
         text = d.text.strip()
         if d.source.is_barcode or d.variable and (d.name_certainty > 0.5 or "caption" in d.reason):
             continue  # (a caption, "Owner:", knows better)
+        if record and not d.variable and _PRIORITY.fullmatch(text):
+            mark_variable(d, "the priority of a patient's sample", 0.6, leading_spaces(d),
+                          ("priority", 0.6))
+            continue
         if pharmacy and _DOCTOR.fullmatch(text):
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
@@ -257,6 +261,9 @@ def _people(decisions: list[Decision]) -> None:
                           ("patient_name", 0.7))
 
 
+# How urgent a patient's sample or order is, as a word alone.
+_PRIORITY = re.compile(r"stat|cito|notfall|eilig|urgent|urgente|urgence|pilne|spoed|asap|"
+                       r"routine|normal|akut", re.IGNORECASE)
 # Words of a pharmacy's or a dispensary's label.
 _PHARMACY = re.compile(r"\b(?:rx|pharmacy|pharmacie|apotheke|farmacia|farmácia|apotek|apteka|"
                        r"lékárna|dispensed|dispensing|prescription|prescribed|rezept|verordnet|"

@@ -262,3 +262,11 @@ def test_a_recipient_after_its_caption_on_goods_is_no_makers_address() -> None:
         "^FO20,300^A0N,28,28^FDBig bag n° 0412^FS^XZ")
     assert values.get("ship_to_name") == "Zahnradwerk Pfalz GmbH, Halle 2"
     assert "Big bag n° 0412" in values.values()
+
+
+def test_a_patient_samples_priority_is_data() -> None:
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO20,20^A0N,24,24^FDMUELLER, ANNA K^FS"
+        "^FO20,50^A0N,20,20^FDMRN 00482913^FS^FO20,80^A0N,20,20^FDDOB 03/14/1961^FS"
+        "^FO400,20^A0N,30,30^FDCITO^FS^XZ")
+    assert values["priority"] == "CITO"

@@ -117,7 +117,7 @@ _DAY_NAME = re.compile(
     r"segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira|maandag|dinsdag|"
     r"woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|"
     r"söndag|mandag|tirsdag|lørdag|søndag|poniedziałek|wtorek|środa|czwartek|piątek|sobota|"
-    r"niedziela)$", re.IGNORECASE)
+    r"niedziela)\.?$", re.IGNORECASE)
 _ABV = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:\s?/\s?vol\.?)?)$", re.I)
 # A length of time alone: "10 min", "168 hours", "8 Std.".
 _DURATION = re.compile(r"^\d{1,4}(?:[.,]\d)?\s?(?:min|mins|minutes?|minuten|h|hrs?|hours?|std|"
@@ -140,6 +140,14 @@ _CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
+
+
+# Values a pattern alone names: pictogram codes, temperatures, passengers, weekdays,
+# alcohol, lengths of time, date codes, times of day.
+_SHAPES = ((_PICTOGRAMS, "pictograms", 0.75), (_TEMPERATURE, "temperature", 0.7),
+           (_PASSENGER, "passenger_name", 0.7), (_DAY_NAME, "day_of_week", 0.7),
+           (_ABV, "abv", 0.8), (_DURATION, "duration", 0.5), (_DATE_CODE, "date_code", 0.7),
+           (_CLOCK, "time", 0.75))
 
 
 def gs1_valid(digits: str) -> bool:
@@ -356,22 +364,9 @@ def text_value(text: str) -> Recognised | None:
     un_line = _UN_LINE.fullmatch(stripped)
     if un_line:
         return ("un_number", 0.8) if len(stripped) <= 7 else ("proper_shipping_name", 0.7)
-    if _PICTOGRAMS.fullmatch(stripped):
-        return "pictograms", 0.75
-    if _TEMPERATURE.fullmatch(stripped):
-        return "temperature", 0.7
-    if _PASSENGER.fullmatch(stripped):
-        return "passenger_name", 0.7
-    if _DAY_NAME.fullmatch(stripped.rstrip(".")):
-        return "day_of_week", 0.7
-    if _ABV.fullmatch(stripped):
-        return "abv", 0.8
-    if _DURATION.fullmatch(stripped):
-        return "duration", 0.5
-    if _DATE_CODE.fullmatch(stripped):
-        return "date_code", 0.7
-    if _CLOCK.fullmatch(stripped):
-        return "time", 0.75
+    for pattern, name, certainty in _SHAPES:
+        if pattern.fullmatch(stripped):
+            return name, certainty
     if _WEEKDAY_DAY_MONTH.fullmatch(stripped):
         return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)

@@ -128,8 +128,9 @@ def _text(d: Decision) -> None:
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
         event = shapes.event_date(caption) if dated else None
-        if dated and shapes.is_date_name(name[0]):
-            pass  # "Fällig am: 30.11." says which date
+        if dated and shapes.is_date_name(name[0]) and (name[1] >= 0.85 or event is None):
+            pass  # "Fällig am: 30.11." says which date (an event word says it better than
+            # a guess from the glossary: "Ship by" is the ship date)
         elif event is not None:
             name = (event, 0.8)  # "Entrega estimada: 27/11"
         elif found is not None and not shape_only and (

@@ -68,7 +68,8 @@ _NAMED_DATE = re.compile(
     rf"^(?:{_WEEKDAY}\s*[-,]?\s*)?(?:\d{{1,2}}\.?[\s-]?{_MONTH}(?:[\s-]?\d{{2,4}})?|"
     rf"{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?,?(?:\s\d{{4}})?)(?:,?\s+{_TIME})?$", re.IGNORECASE)
 _DATE_AND_TIME = re.compile(
-    rf"^(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}[./-]\d{{2}}[./-]\d{{2}}),?\s+{_TIME}$",
+    rf"^(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}[./-]\d{{2}}[./-]\d{{2}}),?\s+"
+    rf"(?:(?:à|at|um|alle|ore|a las|om|kl\.?|klo|godz\.?|в)\s+)?{_TIME}$",
     re.IGNORECASE)
 # Day and month without a year ("18/03"): a piece count never has more pieces than
 # its total, so a first number above the second that fits a day and a month is a date.

@@ -971,6 +971,8 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("Vytištěno 25.11.2026 10:22", {"print_date": "25.11.2026 10:22"}),
     ("SHIP 11/25/2026", {"ship_date": "11/25/2026"}),
     ("Verpackt am: 24.11.2026", {"pack_date": "24.11.2026"}),
+    ("Ship by: 26-11-2026", {"ship_date": "26-11-2026"}),
+    ("Émis le 25/11/2026 à 17:05", {"print_date": "25/11/2026 à 17:05"}),
     ("PRINTED 11/25/2026 02:41  LBL-DC-STR REV C",
      {"print_date": "PRINTED 11/25/2026 02:41  LBL-DC-STR REV C"}),
     ("Cód.: VM-RML-214", {"part_number": "VM-RML-214"}),  # "código", not cash on delivery

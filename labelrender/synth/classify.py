@@ -133,8 +133,11 @@ def _text(d: Decision) -> None:
             # a guess from the glossary: "Ship by" is the ship date)
         elif event is not None:
             name = (event, 0.8)  # "Entrega estimada: 27/11"
+        elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
+                and name[1] >= 0.6:
+            pass  # "TARE 3,880 kg": which weight
         elif found is not None and not shape_only and (
-                name[1] < 0.85 or name[0] in ("reference", "date")
+                name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds
         name = _words_for_number(name, value, found)

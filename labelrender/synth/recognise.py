@@ -169,6 +169,20 @@ def cas_valid(code: str) -> bool:
     return sum(i * int(d) for i, d in enumerate(digits, 1)) % 10 == int(match.group(3))
 
 
+def container_valid(code: str) -> bool:
+    """An ISO 6346 freight container number's check digit: "MSKU 704512 6"."""
+    compact = re.sub(r"[\s-]", "", code)
+    if not re.fullmatch(r"[A-Z]{3}[UJZ]\d{7}", compact):
+        return False
+    values = [int(c) if c.isdigit() else _ISO6346[c] for c in compact[:10]]
+    return sum(v << i for i, v in enumerate(values)) % 11 % 10 == int(compact[10])
+
+
+# ISO 6346's values of letters: 10 upwards, skipping the multiples of 11.
+_ISO6346 = {c: v for c, v in zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                 [v for v in range(10, 39) if v % 11], strict=True)}
+
+
 def ups_valid(code: str) -> bool:
     """A UPS 1Z number's last character checks the 15 after ``1Z``."""
     if not re.fullmatch(r"1Z[0-9A-Z]{16}", code):
@@ -266,6 +280,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
             return found
     if re.fullmatch(r"2L[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", code):
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
+    if container_valid(code):
+        return "container_number", 0.9
     found = tracking(code)
     if found is not None:
         return found
@@ -327,6 +343,8 @@ def text_value(text: str) -> Recognised | None:
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
         return "tracking_number", 0.9
+    if container_valid(stripped):
+        return "container_number", 0.9
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

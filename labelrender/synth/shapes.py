@@ -181,7 +181,8 @@ def caption_split(text: str) -> int | None:
         and re.fullmatch(r"\s*[^\W\d_][^\d:]{0,60}", text[:colon]) is not None \
         and len(text[:colon].split()) <= 8  # a long caption before a date: "Da consumarsi
     # preferibilmente entro il: 31/05/2028"
-    if not dated and (not _CAPTION_HEAD.match(text[:colon]) or len(text[:colon].split()) > 4):
+    words = len(text[:colon].split()) - 2 * text[:colon].count("/")  # "Poids / Weight"
+    if not dated and (not _CAPTION_HEAD.match(text[:colon]) or words > 4):
         return None
     rest = text[colon + 1 :]
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()

@@ -957,6 +957,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("Rif. ordine: ECE-77120", {"reference": "ECE-77120"}),  # not a postcode's shape
     ("Indice: E", {"revision": "E"}), ("REV B2", {"revision": "B2"}),
     ("Kleur wit", {"color": "wit"}), ("Size matters a lot", {}), ("Kolor / Colour", {}),
+    ("Velikost rámu / Frame size: L", {"size": "L"}),  # a caption in two languages
     ("Ditta: Studio Tecnico Ferrario & Associati",
      {"company": "Studio Tecnico Ferrario & Associati"}),
     ("Baujahr 2026", {"manufacture_date": "2026"}),

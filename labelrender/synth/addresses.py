@@ -37,6 +37,7 @@ _FONT_JUMP = 1.7
 
 _LEADING = 1.5
 
+
 def parties(decisions: list[Decision]) -> None:
     """A phone, contact or e-mail outside an address block belongs to the block
     beside it (the block its line falls in), and takes that party's name."""
@@ -110,7 +111,8 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
             continue
         if d is not start and (shapes.is_caption(d.text) or _captioned_data(d)
                                or shapes.is_known_caption(d.text)) or shapes.POSTAGE.search(d.text):
-            break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt" end the address above them
+            break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt", a postage indicia end the
+            # address above them
         if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
                 and not (_phone_line(d) or shapes.is_country(d.text)
                          or recognise.EMAIL.search(d.text)):
@@ -283,8 +285,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             block += [anchor, prefix]
         claimed.update(d.source.position for d in block)
         blocks.append(block)
-    blocks += _blocks_over_phones(decisions, claimed, rules)
-    blocks += _phones_under_names(decisions, claimed, rules)
+    blocks += _blocks_at_phones(decisions, claimed, lambda anchor: _over_phone(
+        decisions, anchor, claimed, rules))
+    blocks += _blocks_at_phones(decisions, claimed, lambda anchor: _under_name(
+        decisions, anchor, claimed, rules))
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
                                    strict=True):
         claimed.difference_update(d.source.position for d in block)
@@ -292,46 +296,47 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         _same_line_town(decisions, block, role, sure, claimed)
 
 
-def _blocks_over_phones(decisions: list[Decision], claimed: set[int],
-                        rules: Rules | None) -> list[list[Decision]]:
-    """Blocks without a caption or a postcode (Pakistan, Bangladesh, the Gulf): a name,
-    a street and a town right above a phone number in their column."""
+def _blocks_at_phones(decisions: list[Decision], claimed: set[int],
+                      block_at: Callable[[Decision], list[Decision] | None]
+                      ) -> list[list[Decision]]:
+    """Blocks without a caption or a postcode, found from a phone number in them:
+    ``block_at`` gives the block around an unclaimed phone line, or None."""
     blocks: list[list[Decision]] = []
     for anchor in decisions:
         if anchor.source.position in claimed or anchor.source.is_barcode \
                 or not recognise.phone(anchor.text):
             continue
-        above = _lines_above(decisions, anchor, claimed, rules)
-        if len(above) < 3 or any(d.variable or shapes.reads_as_caption(d.text)
-                                 or shapes.is_site(d.text) for d in above) \
-                or not shapes.words_only(above[-1].text) or shapes.has_digits(above[0].text, 1):
-            continue
-        block = [*above, anchor]
-        claimed.update(d.source.position for d in block)
-        blocks.append(block)
+        block = block_at(anchor)
+        if block is not None:
+            claimed.update(d.source.position for d in block)
+            blocks.append(block)
     return blocks
 
 
-def _phones_under_names(decisions: list[Decision], claimed: set[int],
-                        rules: Rules | None) -> list[list[Decision]]:
-    """Blocks without a caption or a postcode that print the phone right under the name
-    (Bangladesh, India): a name, its phone, then the street and the town below."""
-    blocks: list[list[Decision]] = []
-    for anchor in decisions:
-        if anchor.source.position in claimed or anchor.source.is_barcode \
-                or not recognise.phone(anchor.text):
-            continue
-        above = _lines_above(decisions, anchor, claimed, rules)[-1:]
-        below = _block_lines(decisions, anchor, anchor.source.ry, rules)[1:4]
-        if not above or len(below) < 2 or not _person_or_company(above[0]) \
-                or any(d.source.position in claimed or d.prefix_len or shapes.is_site(d.text)
-                       or d.variable and d.name_certainty >= 0.5 for d in below) \
-                or not shapes.has_letters(below[0].text) or not shapes.words_only(below[-1].text):
-            continue
-        block = [above[0], anchor, *below]
-        claimed.update(d.source.position for d in block)
-        blocks.append(block)
-    return blocks
+def _over_phone(decisions: list[Decision], anchor: Decision, claimed: set[int],
+                rules: Rules | None) -> list[Decision] | None:
+    """A name, a street and a town right above a phone number in their column
+    (Pakistan, Bangladesh, the Gulf)."""
+    above = _lines_above(decisions, anchor, claimed, rules)
+    if len(above) < 3 or any(d.variable or shapes.reads_as_caption(d.text)
+                             or shapes.is_site(d.text) for d in above) \
+            or not shapes.words_only(above[-1].text) or shapes.has_digits(above[0].text, 1):
+        return None
+    return [*above, anchor]
+
+
+def _under_name(decisions: list[Decision], anchor: Decision, claimed: set[int],
+                rules: Rules | None) -> list[Decision] | None:
+    """The phone right under the name, then the street and the town below (Bangladesh,
+    India)."""
+    above = _lines_above(decisions, anchor, claimed, rules)[-1:]
+    below = _block_lines(decisions, anchor, anchor.source.ry, rules)[1:4]
+    if not above or len(below) < 2 or not _person_or_company(above[0]) \
+            or any(d.source.position in claimed or d.prefix_len or shapes.is_site(d.text)
+                   or d.variable and d.name_certainty >= 0.5 for d in below) \
+            or not shapes.has_letters(below[0].text) or not shapes.words_only(below[-1].text):
+        return None
+    return [above[0], anchor, *below]
 
 
 def _person_or_company(d: Decision) -> bool:
@@ -369,10 +374,11 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
         split = raw_caption_split(d.source)
         if d.source.position in claimed or d.source.is_barcode or split is None:
             continue
-        role = shapes.address_role(sample_value(d.source, d.source.raw[:split]) or "")
+        caption = sample_value(d.source, d.source.raw[:split]) or ""
+        role = shapes.address_role(caption)
         if role is None:
             continue
-        value = d.text[len(sample_value(d.source, d.source.raw[:split]) or ""):].strip()
+        value = d.text[len(caption):].strip()
         if _PLACE_CODE.search(value) and len(value.split()) <= 5:
             claimed.add(d.source.position)  # "From: SW-01 Port 24", "To: Rack B-12": a
             d.variable = False  # place on a cable or in a warehouse, no party

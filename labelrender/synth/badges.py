@@ -20,17 +20,15 @@ from .decision import Decision, leading_spaces, mark_variable
 _VISITOR = re.compile(r"\b(?:visitors?|visitatore|besökare|besokare|besucher|visiteur|"
                       r"visitante|bezoeker|gość|gosc|návštěva|navsteva|vierailija|"
                       r"látogató|ziyaretçi|guest|gast|ospite|invitado|contractor)\b", re.I)
-_EVENT = re.compile(r"\b(?:attendee|speaker|delegate|participant|teilnehmer|partecipante|"
-                    r"participante|deelnemer|uczestnik|prelegent|exhibitor|aussteller|"
-                    r"exposant|espositore|expositor|sponsor|press|presse|staff|crew|"
-                    r"summit|conference|konferenz|konferencja|conferenza|congress|kongress|"
-                    r"congresso|forum|expo|symposium|badge|namensschild|identyfikator)\b",
-                    re.I)
+# Roles of an event's people, the words of its badges.
+_ROLES = (r"attendee|speaker|delegate|participant|teilnehmer|partecipante|participante|"
+          r"deelnemer|uczestnik|prelegent|exhibitor|aussteller|exposant|espositore|expositor|"
+          r"sponsor|press|presse|staff|crew")
+_EVENT = re.compile(rf"\b(?:{_ROLES}|summit|conference|konferenz|konferencja|conferenza|"
+                    r"congress|kongress|congresso|forum|expo|symposium|badge|namensschild|"
+                    r"identyfikator)\b", re.I)
 # Roles an event prints large on a badge.
-_ROLE = re.compile(r"(?:attendee|speaker|delegate|participant|teilnehmer|partecipante|"
-                   r"participante|deelnemer|uczestnik|prelegent|exhibitor|aussteller|"
-                   r"exposant|espositore|expositor|sponsor|press|presse|staff|crew|"
-                   r"organi[sz]er|vip|moderator|referent|relatore|ponente)", re.I)
+_ROLE = re.compile(rf"(?:{_ROLES}|organi[sz]er|vip|moderator|referent|relatore|ponente)", re.I)
 # A person's name: one to four words with capitals, particles allowed
 # ("van der Berg", "Wiśniewska-Kozłowska", "O'Neill").
 _WORD = r"[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?"

@@ -24,14 +24,11 @@ def raw_caption_split(source: SourceField) -> int | None:
     escaped = indicator is not None and indicator in source.raw
     if split is not None or not escaped and source.raw.isascii():
         return split
-    if escaped:
-        printed = printed_bytes(source, source.raw)
-        at = shapes.caption_split(printed)
-        return None if at is None else raw_end(source, 0, printed[:at], printed_bytes)
-    # a caption in UTF-8 ("Ingrédients :", whose raw bytes spell no word), as it prints
-    text = sample_value(source, source.raw) or ""
-    at = shapes.caption_split(text)
-    return None if at is None else raw_end(source, 0, text[:at])
+    # (a caption in UTF-8, "Ingrédients :", is no word in its raw bytes)
+    read = printed_bytes if escaped else sample_value
+    printed = read(source, source.raw) or ""
+    at = shapes.caption_split(printed)
+    return None if at is None else raw_end(source, 0, printed[:at], read)
 
 
 def raw_end(source: SourceField, start: int, printed: str,

@@ -472,8 +472,7 @@ def _codes_off_parcels(decisions: list[Decision]) -> None:
     """On a label with no party's address and no validated parcel number, a barcode
     whose shape alone said "tracking number" is a code of unknown kind: it is named
     by its symbology (for review), and so is the printed form beside it."""
-    if any(d.variable and d.name and (re.match(r"(?:ship_to|ship_from|mark_for)_", d.name)
-                                      or d.name == "tracking_number"
+    if any(d.variable and d.name and (goods.PARTY.match(d.name) or d.name == "tracking_number"
                                       and d.name_certainty >= 0.85) for d in decisions):
         return
     renamed: dict[str, str] = {}

@@ -21,7 +21,8 @@ from .addresses import COMPANY
 from .captions import beside, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
-_PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
+# A party's field name (a bill-to party is no sign of a parcel's blocks).
+PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
 # Names whose validated data says "shipment": a label carrying one is a shipping label.
 _SHIPMENT = frozenset({"tracking_number", "sscc", "routing_code"})
 # Names that only labels of goods carry, and the symbologies of retail goods.
@@ -110,7 +111,7 @@ def is_goods_label(decisions: list[Decision]) -> bool:
             continue
         if d.name in _SHIPMENT and d.name_certainty >= 0.85:
             return False
-        parties += bool(_PARTY.match(d.name))
+        parties += bool(PARTY.match(d.name))
         goods_signs += d.name in _GOODS or d.source.symbology in _RETAIL_SYMBOLS
         if d.name in _PARCEL_SIGNS:
             parcel_signs.add(d.value or "")
@@ -124,7 +125,7 @@ def refine(decisions: list[Decision]) -> None:
     if not decisions or not is_goods_label(decisions):
         return
     for d in decisions:
-        if d.variable and d.name and _PARTY.match(d.name) \
+        if d.variable and d.name and PARTY.match(d.name) \
                 and not (d.name.startswith("ship_to_") and d.prefix_len):
             # (a recipient after its caption, "Empfänger: ...", is no maker's address)
             d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
@@ -255,7 +256,7 @@ def _people(decisions: list[Decision]) -> None:
                           ("prescriber", 0.6))
         elif record and _PERSON.fullmatch(text) and not _OWNER.search(text) \
                 and not COMPANY.search(text) \
-                and not re.search(r"\b(?:service|services|dienst|centre|center)\b", text, re.I):
+                and not re.search(r"\b(?:service|centre|center)\b", text, re.I):
             d.variable = False
             mark_variable(d, "a person's name beside a patient record", 0.7, leading_spaces(d),
                           ("patient_name", 0.7))
@@ -271,6 +272,7 @@ _PHARMACY = re.compile(r"\b(?:rx|pharmacy|pharmacie|apotheke|farmacia|farmácia|
 # A doctor by title and name: "Dr Samuel Okafor MRCVS", "Dr. med. L. Wagner".
 _DOCTOR = re.compile(r"(?:dr|dra|doc|prof)\.?\s+(?:med\.\s+)?[^\W\d_][\w.'-]*(?:\s+[\w.'-]+){0,3}",
                      re.IGNORECASE)
+
 
 def _descriptions(decisions: list[Decision]) -> None:
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
@@ -333,7 +335,7 @@ def _description_like(text: str) -> bool:
             or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7 \
             or _OPEN_END.search(text):
         return False  # a caption of the vocabulary, or words that lead into a value
-        # ("À consommer de préférence avant le", "per ounce")
+        # ("À consommer de préférence avant le")
     if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text) or _OWNER.search(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))

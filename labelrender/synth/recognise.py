@@ -380,8 +380,7 @@ def text_value(text: str) -> Recognised | None:
         return "hazard_statements", 0.8
     if _PRECAUTION.match(stripped) and _statement_words(stripped):
         return "precautionary_statements", 0.8
-    un_line = _UN_LINE.fullmatch(stripped)
-    if un_line:
+    if _UN_LINE.fullmatch(stripped):
         return ("un_number", 0.8) if len(stripped) <= 7 else ("proper_shipping_name", 0.7)
     for pattern, name, certainty in _SHAPES:
         if pattern.fullmatch(stripped):

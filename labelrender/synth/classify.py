@@ -290,7 +290,8 @@ def _captioned_barcode_value(d: Decision, barcodes: list[tuple[str, Decision]]) 
         if not words or shapes.has_digits(words, 1):
             continue
         name = shapes.caption_name(caption)
-        if name[1] < 0.7:
+        # An unknown caption ("Student ID") still says more than the symbology does.
+        if name[1] < 0.7 and not (barcode.name or "barcode_data").endswith("_data"):
             name = (barcode.name or "barcode_data", min(0.6, barcode.name_certainty))
         d.variable = False
         _variable(d, f"value of barcode after caption {caption.strip()!r}", 0.85,

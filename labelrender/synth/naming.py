@@ -97,11 +97,18 @@ def from_numbers(decisions: list[Decision], numbers: list[int | None]) -> list[P
 
 def _name(placeholders: list[Placeholder]) -> None:
     for p in placeholders:
-        # A caption printed by a person outranks what the data looks like.
-        best = max(p.decisions, key=lambda d: (d.name_certainty + 0.05 * ("caption" in d.reason),
+        # A caption printed by a person outranks what the data looks like, and any
+        # meaning outranks a name that only says how the value is printed.
+        best = max(p.decisions, key=lambda d: (not _generic(d.name), d.name_certainty
+                                               + 0.05 * ("caption" in d.reason),
                                                d.source.is_barcode))
         p.name = snake(best.name or "") or "field"
         p.name_certainty = best.name_certainty
+
+
+def _generic(name: str | None) -> bool:
+    """A name that says how a value is printed, not what it is: "text_4", "code128_data"."""
+    return not name or name in ("text", "field") or name.endswith("_data")
 
 
 def _tokens(name: str) -> set[str]:

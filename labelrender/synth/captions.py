@@ -331,7 +331,8 @@ def table_rows(decisions: list[Decision]) -> None:
             header.reason, header.certainty = "the caption of a table's column", 0.7
         name = _column_name(header, d)
         if d.variable and not d.prefix_len and d.name not in _KEPT_SHAPES and (
-                d.name_certainty < 0.5 or name[1] >= 0.7 and d.reason.startswith("data shape")):
+                d.name_certainty < 0.5 or name[1] >= 0.7 and (d.reason.startswith("data shape")
+                                                              or _guessed_words(d))):
             d.name, d.name_certainty = name  # "545,00" under "Värde", "E-2611-90415" under
             continue  # "Objednávka"
         if d.variable or shapes.reads_as_caption(d.text):

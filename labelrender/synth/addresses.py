@@ -232,7 +232,7 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         _caption_line_phone(decisions, caption, role)
         lines = _block_lines(decisions, first, first.source.ry, rules)
         stop = min((d.source.ry for d in decisions if d is not caption
-                    and shapes.address_role(d.text) and d.source.ry > first.source.ry
+                    and _starts_party(d) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         if caption.source.orientation != first.source.orientation:
@@ -366,18 +366,31 @@ def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str)
             _variable(d, f"{role} phone beside its caption", 0.6, 0, (f"{role}_phone", 0.6))
 
 
+def _inline_role(d: Decision) -> tuple[str, int] | None:
+    """The party a "From: Acme Corp" field's own caption names, and where its value
+    starts in the raw data."""
+    split = raw_caption_split(d.source)
+    if d.source.is_barcode or split is None:
+        return None
+    role = shapes.address_role(sample_value(d.source, d.source.raw[:split]) or "")
+    return None if role is None else (role, split)
+
+
+def _starts_party(d: Decision) -> bool:
+    """A caption of a party, alone ("SHIP TO") or before its name ("MARK FOR: Store 9")."""
+    return shapes.address_role(d.text) is not None or _inline_role(d) is not None
+
+
 def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
                            rules: Rules | None = None) -> None:
     """A party's name printed after its caption in one field ("From: Acme Corp",
     "SHIP TO: Jane Doe") starts that party's block: the lines below are its address."""
     for d in decisions:
-        split = raw_caption_split(d.source)
-        if d.source.position in claimed or d.source.is_barcode or split is None:
+        found = None if d.source.position in claimed else _inline_role(d)
+        if found is None:
             continue
+        role, split = found
         caption = sample_value(d.source, d.source.raw[:split]) or ""
-        role = shapes.address_role(caption)
-        if role is None:
-            continue
         value = d.text[len(caption):].strip()
         if _PLACE_CODE.search(value) and len(value.split()) <= 5:
             claimed.add(d.source.position)  # "From: SW-01 Port 24", "To: Rack B-12": a

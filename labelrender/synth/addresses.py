@@ -630,6 +630,13 @@ _HONORIFIC = re.compile(r"(?:様|御中|殿|先生|女士|小姐|(?<=\s)(?:sama|
 _SALUTED = re.compile(rf"{_SALUTATION.pattern}\s+[^\W\d_]", re.IGNORECASE)
 
 
+# A whole date ("21/09/1952", "2026-11-27") or a day with its hour ("11/27 13:30"):
+# no address line holds one ("2-14-10 Nishi-Shinjuku" is a Japanese street number).
+_DATED_LINE = re.compile(r"(?<![\d/.-])(?:\d{1,2}([./])\d{1,2}\1(?:\d{4}|\d{2})"
+                         r"|\d{1,2}-\d{1,2}-\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}\s+\d{1,2}:\d{2})"
+                         r"(?![\d/.-])")
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -680,6 +687,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         marked = d.text.lstrip().startswith("〒")
         if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
+        if _DATED_LINE.search(d.text) and not shapes.is_postal_line(d.text):
+            claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
+            continue  # a date of birth or an appointment, for the captions to name
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):
             part = "phone"

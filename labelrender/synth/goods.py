@@ -141,6 +141,33 @@ def refine(decisions: list[Decision]) -> None:
     _identifiers(decisions)
     _people(decisions)
     _descriptions(decisions)
+    _specimens(decisions)
+
+
+# What a sample was taken into: a tube by its additive or cap colour, or the specimen
+# itself ("LAV 4mL", "Serum-Gel 7,5 ml", "EDTA K3", "Urine (midstream)", "Citrat 3,2 %").
+_TUBE = re.compile(r"\b(?:k[23]?-?edta|edta(?:-?k[23])?|lav(?:ender)?|sst|serum|plasma|"
+                   r"citra(?:te?|to)|heparin[ae]?|li-?hep|naf|fluorid[e]?|urin[ae]?|harn|orina|"
+                   r"swab|abstrich|tampone|hisopo|csf|liquor|whole blood|vollblut|sangue intero|"
+                   r"gold top|red top|purple top|green top|blue top|grey top|gray top)\b",
+                   re.IGNORECASE)
+
+
+def _specimens(decisions: list[Decision]) -> None:
+    """The tube or kind of a sample on a label of a patient's sample: a short line
+    that says what the sample is in, guessed as the goods' name or captioned "Type"."""
+    if not _patient_record(decisions) and _heading_name(decisions) != "specimen_id":
+        return
+    for d in decisions:
+        if d.source.is_barcode or not _TUBE.search(d.text) or len(d.text.split()) > 5:
+            continue
+        guessed = d.variable and (d.name in ("description", "type", "material")
+                                  and d.name_certainty <= 0.6 or d.name in ("text", "field"))
+        if guessed:
+            d.name, d.name_certainty = "specimen_type", 0.6
+        elif not d.variable and not shapes.reads_as_caption(d.text):
+            mark_variable(d, "the tube or kind of a patient's sample", 0.6, leading_spaces(d),
+                          ("specimen_type", 0.6))
 
 
 def _prices(decisions: list[Decision]) -> None:

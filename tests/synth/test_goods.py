@@ -270,3 +270,21 @@ def test_a_patient_samples_priority_is_data() -> None:
         "^FO20,50^A0N,20,20^FDMRN 00482913^FS^FO20,80^A0N,20,20^FDDOB 03/14/1961^FS"
         "^FO400,20^A0N,30,30^FDCITO^FS^XZ")
     assert values["priority"] == "CITO"
+
+
+def test_the_tube_of_a_patients_sample_is_its_specimen_type() -> None:
+    # As the written lab_specimen_tube: the tube's additive and volume under the name.
+    values = draft_values(
+        "^XA^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^A0N,20,18^FDLAV 4mL^FS"
+        "^FO200,75^A0N,20,18^FDS2611250073^FS^XZ")
+    assert values["specimen_type"] == "LAV 4mL"
+
+
+def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
+    # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
+    # code again in a Data Matrix: the caption says more than the symbology.
+    values = draft_values(
+        "^XA^PW406^LL203^FO8,48^A0N,20,18^FDAppliance ID^FS^FO140,46^A0N,26,24^FDEHT-00913^FS"
+        "^FO300,120^BXN,4,200^FDEHT-00913^FS^XZ")
+    assert values == {"appliance_id": "EHT-00913"}

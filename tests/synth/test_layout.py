@@ -1089,3 +1089,37 @@ def test_a_code_of_unknown_kind_off_a_parcel_is_named_by_its_symbology() -> None
 def test_a_caption_in_utf8_before_prose_splits_where_it_prints() -> None:
     values = _one_line("Ingrédients : semoule de blé, tomate, concombre, oignon, menthe")
     assert values == {"ingredients": "semoule de blé, tomate, concombre, oignon, menthe"}
+
+
+def test_an_unknown_caption_before_a_barcodes_value_names_both() -> None:
+    # As the written us_school_lunch_tray: "Student ID 204417" over its Code 128.
+    zpl = ("^XA^PW406^LL406^FO10,100^A0N,20,18^FDStudent ID 204417^FS"
+           "^FO250,330^BCN,60,N,N,N^FD204417^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {"student_id": "204417"}
+
+
+def test_words_in_a_tables_column_take_its_caption() -> None:
+    # As the written work_order_traveller: an operations table, words in its rows.
+    rows = [("010", "SAW CUT BLANKS", "SAW1"), ("020", "CNC MILL OP1 PER PRG", "HAAS-3"),
+            ("030", "DEBURR / TUMBLE", "FIN1")]
+    zpl = "^XA^PW812^LL812^FO30,372^A0N,22,20^FDOP^FS^FO100,372^A0N,22,20^FDOPERATION^FS" \
+          "^FO420,372^A0N,22,20^FDWORK CTR^FS" + "".join(
+              f"^FO30,{420 + 60 * i}^A0N,24,22^FD{op}^FS^FO100,{420 + 60 * i}^A0N,24,22^FD{what}^FS"
+              f"^FO420,{420 + 60 * i}^A0N,24,22^FD{centre}^FS" for i, (op, what, centre)
+              in enumerate(rows)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert [values.get(f"operation_{n}") for n in (2, 4, 6)] == [r[1] for r in rows]
+
+
+def test_a_partys_inline_caption_ends_the_block_above_it() -> None:
+    # As the written us_xpo_ltl_pallet: "MARK FOR: STORE ..." under the SHIP TO block.
+    values = _stacked(["SHIP TO", "SUNBELT OFFICE DEPOT DC 4412", "7200 INDUSTRIAL BLVD",
+                       "CHARLOTTE NC 28269", "MARK FOR: STORE #1183 ASHEVILLE"], 355, 280, 30, 22)
+    assert values["ship_to_name"] == "SUNBELT OFFICE DEPOT DC 4412"
+    assert values["mark_for_name"] == "STORE #1183 ASHEVILLE"
+
+
+def test_a_dated_line_under_a_block_is_no_address_line() -> None:
+    values = _stacked(["SHIP TO", "SUNBELT OFFICE DEPOT DC 4412", "7200 INDUSTRIAL BLVD",
+                       "CHARLOTTE NC 28269", "APPT 11/27 13:30 CONF# 88410"], 355, 280, 30, 22)
+    assert not [n for n, v in values.items() if n.startswith("ship_to") and "APPT" in v]

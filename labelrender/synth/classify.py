@@ -541,4 +541,30 @@ def classify(label: SourceLabel) -> list[Decision]:
     _codes_off_parcels(decisions)
     captions_over_large_values(decisions)
     caption_grid(decisions)
+    _prefixed_codes(decisions)
     return decisions
+
+
+# A code that starts with the abbreviation of what it is: "WO-26-04417", "SO-558102",
+# "RMA-2611-0042", "PO4500012345".
+_PREFIXED = re.compile(r"([A-Z]{2,4})(?:-\s?|\s)?(?=[\dA-Z-]*\d{4})[A-Z]?\d[\dA-Z-]*")
+_PREFIX_NAMES = frozenset({"work_order", "purchase_order", "order_number", "invoice",
+                           "rma_number", "serial_number", "part_number", "bill_of_lading",
+                           "case_number", "receipt_number", "delivery_note"})
+
+
+def _prefixed_codes(decisions: list[Decision]) -> None:
+    """A code named by nothing but its look (a number in a text, a barcode's data)
+    whose first letters abbreviate an identifier of the vocabulary is that identifier,
+    for review."""
+    for d in decisions:
+        value = (d.value or "").strip()
+        if not d.variable or d.name_certainty > 0.55 or d.prefix_len or not (
+                d.name in ("text", "field") or (d.name or "").endswith("_data")):
+            continue
+        match = _PREFIXED.fullmatch(value.removeprefix("MA,").removeprefix("QA,"))
+        if match is None:
+            continue
+        name, certainty = shapes.caption_name(match.group(1))
+        if certainty >= 0.85 and name in _PREFIX_NAMES:
+            d.name, d.name_certainty = name, 0.5

@@ -1123,3 +1123,13 @@ def test_a_dated_line_under_a_block_is_no_address_line() -> None:
     values = _stacked(["SHIP TO", "SUNBELT OFFICE DEPOT DC 4412", "7200 INDUSTRIAL BLVD",
                        "CHARLOTTE NC 28269", "APPT 11/27 13:30 CONF# 88410"], 355, 280, 30, 22)
     assert not [n for n, v in values.items() if n.startswith("ship_to") and "APPT" in v]
+
+
+@pytest.mark.parametrize(("code", "name"), [
+    ("WO-26-04417", "work_order"), ("SO-558102", "order_number"), ("RMA-2611-0042", "rma_number"),
+    ("AB-26-04417", "code39_data")])
+def test_a_codes_abbreviation_names_it_when_nothing_else_does(code: str, name: str) -> None:
+    # As the written work_order_traveller: the work order in Code 39 and printed again.
+    zpl = (f"^XA^PW812^LL406^FO382,16^B3N,N,60,N,N^FD{code}^FS"
+           f"^FO382,96^A0N,30,28^FD{code}^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {name: code}

@@ -559,8 +559,9 @@ def _prefixed_codes(decisions: list[Decision]) -> None:
     for review."""
     for d in decisions:
         value = (d.value or "").strip()
-        if not d.variable or d.name_certainty > 0.55 or d.prefix_len or not (
-                d.name in ("text", "field") or (d.name or "").endswith("_data")):
+        guessed = d.name in ("text", "field") or (d.name or "").endswith("_data") \
+            or d.name in ("serial_number", "tracking_number") and d.name_certainty <= 0.45
+        if not d.variable or d.name_certainty > 0.55 or d.prefix_len or not guessed:
             continue
         match = _PREFIXED.fullmatch(value.removeprefix("MA,").removeprefix("QA,"))
         if match is None:

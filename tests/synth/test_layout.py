@@ -1126,8 +1126,8 @@ def test_a_dated_line_under_a_block_is_no_address_line() -> None:
 
 
 @pytest.mark.parametrize(("code", "name"), [
-    ("WO-26-04417", "work_order"), ("SO-558102", "order_number"), ("PO-4500-0123", "purchase_order"),
-    ("AB-26-04417", "code39_data")])
+    ("WO-26-04417", "work_order"), ("SO-558102", "order_number"),
+    ("PO-4500-0123", "purchase_order"), ("AB-26-04417", "code39_data")])
 def test_a_codes_abbreviation_names_it_when_nothing_else_does(code: str, name: str) -> None:
     # As the written work_order_traveller: the work order in Code 39 and printed again.
     zpl = (f"^XA^PW812^LL406^FO382,16^B3N,N,60,N,N^FD{code}^FS"

@@ -319,7 +319,7 @@ def _descriptions(decisions: list[Decision]) -> None:
             continue
         if _COMPOSITION.fullmatch(text):
             mark_variable(d, "what the goods are made of", 0.6, leading_spaces(d),
-                          ("material", 0.6))
+                          ("composition", 0.6))  # "97% CO 3% EA", "15 % azote (N)"
             continue
         if not _description_like(text) or _heads_a_value(texts, d):
             continue

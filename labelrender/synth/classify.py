@@ -563,8 +563,11 @@ def _prefixed_codes(decisions: list[Decision]) -> None:
             or d.name in ("serial_number", "tracking_number") and d.name_certainty <= 0.45
         if not d.variable or d.name_certainty > 0.55 or d.prefix_len or not guessed:
             continue
-        match = _PREFIXED.fullmatch(value.removeprefix("MA,").removeprefix("QA,"))
-        if match is None:
+        code = value.removeprefix("MA,").removeprefix("QA,")
+        # (or a line that starts with one: "SO-558102  2 CTN  18.4 LB", an order's row)
+        match = _PREFIXED.fullmatch(code) or d.name == "text" and _PREFIXED.match(
+            code.split("  ")[0]) and _PREFIXED.fullmatch(code.split("  ")[0])
+        if not match:
             continue
         name, certainty = shapes.caption_name(match.group(1))
         if certainty >= 0.85 and name in _PREFIX_NAMES:

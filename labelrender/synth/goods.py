@@ -318,8 +318,9 @@ def _descriptions(decisions: list[Decision]) -> None:
             mark_variable(d, "strength of a drink", 0.6, leading_spaces(d), ("abv", 0.6))
             continue
         if _COMPOSITION.fullmatch(text):
+            whole = re.match(r"100\s?%", text) is not None  # "100% Merino Wool": one material
             mark_variable(d, "what the goods are made of", 0.6, leading_spaces(d),
-                          ("composition", 0.6))  # "97% CO 3% EA", "15 % azote (N)"
+                          ("material" if whole else "composition", 0.6))  # "97% CO 3% EA"
             continue
         if not _description_like(text) or _heads_a_value(texts, d):
             continue

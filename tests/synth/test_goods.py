@@ -288,3 +288,23 @@ def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
         "^XA^PW406^LL203^FO8,48^A0N,20,18^FDAppliance ID^FS^FO140,46^A0N,26,24^FDEHT-00913^FS"
         "^FO300,120^BXN,4,200^FDEHT-00913^FS^XZ")
     assert values == {"appliance_id": "EHT-00913"}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("97% CO 3% EA", "composition"), ("100% Merino Wool", "material")])
+def test_what_goods_are_made_of_a_mix_or_one_material(line: str, name: str) -> None:
+    # As the written garment_hang_tag and fr_engrais_sac_npk: percentages of a fibre.
+    values = draft_values(
+        "^XA^CI28^PW406^LL406^FO20,20^A0N,26,24^FDSlim Fit Chino^FS"
+        "^FO20,60^A0N,20,18^FDSize: 32/34^FS^FO20,90^A0N,20,18^FDPrice: 59.90^FS"
+        f"^FO20,120^A0N,20,18^FD{line}^FS^FO20,160^BEN,60,Y,N^FD400638133393^FS^XZ")
+    assert values[name] == line
+
+
+def test_an_orders_row_starts_with_its_number() -> None:
+    # As the written us_multi_carton_consolidation: rows of order, cartons and weight.
+    values = draft_values(
+        "^XA^PW812^LL406^FO30,40^A0N,28,26^FDCONSOLIDATED SHIPMENT^FS"
+        "^FO30,100^A0N,22,20^FDSO-558102  2 CTN  18.4 LB^FS"
+        "^FO30,130^A0N,22,20^FDSO-558119  1 CTN   6.2 LB^FS^XZ")
+    assert values.get("order_number") == "SO-558102  2 CTN  18.4 LB"

@@ -64,9 +64,9 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     reach = max(int(2.2 * c.font_height), 40)
     # A caption with no colon may head a table column ("Qty.", "Wgt", "Value"): with
     # a number below it and only words beside it (the next headers), the number is
-    # its value.
+    # its value (a date may be "29 DEC 2026").
     cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
-             and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 10
+             and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 12
              and shapes.has_digits(d.text, 1)]
     if cells and not caption.text.strip().endswith((":", "#")) \
             and all(shapes.words_only(d.text) for d in beside):

@@ -264,6 +264,14 @@ def tracking(code: str) -> Recognised | None:
     return None
 
 
+# ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
+# says what the data is.
+_ISBT128 = {"=%": "blood_group", "=<": "product_code", "=>": "expiry_date",
+            "&>": "expiry_date", "=*": "collection_date", "&*": "collection_date",
+            "=}": "production_date", "&}": "production_date", "&(": "special_testing",
+            "={": "special_testing", "=)": "container_number", "&)": "container_lot"}
+
+
 @lru_cache(maxsize=8192)
 def barcode_data(data: str, symbology: str) -> Recognised | None:
     """What the data of a barcode is, from its symbology and contents."""
@@ -278,6 +286,10 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         found = _gs1_ais(code)
         if found is not None:
             return found
+    if symbology == "BC" and data[:2] in _ISBT128:  # (">" is no invocation code here)
+        return _ISBT128[data[:2]], 0.8
+    if symbology == "BC" and re.fullmatch(r"=[A-NP-Z1-9]\d{4}\d{2}\d{6}[\dA-Z*]{0,2}", code):
+        return "donation_number", 0.8  # ISBT 128: the donation's identification number
     if re.fullmatch(r"2L[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", code):
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
     if container_valid(code):

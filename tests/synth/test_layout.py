@@ -1133,3 +1133,11 @@ def test_a_codes_abbreviation_names_it_when_nothing_else_does(code: str, name: s
     zpl = (f"^XA^PW812^LL406^FO382,16^B3N,N,60,N,N^FD{code}^FS"
            f"^FO382,96^A0N,30,28^FD{code}^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values == {name: code}
+
+
+def test_a_caption_over_a_date_in_a_larger_print_names_it() -> None:
+    # As the written isbt128_blood_bag: "EXPIRES" over the date, its hour below.
+    zpl = ("^XA^PW812^LL812^FO426,520^A0N,22,20^FDEXPIRES^FS^FO426,552^A0N,48,44^FD29 DEC 2026^FS"
+           "^FO426,606^A0N,36,32^FD23:59^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["expiry_date"] == "29 DEC 2026"

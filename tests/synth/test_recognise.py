@@ -228,3 +228,13 @@ def test_times_hazard_statements_and_tyre_sizes(text: str, name: str | None) -> 
     ("European Union", False), ("Hebden Bridge", False)])
 def test_countries_by_their_names_in_the_carriers_languages(text: str, country: bool) -> None:
     assert shapes.is_country(text) is country
+
+
+@pytest.mark.parametrize(("data", "name"), [
+    ("=W04122601234500", "donation_number"), ("=%6200", "blood_group"),
+    ("=<E0336V00", "product_code"), ("=>026363 2359", "expiry_date"),
+    ("&>0263632359", "expiry_date"), ("=*026320", "collection_date")])
+def test_isbt_128_data_identifiers_say_what_a_blood_labels_code_holds(data: str,
+                                                                      name: str) -> None:
+    # As the written isbt128_blood_bag: each Code 128 starts with its identifier.
+    assert recognise.barcode_data(data, "BC") == (name, 0.8)

@@ -691,7 +691,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
-                or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text):
+                or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text) \
+                or recognise.starts_with_phone(d.text):
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
             part = "email"

@@ -51,6 +51,15 @@ DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER}
 _PHONE_CAPTION = re.compile(r"(?:telf|telefon|t[eé]l|phone|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
                             r"電話|电话|手机|тел)\.?\s?:?\s*", re.I)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def starts_with_phone(text: str) -> bool:
+    """A line that starts with a phone's caption and number, whatever follows it
+    ("Tel. +1 734 555 0148  emily@example.com", "Tel. 421 7730 - NIT 901.284.553-7")."""
+    stripped = text.strip()
+    caption = _PHONE_CAPTION.match(stripped)
+    number = re.match(r"\+?[\d ()./-]{6,20}", stripped[caption.end():]) if caption else None
+    return number is not None and 6 <= sum(c.isdigit() for c in number.group()) <= 15
 _DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
 # Month names and abbreviations in the carriers' languages (English, German, French,

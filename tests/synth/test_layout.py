@@ -1141,3 +1141,10 @@ def test_a_caption_over_a_date_in_a_larger_print_names_it() -> None:
            "^FO426,606^A0N,36,32^FD23:59^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["expiry_date"] == "29 DEC 2026"
+
+
+def test_a_phone_line_with_more_after_the_number_is_the_partys_phone() -> None:
+    # As the written de_dhl_ecommerce_cn22: the phone and the e-mail on one line.
+    values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",
+                       "Tel. +1 734 555 0148  emily.tran84@gmail.com"], 30, 300, 30, 22)
+    assert values["ship_to_phone"] == "Tel. +1 734 555 0148  emily.tran84@gmail.com"

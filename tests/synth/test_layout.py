@@ -595,7 +595,8 @@ def test_a_destination_caption_over_an_airport_code_is_routing() -> None:
 
 @pytest.mark.parametrize(("sender", "receiver"), [
     ("ПОШИЉАЛАЦ / Pošiljalac", "ПРИМАЛАЦ / Primalac"), ("Expeditor", "Destinatar"),
-    ("Sūtītājs", "Saņēmējs"), ("Pengirim:", "Penerima:"), ("寄件人", "收件人")])
+    ("Sūtītājs", "Saņēmējs"), ("Pengirim:", "Penerima:"), ("寄件人", "收件人"),
+    ("If undelivered please return to:", "Deliver to:"), ("Retourner à :", "Destinataire")])
 def test_more_languages_caption_the_parties(sender: str, receiver: str) -> None:
     draft = ENGINE.synthesize(SynthesisRequest(two_blocks(sender, receiver))).draft
     assert draft.values["ship_from_name"] == "Merchant AB"

@@ -30,7 +30,7 @@ _GOODS = frozenset({"lot_number", "expiry_date", "manufacture_date", "pack_date"
                     "unit_price", "gtin", "country_of_origin", "part_number", "sku",
                     "serial_number", "quantity", "material", "size", "color", "date_code",
                     "patient_id", "date_of_birth", "specimen_id", "asset_number", "location",
-                    "ingredients", "abv", "vintage", "manufacturer", "vendor"})
+                    "ingredients", "abv", "vintage", "manufacturer", "vendor", "supplier"})
 _RETAIL_SYMBOLS = frozenset({"BE", "B8", "BU", "B9"})
 # Names a parcel's data takes, validated or not.
 _PARCEL_SIGNS = frozenset({"tracking_number", "sscc", "routing_code", "weight", "piece_count",

@@ -141,3 +141,12 @@ def test_a_turned_block_with_lines_of_different_sizes_reads_as_upright() -> None
     recipient = {k: v for k, v in upright.items() if k.startswith("ship_to_")}
     assert recipient["ship_to_postal_city"] == "Des Moines WA 11111"
     assert {k: v for k, v in turned.items() if k.startswith("ship_to_")} == recipient
+
+
+@pytest.mark.parametrize(("given", "truth", "near"), [
+    ("ship_date", "date", True), ("date", "expiry_date", True),
+    ("expiry_date", "manufacture_date", False), ("ship_to_address", "ship_to_postal_city", False),
+    ("text", "date", False), ("date", "date", False)])
+def test_a_lenient_name_only_says_more_or_less_than_the_truth(given: str, truth: str,
+                                                               near: bool) -> None:
+    assert evaluation.narrower(given, truth) is near

@@ -1583,7 +1583,7 @@ GLOSSARY: dict[str, str] = {
              "facultate germinativă", "çimlenme oranı", "klijavost", "kaljivost", "daigumas",
              "dīgtspēja", "idanevus", "daya tumbuh", "daya kecambah", "tỷ lệ nảy mầm",
              "hatsuga ritsu"),
-    **_words("kettle", "kessel", "kesselnummer"),
+    **_words("vessel", "kessel", "kesselnummer"),
     **_words("station", "partida"),
     # Goods: what they are, where from, and their make, type, kind and colour.
     **_words("country_of_origin", "hecho en", "fabricado en", "land van oorsprong",

@@ -366,7 +366,19 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     if name[0] == "cod_amount" and re.search(r"[^\W\d_]{2}.*\d|\d.*[^\W\d_]{2}", value) \
             and not _AMOUNT.fullmatch(value):
         return "part_number", 0.6  # "Cod. VM-RML-214": "código", a code, not cash on delivery
+    if name[0] in _NUMBERED_THINGS and has_digits(value, 2) and len(value.split()) <= 2 \
+            and not re.search(r"[^\W\d_]{4,}", value):
+        return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
     return name
+
+
+# Things a label names by their number: a code under "Seal", "Tote" or "Coil" is that
+# thing's number ("seal_number"), as integrators name such fields.
+_NUMBERED_THINGS = frozenset({"seal", "certificate", "mold", "mould", "tool", "permit", "badge",
+                              "bag", "tote", "kit", "set", "coil", "heat", "bundle", "drum",
+                              "trailer", "pass", "ncr", "roll", "reel", "cage", "trolley",
+                              "locker", "cavity", "slot", "box", "carton", "crate", "cylinder",
+                              "tank", "vessel", "truck", "wagon", "railcar", "voucher", "claim"})
 
 
 # An amount of money however written: "1,250 Tk", "PKR 2,499", "Rs. 6,850", "38,90 EUR".

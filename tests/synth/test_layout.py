@@ -1149,3 +1149,13 @@ def test_a_phone_line_with_more_after_the_number_is_the_partys_phone() -> None:
     values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",
                        "Tel. +1 734 555 0148  emily.tran84@gmail.com"], 30, 300, 30, 22)
     assert values["ship_to_phone"] == "Tel. +1 734 555 0148  emily.tran84@gmail.com"
+
+
+@pytest.mark.parametrize(("code", "name"), [("7730129", "seal_number"), ("intact", "seal")])
+def test_a_thing_named_by_its_number_takes_number_for_a_code(code: str, name: str) -> None:
+    # As the written courier_consolidation_bag_seal_label: "BAG NO." and "SEAL" over
+    # their codes.
+    zpl = ("^XA^PW812^LL812^FO24,260^A0N,20,20^FDBAG NO.^FS^FO24,284^A0N,40,38^FDB26NUN0448173^FS"
+           f"^FO520,260^A0N,20,20^FDSEAL^FS^FO520,284^A0N,40,38^FD{code}^FS"
+           "^FO24,346^A0N,20,20^FDPARCELS^FS^FO24,370^A0N,60,56^FD42^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == code

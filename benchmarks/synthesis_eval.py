@@ -67,7 +67,7 @@ DEFAULT_CORPUS = ROOT.parent / "shared" / "corpus" / "labelary"
 # names (both sides of a comparison are read through them).
 ALIASES = {"postal_routing_code": "routing_code", "sort_code": "routing_code",
            "shipment_number": "tracking_number", "parcel_number": "tracking_number"}
-SPELLINGS = {"centre": "center", "colour": "color", "ageing": "aging"}
+SPELLINGS = {"centre": "center", "colour": "color", "ageing": "aging", "mould": "mold"}
 
 
 def load_truth(corpus: Path, written_only: bool = False) -> dict[str, tuple[str, list[list[str]]]]:

@@ -468,7 +468,7 @@ GLOSSARY: dict[str, str] = {
              "etap", "lépés", "adım"),
     **_words("mold", "formnummer", "werkzeugnummer", "moule", "stampo", "molde", "matrijs",
              "muotti", "matriță", "kalıp", "kanagata"),
-    **_words("press", "presse", "pressa", "prensa", "pers", "puristin", "prasa", "lis", "prés",
+    **_words("machine", "presse", "pressa", "prensa", "pers", "puristin", "prasa", "lis", "prés",
              "presă"),
     **_words("cavity", "kavität", "formnest", "empreinte", "cavità", "impronta", "cavidad",
              "cavidade"),

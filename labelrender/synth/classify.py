@@ -542,7 +542,24 @@ def classify(label: SourceLabel) -> list[Decision]:
     captions_over_large_values(decisions)
     caption_grid(decisions)
     _prefixed_codes(decisions)
+    _people_by_initials(decisions)
     return decisions
+
+
+# A person by initial and surname: "D. PATEL", "L. Prieto", "J. Okonkwo", "A. Petrović, QS".
+_INITIALS_NAME = re.compile(r"(?:[A-Z]\.\s?){1,2}[A-ZÀ-Ý][\wÀ-ÿ'’-]+(?:[ -][A-ZÀ-Ý][\wÀ-ÿ'’-]+)?"
+                            r"(?=$|[\s,/(])")
+
+
+def _people_by_initials(decisions: list[Decision]) -> None:
+    """A person's initial and surname under or after a caption of no known word
+    ("Closed by:", "Verif.:", "Tester:", "Loader") is who did that step: the label's
+    operator, for review."""
+    for d in decisions:
+        if not d.variable or d.source.is_barcode or d.name_certainty > 0.5 \
+                or "caption" not in d.reason or not _INITIALS_NAME.match((d.value or "").strip()):
+            continue
+        d.name, d.name_certainty = "operator", 0.5
 
 
 # A code that starts with the abbreviation of what it is: "WO-26-04417", "SO-558102",

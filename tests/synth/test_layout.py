@@ -1159,3 +1159,12 @@ def test_a_thing_named_by_its_number_takes_number_for_a_code(code: str, name: st
            f"^FO520,260^A0N,20,20^FDSEAL^FS^FO520,284^A0N,40,38^FD{code}^FS"
            "^FO24,346^A0N,20,20^FDPARCELS^FS^FO24,370^A0N,60,56^FD42^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == code
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Closed by: D. PATEL", "operator"), ("Verif.: L. Prieto", "operator"),
+    ("Tester: J. Okonkwo", "operator"), ("Closed by: Team B", "closed_by")])
+def test_a_person_by_initial_under_an_unknown_caption_is_the_operator(line: str,
+                                                                      name: str) -> None:
+    # As the written us_trailer_load_door_placard and es_calibre_pasa_no_pasa.
+    assert name in _one_line(line)

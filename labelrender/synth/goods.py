@@ -174,6 +174,9 @@ def _prices(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "value" and d.name_certainty < 0.85:
             d.name = "price"
+        elif d.variable and d.name == "piece_count" and re.fullmatch(r"\d[\d,.' ]*", d.value or ""):
+            d.name = "quantity"  # "PCS" over "208" on a bundle of goods: how many, no parcel
+            # count ("1 of 3")
         elif d.variable and d.name == "routing_code" and shapes.is_country(d.value or ""):
             d.name, d.name_certainty = "country_of_origin", 0.7  # "Origin: Italy"
         elif d.variable and d.name == "reference" and d.prefix_len \

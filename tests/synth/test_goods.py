@@ -308,3 +308,12 @@ def test_an_orders_row_starts_with_its_number() -> None:
         "^FO30,100^A0N,22,20^FDSO-558102  2 CTN  18.4 LB^FS"
         "^FO30,130^A0N,22,20^FDSO-558119  1 CTN   6.2 LB^FS^XZ")
     assert values.get("order_number") == "SO-558102  2 CTN  18.4 LB"
+
+
+def test_a_count_of_goods_is_a_quantity_not_a_parcel_count() -> None:
+    # A product label with its pieces counted: how many, not the parcel's "1 of 3".
+    values = draft_values(
+        "^XA^PW406^LL406^FO20,20^A0N,26,24^FDM6 Titanium Bolt^FS"
+        "^FO20,55^A0N,20,18^FDSKU: M6-TI-001^FS^FO20,85^A0N,20,18^FDPrice: 4.99^FS"
+        "^FO20,120^A0N,20,18^FDPieces: 4^FS^XZ")
+    assert values.get("quantity") == "4"

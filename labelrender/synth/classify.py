@@ -543,6 +543,10 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_grid(decisions)
     _prefixed_codes(decisions)
     _people_by_initials(decisions)
+    if not goods.is_goods_label(decisions):
+        for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
+            if d.variable and d.name == "size":  # dimensions; a garment's is its size
+                d.name = "dimensions"
     return decisions
 
 

@@ -1168,3 +1168,10 @@ def test_a_person_by_initial_under_an_unknown_caption_is_the_operator(line: str,
                                                                       name: str) -> None:
     # As the written us_trailer_load_door_placard and es_calibre_pasa_no_pasa.
     assert name in _one_line(line)
+
+
+def test_a_parcels_size_is_its_dimensions() -> None:
+    # As the written au_sendle_parcel: the satchel's size on a parcel label.
+    values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",
+                       "Size: Satchel M"], 30, 300, 30, 22)
+    assert values.get("dimensions") == "Satchel M"

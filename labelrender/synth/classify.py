@@ -157,10 +157,12 @@ def _text(d: Decision) -> None:
         name = shapes.caption_name(head) if head.replace("-", "").isalpha() else ("text", 0.3)
         # "Order 1234", "PO 5521": a caption word without a colon names the value
         # an unknown word names it for review ("Ticket 0187": ticket)
-        _variable(d, "contains a number", 0.6, indent,
-                  (name[0], 0.65) if name[1] >= 0.85 else
-                  (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3
-                  else ("text", 0.3))
+        named = (name[0], 0.65) if name[1] >= 0.85 else \
+            (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
+        if named is None and _day_in_line(text):
+            # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name
+            named = (shapes.event_date(text) or "date", 0.3)
+        _variable(d, "contains a number", 0.6, indent, named or ("text", 0.3))
     elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
         # a day's date in a line of words: when it was printed, packed or built
         event = shapes.event_date(text)
@@ -564,6 +566,21 @@ def _people_by_initials(decisions: list[Decision]) -> None:
                 or "caption" not in d.reason or not _INITIALS_NAME.match((d.value or "").strip()):
             continue
         d.name, d.name_certainty = "operator", 0.5
+
+
+# A day's date inside a line: "24.11.2026", "2026-11-24", "11/25" (not "18.4 LB").
+_DAY_IN_LINE = re.compile(r"(?<![\d.,/-])(?:\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}-\d{2}-\d{2}"
+                          r"|\d{1,2}/\d{1,2})(?![\d.,/-])")
+
+
+def _day_in_line(text: str) -> bool:
+    """The line holds a day's date, not an inch fraction ("3/8") or a decimal."""
+    for match in _DAY_IN_LINE.finditer(text):
+        parts = [int(p) for p in re.split(r"[./-]", match.group()) if p]
+        if len(parts) == 3 or parts[0] <= 31 and parts[1] <= 31 and not (
+                parts[1] in (2, 4, 8, 16, 32, 64) and parts[0] < parts[1]):
+            return True
+    return False
 
 
 # A code that starts with the abbreviation of what it is: "WO-26-04417", "SO-558102",

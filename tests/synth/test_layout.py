@@ -1175,3 +1175,13 @@ def test_a_parcels_size_is_its_dimensions() -> None:
     values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",
                        "Size: Satchel M"], 30, 300, 30, 22)
     assert values.get("dimensions") == "Satchel M"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("24.11.2026  K. Brandt", "date"), ("MD 11/25", "date"), ("Flexslang 3/8 350 mm", None),
+    ("SO-558102  2 CTN  18.4 LB", None)])
+def test_a_days_date_in_a_line_of_a_number_names_it(line: str, name: str | None) -> None:
+    # As the written de_dhl_ecommerce_cn22 and retail_markdown_price_tag: a date with a
+    # signature or a word; not an inch fraction or a weight.
+    values = _one_line(line)
+    assert (values.get("date") == line) is (name == "date")

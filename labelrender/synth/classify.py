@@ -544,6 +544,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     captions_over_large_values(decisions)
     caption_grid(decisions)
     _prefixed_codes(decisions)
+    _composite_barcodes(decisions)
     _people_by_initials(decisions)
     if not goods.is_goods_label(decisions):
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
@@ -571,6 +572,24 @@ def _people_by_initials(decisions: list[Decision]) -> None:
 # A day's date inside a line: "24.11.2026", "2026-11-24", "11/25" (not "18.4 LB").
 _DAY_IN_LINE = re.compile(r"(?<![\d.,/-])(?:\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}-\d{2}-\d{2}"
                           r"|\d{1,2}/\d{1,2})(?![\d.,/-])")
+
+
+def _composite_barcodes(decisions: list[Decision]) -> None:
+    """A barcode that holds another field's value and more (a parcel number, then the
+    postcode and the service: "05401823307144LV1067PICKUP...") is a record of several
+    fields, not one number: its data is the barcode's own."""
+    values = [shapes.compact(d.value or "") for d in decisions if d.variable
+              and not d.source.is_barcode and d.value and len(shapes.compact(d.value)) >= 5]
+    for d in decisions:
+        data = _CODE128_CODES.sub("", shapes.compact(d.value or ""))
+        if not d.source.is_barcode or not d.variable or d.name_certainty > 0.8 \
+                or d.name not in ("tracking_number", "serial_number", "routing_code"):
+            continue
+        if re.fullmatch(r"96\d{32}", data):
+            continue  # FedEx Ground's 34 digits carry the parcel number by design
+        parts = [v for v in values if v in data and len(data) - len(v) >= 4]
+        if parts and not any(v == data for v in values):
+            d.name, d.name_certainty = "barcode_data", 0.5
 
 
 def _day_in_line(text: str) -> bool:

@@ -1185,3 +1185,12 @@ def test_a_days_date_in_a_line_of_a_number_names_it(line: str, name: str | None)
     # signature or a word; not an inch fraction or a weight.
     values = _one_line(line)
     assert (values.get("date") == line) is (name == "date")
+
+
+def test_a_barcode_holding_another_fields_value_and_more_is_its_own_data() -> None:
+    # As the written lv_dpd_pickup_pakomats: a code of the locker, then more, in one barcode.
+    zpl = ("^XA^PW812^LL812^FO30,40^A0N,30,28^FDCE 123 456 785 EE^FS"
+           "^FO30,100^A0N,30,28^FDLV1067 PICKUP^FS"
+           "^FO30,160^BCN,80,N,N,N^FD05401823307144LV1067PICKUPLV11345^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("barcode_data") == "05401823307144LV1067PICKUPLV11345"

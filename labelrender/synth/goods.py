@@ -258,10 +258,12 @@ def _identifiers(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "serial_number", 0.4
         elif d.name in _PARCEL_NAMES:
             d.name_certainty = min(d.name_certainty, 0.4)  # a code of unknown kind
-    # A large short code on a bin or shelf label is its location, not a sort code.
+    # A large short code on goods is no sort code: a bin's place when it reads as one
+    # ("A-01", "B-14-03"), else most often the article's number ("AP-40812-02", "K417").
     for d in decisions:
         if d.variable and d.name == "routing_code" and d.reason == "short code in a large font":
-            d.name, d.name_certainty = "location", 0.55
+            place = re.fullmatch(r"[A-Z]{1,2}-?\d{1,3}(?:-\d{1,3})*", (d.value or "").strip())
+            d.name, d.name_certainty = ("location", 0.55) if place else ("part_number", 0.45)
 
 
 def _people(decisions: list[Decision]) -> None:

@@ -317,3 +317,12 @@ def test_a_count_of_goods_is_a_quantity_not_a_parcel_count() -> None:
         "^FO20,55^A0N,20,18^FDSKU: M6-TI-001^FS^FO20,85^A0N,20,18^FDPrice: 4.99^FS"
         "^FO20,120^A0N,20,18^FDPieces: 4^FS^XZ")
     assert values.get("quantity") == "4"
+
+
+def test_a_large_article_code_on_goods_is_its_part_number() -> None:
+    # As the written cz_autodily_olejovy_filtr: the filter's code printed large.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,30^A0N,28,26^FDOlejový filtr / Oil filter^FS"
+        "^FO30,80^A0N,90,80^FDMF 712/4^FS^FO30,200^A0N,22,20^FDEAN 8595123456786^FS"
+        "^FO30,240^BEN,60,Y,N^FD859512345678^FS^FO400,200^A0N,22,20^FDCena: 189 Kč^FS^XZ")
+    assert values.get("part_number") == "MF 712/4"

@@ -202,7 +202,8 @@ def test_an_australian_town_line_then_its_postcode_and_captioned_data_ends_a_blo
 @pytest.mark.parametrize(("caption", "name"), [
     ("Termin ważności etykiety:", "expiry_date"),  # a known caption and one more word
     ("REJON:", "routing_code"), ("Sort area:", "routing_code"), ("CAD:", "account_number"),
-    ("BULTOS:", "piece_count"), ("Szt.:", "quantity"),  # (pieces of goods: how many)
+    # (on a label that carries nothing of a parcel a plain count is a quantity of goods)
+    ("BULTOS:", "quantity"), ("Szt.:", "quantity"),
     ("Auftragsnummer:", "order_number"), ("Lieferschein:", "reference"), ("Ref1:", "reference"),
     ("Destination:", "routing_code"), ("Piece ID:", "tracking_number"),
 ])

@@ -213,7 +213,10 @@ def caption_values(decisions: list[Decision]) -> None:
                 and target.source.font_height <= 2 * caption.source.font_height
                 or name[0] == "routing_code" and name[1] >= 0.85 and len(target.text) <= 20
                 and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"
-            if wordy and (name[1] < 0.7 or below or sum(c.isalnum() for c in target.text) < 2):
+            # (a caption of the glossary with its colon names the words beside it:
+            # "Paciente:" ... "María Dolores Sanchis Ferrer")
+            sure = 0.6 if text.strip().endswith(":") and not below else 0.7
+            if wordy and (name[1] < sure or below or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
             indent = leading_spaces(target)
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)

@@ -1195,3 +1195,14 @@ def test_a_barcode_holding_another_fields_value_and_more_is_its_own_data() -> No
            "^FO30,160^BCN,80,N,N,N^FD05401823307144LV1067PICKUPLV11345^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("barcode_data") == "05401823307144LV1067PICKUPLV11345"
+
+
+@pytest.mark.parametrize(("caption", "words", "name"), [
+    ("Paciente:", "María Dolores Sanchis Ferrer", "patient_name"),
+    ("Criado em:", "Portugal", "reared_in")])
+def test_a_glossary_caption_with_its_colon_names_the_words_beside_it(caption: str, words: str,
+                                                                      name: str) -> None:
+    # As the written es_farmacia_dispensacion and pt_talho_bovino_rastreabilidade.
+    zpl = (f"^XA^CI28^PW812^LL406^FO14,182^A0N,18,16^FD{caption}^FS"
+           f"^FO120,180^A0N,24,22^FD{words}^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == words

@@ -159,6 +159,13 @@ def _text(d: Decision) -> None:
         # an unknown word names it for review ("Ticket 0187": ticket)
         named = (name[0], 0.65) if name[1] >= 0.85 else \
             (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
+        lead = _LEAD_CAPTION.match(text) if named is None else None
+        guess = shapes.caption_name(lead.group(1)) if lead else ("text", 0.0)
+        if guess[1] >= 0.6 and guess[0] not in ("field", "service", "form_version"):
+            # "PICK TKT 7720418  WAVE 1125-2", "PRO# 0421-8870311   BOL 7718240": the
+            # first caption of a line of several names it
+            named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4) if lead \
+                else None
         if named is None and _day_in_line(text):
             # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name
             named = (shapes.event_date(text) or "date", 0.3)
@@ -590,6 +597,10 @@ def _composite_barcodes(decisions: list[Decision]) -> None:
         parts = [v for v in values if v in data and len(data) - len(v) >= 4]
         if parts and not any(v == data for v in values):
             d.name, d.name_certainty = "barcode_data", 0.5
+
+
+# One or two words at the start of a line, then a value with a digit.
+_LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)\s?[:#]?\s+(?=\S*\d)")
 
 
 def _day_in_line(text: str) -> bool:

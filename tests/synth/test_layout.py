@@ -1206,3 +1206,9 @@ def test_a_glossary_caption_with_its_colon_names_the_words_beside_it(caption: st
     zpl = (f"^XA^CI28^PW812^LL406^FO14,182^A0N,18,16^FD{caption}^FS"
            f"^FO120,180^A0N,24,22^FD{words}^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == words
+
+
+def test_the_first_caption_of_a_line_of_several_names_it() -> None:
+    # As the written us_multi_carton_consolidation: a PRO number and a bill of lading.
+    values = _one_line("PRO# 0421-8870311   BOL 7718240")
+    assert values == {"tracking_number": "PRO# 0421-8870311   BOL 7718240"}

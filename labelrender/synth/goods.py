@@ -142,6 +142,33 @@ def refine(decisions: list[Decision]) -> None:
     _people(decisions)
     _descriptions(decisions)
     _specimens(decisions)
+    _doses(decisions)
+
+
+# How to take a medicine: how often, with what and for how long (the form alone,
+# "28 cápsulas", is the pack's content).
+_DOSE = re.compile(r"\b(?:t[äa]glich|daily|a day|per day|par jour|al d[ií]a|al giorno|dziennie|"
+                   r"denn[ěe]|einnehmen|take|give|apply|by mouth|once|twice|"
+                   r"mahlzeit\w*|ayunas|desayuno|durante \d+ (?:d[ií]as|semanas|meses)|"
+                   r"for \d+ (?:days|weeks)|pendant \d+ (?:jours|semaines)|"
+                   r"f[üu]r \d+ (?:tage|wochen))\b", re.IGNORECASE)
+
+
+def _doses(decisions: list[Decision]) -> None:
+    """On a pharmacy's label, a line that says how to take the medicine ("3x täglich
+    1 Kapsel", "Durante 8 semanas") is its dosage instructions, not the goods' name."""
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    if _PHARMACY.search(words) is None:
+        return
+    for d in decisions:
+        text = d.text.strip()
+        if d.source.is_barcode or not _DOSE.search(text) or len(text.split()) > 14:
+            continue
+        if d.variable and d.name == "description" and d.name_certainty <= 0.5:
+            d.name, d.name_certainty = "dosage_instructions", 0.55
+        elif not d.variable and not shapes.reads_as_caption(text):
+            mark_variable(d, "how to take a medicine", 0.6, leading_spaces(d),
+                          ("dosage_instructions", 0.55))
 
 
 # What a sample was taken into: a tube by its additive or cap colour, or the specimen

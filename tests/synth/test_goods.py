@@ -326,3 +326,15 @@ def test_a_large_article_code_on_goods_is_its_part_number() -> None:
         "^FO30,80^A0N,90,80^FDMF 712/4^FS^FO30,200^A0N,22,20^FDEAN 8595123456786^FS"
         "^FO30,240^BEN,60,Y,N^FD859512345678^FS^FO400,200^A0N,22,20^FDCena: 189 Kč^FS^XZ")
     assert values.get("part_number") == "MF 712/4"
+
+
+@pytest.mark.parametrize("line", ["3x täglich 1 Kapsel, alle 8 Stunden", "Durante 8 semanas",
+                                  "Give 2.4 ml by mouth once daily with food."])
+def test_how_to_take_a_medicine_is_its_dosage(line: str) -> None:
+    # As the written eu_pharmacy_dispensing, es_farmacia_dispensacion and
+    # vet_prescription_dispensing.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO14,14^A0N,24,22^FDApotheke am Markt - Rezept^FS"
+        "^FO14,60^A0N,26,24^FDAmoxicillin 500 mg^FS"
+        f"^FO14,100^A0N,22,20^FD{line}^FS^FO14,140^A0N,18,16^FDCh.-B.: 2611A^FS^XZ")
+    assert values.get("dosage_instructions") == line

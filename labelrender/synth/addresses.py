@@ -585,7 +585,14 @@ _STREET_START = re.compile(
 _NUMBERED_STREET = re.compile(
     r"^\d{1,6}\s+(?:[^\W\d_][\w'.-]*\s+){1,4}(?:st|street|ave|avenue|rd|road|blvd|dr|drive|"
     r"ln|lane|way|ct|court|pl|place|pkwy|parkway|hwy|highway|ter|terrace|cir|circle|"
-    r"trl|trail)\b\.?", re.IGNORECASE)
+    r"trl|trail|creek|pines?|unions?|crossing|ridges?|loop|run|path|walks?|views?|vista|"
+    r"estates?|meadows?|mills?|orchard|oval|pike|ranch|shoals?|shores?|spur|summit|trace|"
+    r"turnpike|bend|bluffs?|branch|brooks?|bypass|canyon|causeway|cliffs?|commons?|"
+    r"corners?|cove|crescent|crest|curve|dale|expressway|extension|ferry|forks?|freeway|"
+    r"gardens?|glens?|greens?|grove|harbor|haven|hollow|junction|knolls?|lodge|manor|"
+    r"overpass|passage|plains?|point|prairie|rapids|route|row|skyway|square|sq|stream|"
+    r"tunnel|underpass|viaduct|ville|wells?|island|isle|keys?|locks|mall|neck|squares|"
+    r"throughway|trafficway|fields?|flats?|falls?|ports?)\b\.?", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)

@@ -1212,3 +1212,13 @@ def test_the_first_caption_of_a_line_of_several_names_it() -> None:
     # As the written us_multi_carton_consolidation: a PRO number and a bill of lading.
     values = _one_line("PRO# 0421-8870311   BOL 7718240")
     assert values == {"tracking_number": "PRO# 0421-8870311   BOL 7718240"}
+
+
+@pytest.mark.parametrize("street", ["58498 Jones Creek", "0627 Ryan Pines Suite 576",
+                                    "747 Flores Unions"])
+def test_a_us_street_whose_number_looks_like_a_postcode_is_a_street(street: str) -> None:
+    # (as generated from the written ng_gig_logistics_waybill: no postcode, the town
+    # on its own line)
+    values = _stacked(["RECEIVER", "Thomas Massey", street, "Walkerbury", "(407)419-4041"],
+                      410, 265, 28, 24)
+    assert values.get("ship_to_address_1") == street

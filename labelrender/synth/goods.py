@@ -143,6 +143,7 @@ def refine(decisions: list[Decision]) -> None:
     _descriptions(decisions)
     _specimens(decisions)
     _doses(decisions)
+    _contents(decisions)
 
 
 # How to take a medicine: how often, with what and for how long (the form alone,
@@ -152,6 +153,24 @@ _DOSE = re.compile(r"\b(?:t[äa]glich|daily|a day|per day|par jour|al d[ií]a|al
                    r"mahlzeit\w*|ayunas|desayuno|durante \d+ (?:d[ií]as|semanas|meses)|"
                    r"for \d+ (?:days|weeks)|pendant \d+ (?:jours|semaines)|"
                    r"f[üu]r \d+ (?:tage|wochen))\b", re.IGNORECASE)
+
+
+# How much of the goods a pack holds: a number and a unit of volume or count, with a
+# word or two ("Flacon 32 ml", "52 delen / 52 pieces", "Inhalt: ca. 25 Korn").
+_CONTENT = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|pcs|pieces|pz|pezzi|stuks|delen|stück|"
+                      r"st\.|szt\.?|ks|kpl|stk|doses|dosen|tablets|tabletten|capsules|kapseln|"
+                      r"korn|körner|seeds|graines|semillas|sachets|beutel|rolls|rollen)\b",
+                      re.IGNORECASE)
+
+
+def _contents(decisions: list[Decision]) -> None:
+    """A short line guessed to name the goods that says how much the pack holds is
+    its quantity."""
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable and d.name == "description" and d.name_certainty <= 0.5 \
+                and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3:
+            d.name, d.name_certainty = "quantity", 0.5
 
 
 def _doses(decisions: list[Decision]) -> None:

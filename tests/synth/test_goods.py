@@ -338,3 +338,13 @@ def test_how_to_take_a_medicine_is_its_dosage(line: str) -> None:
         "^FO14,60^A0N,26,24^FDAmoxicillin 500 mg^FS"
         f"^FO14,100^A0N,22,20^FD{line}^FS^FO14,140^A0N,18,16^FDCh.-B.: 2611A^FS^XZ")
     assert values.get("dosage_instructions") == line
+
+
+@pytest.mark.parametrize("line", ["Flacon 32 ml", "52 delen / 52 pieces"])
+def test_how_much_a_pack_holds_is_its_quantity(line: str) -> None:
+    # As the written fr_veterinaire_flacon_suspension and nl_speelgoed_doos_ce.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO14,14^A0N,30,28^FDSuspension buvable^FS"
+        f"^FO14,60^A0N,22,20^FD{line}^FS^FO14,100^A0N,22,20^FDLot: 26A114^FS"
+        "^FO14,140^A0N,22,20^FDEXP: 11/2027^FS^XZ")
+    assert values.get("quantity") == line

@@ -269,8 +269,9 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
         return raw_end(d.source, indent, text[:match.start(2)])  # "REV B2": a part's
     if name in _ATTRIBUTES and certainty in (0.85, 0.6) and len(caption.split()) == 1 \
             and len(value.split()) <= 2 and "/" not in text \
-            and shapes.caption_name(value)[1] < 0.6:  # (not "Kolor / Colour")
-        return raw_end(d.source, indent, text[:match.start(2)])  # "Kleur wit", "Size L"
+            and (shapes.caption_name(value)[1] < 0.6 or shapes.is_unit(value)):
+        # "Kleur wit", "Size L", "Categoria A" (not "Kolor / Colour")
+        return raw_end(d.source, indent, text[:match.start(2)])
     if found is not None and found[0] in _SELF_NAMED and found[1] >= 0.7:
         return raw_end(d.source, indent, text[:match.start(2)])  # "Gross 8.9 kg", "Scaffale C-14-3"
     code = shapes.data_digits(value, 2) or name == "routing_code" and re.fullmatch(

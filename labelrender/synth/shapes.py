@@ -246,6 +246,9 @@ def caption_name(caption: str) -> tuple[str, float]:
     # ("Data logger" is no date: "data" says "date" only as the whole caption.)
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
               if w != "data"]
+    unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
+    if unit is not None and not (caption.strip().endswith(":") and key.upper() in COLON_ROLES):
+        return unit, 0.6  # "kW" over "7,5" on a rating plate: the power
     names = _names()
     glossary = _glossary()
     for i, attempt in enumerate(tries):
@@ -276,6 +279,24 @@ def caption_name(caption: str) -> tuple[str, float]:
     if (gloss or "/" in plain) and english:
         plain = english[0]
     return _numbered(snake(plain)) or "field", 0.45
+
+
+# A unit printed alone as a caption, as rating plates do: what it measures.
+_UNIT_CAPTIONS = {
+    "v": "voltage", "kv": "voltage", "vac": "voltage", "vdc": "voltage", "a": "current",
+    "ma": "current", "w": "power", "kw": "power", "hp": "power", "kva": "apparent_power",
+    "hz": "frequency", "min 1": "speed", "min-1": "speed", "rpm": "speed", "1/min": "speed",
+    "u/min": "speed", "r/min": "speed", "cos φ": "power_factor", "cos phi": "power_factor",
+    "cosφ": "power_factor", "ip": "protection_class", "nm": "torque", "bar": "pressure",
+    "psi": "pressure", "mpa": "pressure", "kpa": "pressure", "ah": "capacity",
+    "mah": "capacity", "wh": "energy", "kwh": "energy", "m3/h": "flow", "m³/h": "flow",
+    "l/min": "flow", "lm": "luminous_flux", "ia/in": "starting_current_ratio",
+}
+
+
+def is_unit(text: str) -> bool:
+    """A unit alone ("A", "kW", "Hz"), a caption only on a rating plate."""
+    return text.strip().rstrip(":").lower() in _UNIT_CAPTIONS
 
 
 def _native_name(caption: str) -> tuple[str, float] | None:

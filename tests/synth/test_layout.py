@@ -1222,3 +1222,18 @@ def test_a_us_street_whose_number_looks_like_a_postcode_is_a_street(street: str)
     values = _stacked(["RECEIVER", "Thomas Massey", street, "Walkerbury", "(407)419-4041"],
                       410, 265, 28, 24)
     assert values.get("ship_to_address_1") == street
+
+
+def test_units_over_the_values_of_a_rating_plate_name_what_they_measure() -> None:
+    # As the written de_motor_typenschild: a row of units over a row of values.
+    units = [("V", "400 Δ / 690 Y"), ("A", "14,9 / 8,6"), ("kW", "7,5"), ("Hz", "50")]
+    zpl = "^XA^CI28^PW812^LL609" + "".join(
+        f"^FO{18 + 200 * i},108^A0N,20,18^FD{unit}^FS^FO{18 + 200 * i},130^A0N,28,26^FD{value}^FS"
+        for i, (unit, value) in enumerate(units)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert {n: values.get(n) for n in ("voltage", "current", "power", "frequency")} == {
+        "voltage": "400 Δ / 690 Y", "current": "14,9 / 8,6", "power": "7,5", "frequency": "50"}
+
+
+def test_a_units_letter_after_a_caption_is_still_a_grade() -> None:
+    assert _one_line("Categoria A") == {"category": "A"}

@@ -290,6 +290,10 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return ("gtin", 0.9) if gs1_valid(code) else ("gtin", 0.7)
     if symbology == "B2" and re.fullmatch(r"\d{14}", code) and gs1_valid(code):
         return "gtin", 0.85  # ITF-14: a case's GTIN
+    if symbology == "B2" and re.fullmatch(r"\d{14}", code):
+        return "routing_code", 0.55  # 14 digits that are no GTIN: DHL's Leitcode
+    if symbology == "B2" and re.fullmatch(r"\d{10,13}", code):
+        return "tracking_number", 0.55  # a bag tag's or DHL's Identcode: a parcel's number
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
         found = _gs1_ais(code)

@@ -59,6 +59,10 @@ def test_plain_text_is_not_recognised(text: str) -> None:
     ("42000000>892612903000000000000000000", "BC", ("tracking_number", 0.9)),
     # 18 digits that check, without the "00" in front: an SSCC or a parcel number
     ("573313433000000006", "BC", ("sscc", 0.6)),
+    # Interleaved 2 of 5 that is no GTIN-14: a bag tag's or an Identcode's number, and
+    # DHL's 14-digit Leitcode (as the written airline_baggage_tag and de_dhl_paket_retoure)
+    ("0057481229", "B2", ("tracking_number", 0.55)),
+    ("36251001006256", "B2", ("routing_code", 0.55)),
 ])
 def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) -> None:
     assert recognise.barcode_data(data, symbology) == expected

@@ -283,11 +283,12 @@ def test_the_tube_of_a_patients_sample_is_its_specimen_type() -> None:
 
 def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
     # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
-    # code again in a Data Matrix: the caption says more than the symbology.
+    # code again in a Data Matrix: the caption says more than the symbology (and an
+    # appliance's ID is its asset number, as integrators name it).
     values = draft_values(
         "^XA^PW406^LL203^FO8,48^A0N,20,18^FDAppliance ID^FS^FO140,46^A0N,26,24^FDEHT-00913^FS"
         "^FO300,120^BXN,4,200^FDEHT-00913^FS^XZ")
-    assert values == {"appliance_id": "EHT-00913"}
+    assert values == {"asset_number": "EHT-00913"}
 
 
 @pytest.mark.parametrize(("line", "name"), [

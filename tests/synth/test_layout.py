@@ -1164,7 +1164,7 @@ def test_a_thing_named_by_its_number_takes_number_for_a_code(code: str, name: st
 
 @pytest.mark.parametrize(("line", "name"), [
     ("Closed by: D. PATEL", "operator"), ("Verif.: L. Prieto", "operator"),
-    ("Tester: J. Okonkwo", "operator"), ("Closed by: Team B", "closed_by")])
+    ("Tester: J. Okonkwo", "operator"), ("Handed to: Team B", "handed_to")])
 def test_a_person_by_initial_under_an_unknown_caption_is_the_operator(line: str,
                                                                       name: str) -> None:
     # As the written us_trailer_load_door_placard and es_calibre_pasa_no_pasa.

@@ -160,12 +160,12 @@ def _text(d: Decision) -> None:
         named = (name[0], 0.65) if name[1] >= 0.85 else \
             (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
         lead = _LEAD_CAPTION.match(text) if named is None else None
-        guess = shapes.caption_name(lead.group(1)) if lead else ("text", 0.0)
-        if guess[1] >= 0.6 and guess[0] not in ("field", "service", "form_version"):
+        guess = shapes.caption_name(lead.group(1)) if lead else None
+        if lead and guess and guess[1] >= 0.6 \
+                and guess[0] not in ("field", "service", "form_version"):
             # "PICK TKT 7720418  WAVE 1125-2", "PRO# 0421-8870311   BOL 7718240": the
             # first caption of a line of several names it
-            named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4) if lead \
-                else None
+            named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4)
         if named is None and _day_in_line(text):
             # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name
             named = (shapes.event_date(text) or "date", 0.3)
@@ -634,8 +634,8 @@ def _prefixed_codes(decisions: list[Decision]) -> None:
             continue
         code = value.removeprefix("MA,").removeprefix("QA,")
         # (or a line that starts with one: "SO-558102  2 CTN  18.4 LB", an order's row)
-        match = _PREFIXED.fullmatch(code) or d.name == "text" and _PREFIXED.match(
-            code.split("  ")[0]) and _PREFIXED.fullmatch(code.split("  ")[0])
+        match = _PREFIXED.fullmatch(code) or d.name == "text" and _PREFIXED.fullmatch(
+            code.split("  ")[0])
         if not match:
             continue
         name, certainty = shapes.caption_name(match.group(1))

@@ -228,8 +228,17 @@ def caption_values(decisions: list[Decision]) -> None:
             continue  # "Contenu" over "6 x 75 cl": how much, not what
         elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)
                             or name[1] >= 0.7 and _shape_guess(target)
-                            and name[0] not in _SURE_SHAPES):  # "Data logger" is no date
+                            and name[0] not in _SURE_SHAPES  # "Data logger" is no date
+                            or _symbology_named(target) and name[0] not in _SURE_SHAPES):
             target.name, target.name_certainty = name
+
+
+def _symbology_named(d: Decision) -> bool:
+    """A barcode's printed form named only by the symbology ("code128_data") or by
+    its shape (a long code looks like a parcel number): any caption over it, known
+    or not ("Precinto / Seal No."), says more."""
+    return d.reason == "printed form of barcode data" and (
+        (d.name or "").endswith("_data") or _shape_guess(d))
 
 
 # Names a value keeps over a caption of words above it: what the data itself says.

@@ -158,7 +158,13 @@ def is_caption(text: str) -> bool:
     if address_role(stripped) is not None:
         return True
     words = stripped.split()
-    return len(words) <= 5 and (stripped.endswith(":") or stripped.endswith("#"))
+    return len(words) <= 5 and (stripped.endswith(":") or stripped.endswith("#")
+                                or len(words) >= 2 and bool(_NUMBER_WORD.search(stripped)))
+
+
+# The last word of a caption of a number: "Seal No.", "Hoja de conteo Nº", "Los-Nr.".
+_NUMBER_WORD = re.compile(r"(?:\s|-)(?:no\.|nº|n°|n\.º|nr\.?|number|nummer|numéro|número|numero)$",
+                          re.IGNORECASE)
 
 
 # A caption without a colon before its value: "PRO NUMBER 123456789", "B/L NO 4711".
@@ -387,7 +393,7 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     if name[0] == "cod_amount" and re.search(r"[^\W\d_]{2}.*\d|\d.*[^\W\d_]{2}", value) \
             and not _AMOUNT.fullmatch(value):
         return "part_number", 0.6  # "Cod. VM-RML-214": "código", a code, not cash on delivery
-    if name[0] in _NUMBERED_THINGS and has_digits(value, 2) and len(value.split()) <= 2 \
+    if name[0] in _NUMBERED_THINGS and has_digits(value, 2) and len(value.split()) <= 3 \
             and not re.search(r"[^\W\d_]{4,}", value):
         return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
     return name

@@ -1237,3 +1237,16 @@ def test_units_over_the_values_of_a_rating_plate_name_what_they_measure() -> Non
 
 def test_a_units_letter_after_a_caption_is_still_a_grade() -> None:
     assert _one_line("Categoria A") == {"category": "A"}
+
+
+@pytest.mark.parametrize(("caption", "name"), [("Precinto / Seal No.", "seal_number"),
+                                               ("Cage Nr.", "cage_number")])
+def test_a_caption_ending_in_its_number_word_names_a_barcodes_printed_form(
+        caption: str, name: str) -> None:
+    # As the written mx_bolsa_valores_precinto: the caption has no colon, the code is
+    # printed large under it and its Code 128 below; the symbology says nothing.
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,106^A0N,22,22^FD" + caption + "^FS"
+           "^FO24,132^A0N,70,60^FDMX 0441 7782^FS"
+           "^FO40,212^BY3^BCN,120,N^FDMX04417782^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get(name) == "MX 0441 7782"

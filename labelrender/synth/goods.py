@@ -383,13 +383,21 @@ def _descriptions(decisions: list[Decision]) -> None:
 
 
 def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
-    """A few small words right above a value with digits printed larger: a caption
-    ("Rated voltage" over "0,6/1 kV", "DOCK DOOR" over "D-07")."""
+    """A few small words right above a value with digits printed larger, or a short
+    code printed far larger: a caption ("Rated voltage" over "0,6/1 kV", "DOCK DOOR"
+    over "D-07", "VG / PG" over "II"); a caption in two languages, one of them known,
+    counts the words of each ("ADR Klasse / Class")."""
     s = d.source
-    return len(d.text.split()) <= 3 and any(
+    halves = d.text.split(" / ")
+    few = len(d.text.split()) <= 3 or len(halves) == 2 and all(
+        len(half.split()) <= 3 for half in halves) and any(
+        shapes.caption_name(half)[1] >= 0.6 for half in halves)
+    return few and any(
         (0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12) and abs(o.source.rx - s.rx) <= 24
          or beside(s, o.source) and shapes.words_only(d.text))
-        and o.source.font_height > s.font_height and shapes.has_digits(o.text, 1)
+        and o.source.font_height > s.font_height and (
+            shapes.has_digits(o.text, 1)
+            or o.source.font_height >= 1.8 * s.font_height and len(o.text.strip()) <= 4)
         for o in texts if o is not d)
 
 
@@ -417,7 +425,17 @@ def _description_like(text: str) -> bool:
         # ("À consommer de préférence avant le")
     if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text) or _OWNER.search(text):
         return False
+    if _bilingual_caption(text):
+        return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+def _bilingual_caption(text: str) -> bool:
+    """Words printed in two languages, one half a caption or a place of making in
+    English ("ADR Klasse / Class", "Gemaakt in Polen / Made in Poland"): layout."""
+    halves = [half.strip() for half in text.split(" / ")]
+    return len(halves) == 2 and all(halves) and shapes.words_only(text) and any(
+        shapes.caption_name(half)[1] >= 0.7 or made_in(half) for half in halves)
 
 
 def made_in(text: str) -> bool:

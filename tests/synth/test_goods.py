@@ -349,3 +349,17 @@ def test_how_much_a_pack_holds_is_its_quantity(line: str) -> None:
         f"^FO14,60^A0N,22,20^FD{line}^FS^FO14,100^A0N,22,20^FDLot: 26A114^FS"
         "^FO14,140^A0N,22,20^FDEXP: 11/2027^FS^XZ")
     assert values.get("quantity") == line
+
+
+def test_captions_in_two_languages_stay_layout() -> None:
+    # As the written adr_orange_panel_ibc_label and nl_speelgoed_doos_ce: a class and a
+    # packing group captioned in German and English over their values printed large,
+    # and where the goods were made, in Dutch and English.
+    values = draft_values(
+        "^XA^CI28^PW812^LL812^FO30,30^A0N,40,40^FDVerdünnung V-204 Kunstharz^FS"
+        "^FO460,150^A0N,24,24^FDADR Klasse / Class^FS^FO460,178^A0N,60,60^FD3^FS"
+        "^FO680,150^A0N,24,24^FDVG / PG^FS^FO680,178^A0N,60,60^FDII^FS"
+        "^FO30,300^A0N,22,22^FDGemaakt in Polen / Made in Poland^FS"
+        "^FO30,340^A0N,22,22^FDArt.-Nr. 204-0010-1000^FS^XZ")
+    assert not {"ADR Klasse / Class", "VG / PG", "Gemaakt in Polen / Made in Poland"} \
+        & set(values.values())

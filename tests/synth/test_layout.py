@@ -1250,3 +1250,9 @@ def test_a_caption_ending_in_its_number_word_names_a_barcodes_printed_form(
            "^FO40,212^BY3^BCN,120,N^FDMX04417782^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get(name) == "MX 0441 7782"
+
+
+def test_a_known_caption_names_a_long_code_over_its_parcel_number_shape() -> None:
+    # As the written pt_palete_gs1_entreposto_retalho: an order number of ten digits
+    # looks like a parcel number, and its caption says what it is.
+    assert _one_line("Encomenda: 7100448812") == {"order_number": "7100448812"}

@@ -146,7 +146,11 @@ _UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")
 _TYRE = re.compile(r"^(?:P|LT)?\d{3}/\d{2}\s?Z?R\s?\d{2}(?:[.,]5)?(?:\s?\d{2,3}(?:/\d{2,3})?[A-Z])?"
                    r"(?:\s?(?:XL|RF|C|M\+S|RFT))*$")
 # A CAS registry number, with its caption or without: "CAS 7647-01-0", "CAS No. 67-63-0".
-_CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{2}-\d)", re.I)
+# A CAS number, and the EC number a European label prints after it ("CAS 67-63-0
+# EY 200-661-7", in Finnish): one line of the substance's identity.
+_CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{2}-\d)"
+                  r"(?:[\s,;/]+(?:EC|EY|EG|CE|WE|EINECS)(?:[- ]?(?:No|Nr)\.?)?\s?:?\s?"
+                  r"\d{3}-\d{3}-\d)?", re.I)
 _COMPACT = re.compile(r"[\s()]")
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")

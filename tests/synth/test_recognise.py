@@ -219,6 +219,7 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("MIÉRCOLES", "day_of_week"), ("46% vol", "abv"), ("10 min", "duration"),
     ("$1.37 per qt", "unit_price"), ("2,49 €/kg", "unit_price"), ("5 per kg", None),
     ("CAS 7647-01-0", "cas_number"), ("67-63-0", "cas_number"), ("67-63-1", None),
+    ("CAS 67-63-0  EY 200-661-7", "cas_number"),  # its EC number after it (Finnish)
     ("WK 2647", "date_code"), ("KW 47/26", "date_code"), ("WK 2699", None),
     ("MSKU 704512 6", "container_number"), ("CSQU3054383", "container_number"),
     ("MSKU7045127", None)])

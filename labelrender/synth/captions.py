@@ -417,7 +417,7 @@ def caption_grid(decisions: list[Decision]) -> None:
         caption = next((c for c in decisions if c is not value and not c.variable and c.text
                         and not c.source.is_barcode and above(c.source, value.source)
                         and c.source.font_height < value.source.font_height
-                        and len(c.text.split()) <= 3 and shapes.words_only(c.text)
+                        and shapes.few_words(c.text, 3) and shapes.words_only(c.text)
                         and shapes.address_role(c.text) is None), None)
         if caption is not None:
             pairs.append((caption, value))

@@ -511,6 +511,12 @@ def has_letters(text: str) -> bool:
     return bool(_WORD.search(text))
 
 
+def few_words(text: str, most: int) -> bool:
+    """No more than ``most`` words, in each language of a caption printed in two
+    ("Delivery terminal / Terminal de livraison")."""
+    return max(len(half.split()) for half in text.split(" / ")) <= most
+
+
 def words_only(text: str) -> bool:
     return not any(c.isdigit() for c in text)
 

@@ -1256,3 +1256,17 @@ def test_a_known_caption_names_a_long_code_over_its_parcel_number_shape() -> Non
     # As the written pt_palete_gs1_entreposto_retalho: an order number of ten digits
     # looks like a parcel number, and its caption says what it is.
     assert _one_line("Encomenda: 7100448812") == {"order_number": "7100448812"}
+
+
+def test_a_caption_in_two_languages_heads_its_value_in_a_grid_of_captions() -> None:
+    # As the Purolator label of the corpus: small captions in English and French over
+    # larger values; the terminal's name holds no digit.
+    cells = [(40, "Pieces / Pièces", "1 of/de 2"), (300, "Weight / Poids", "5 kg"),
+             (40, "Sort / Tri", "82 T"),
+             (300, "Delivery terminal / Terminal de livraison", "MTL-ST LAURENT")]
+    zpl = "^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO{x},{555 + 360 * (i // 2)}^A0N,20,20^FD{caption}^FS"
+        f"^FO{x},{580 + 360 * (i // 2)}^A0N,40,40^FD{value}^FS"
+        for i, (x, caption, value) in enumerate(cells)) + "^XZ"
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "MTL-ST LAURENT" in values.values()

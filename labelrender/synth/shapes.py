@@ -73,8 +73,10 @@ DATE = re.compile(
 WEIGHT = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:KGS?|LBS?|G|OZ)\b", re.IGNORECASE)
 PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
 # A parcel count, "1/2", "001 OF 003" (not a season, "2026/2027").
-PIECES = re.compile(r"^(?:0\d{3}|\d{1,3})\s*(?:OF|/|VON|DE|VAN|Z|AV|AF)\s*(?:0\d{3}|\d{1,3})$",
-                    re.IGNORECASE)
+_OF = r"(?:OF|VON|DE|VAN|Z|ZE|AV|AF|SUR|DI|OD|IŠ|IZ|FRÅN)"
+# "1 of 2", "3 sur 5", "1 of/de 2" (a Canadian label's two languages).
+PIECES = re.compile(rf"^(?:0\d{{3}}|\d{{1,3}})\s*(?:{_OF}(?:\s?/\s?{_OF})?|/)\s*"
+                    r"(?:0\d{3}|\d{1,3})$", re.IGNORECASE)
 # A web address ("loomis-express.com", "www.ups.com/track", "emiratespost.ae"): a
 # generic top-level domain in any case, a country's two letters in lower case
 # ("Co.KG" and "St.Gallen" are no addresses).

@@ -243,3 +243,12 @@ def test_isbt_128_data_identifiers_say_what_a_blood_labels_code_holds(data: str,
                                                                       name: str) -> None:
     # As the written isbt128_blood_bag: each Code 128 starts with its identifier.
     assert recognise.barcode_data(data, "BC") == (name, 0.8)
+
+
+@pytest.mark.parametrize(("text", "count"), [
+    ("2 of/de 3", True), ("1 sur 2", True), ("3 di 6", True), ("1 od 4", True),
+    ("2 von/of 3", True), ("A of B", False), ("12 of 2024x", False)])
+def test_a_count_of_pieces_in_the_languages_of_labels(text: str, count: bool) -> None:
+    # (the Purolator label of the corpus prints "2 of/de 3"; the written
+    # it_etichetta_lotto_vernice "Fusto 3 di 6")
+    assert bool(shapes.PIECES.match(text)) is count

@@ -152,6 +152,8 @@ _CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{
                   r"(?:[\s,;/]+(?:EC|EY|EG|CE|WE|EINECS)(?:[- ]?(?:No|Nr)\.?)?\s?:?\s?"
                   r"\d{3}-\d{3}-\d)?", re.I)
 _COMPACT = re.compile(r"[\s()]")
+# A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
+_MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
 
@@ -311,6 +313,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
     if container_valid(code):
         return "container_number", 0.9
+    if _MAC.fullmatch(code):
+        return "mac_address", 0.9
     found = tracking(code)
     if found is not None:
         return found
@@ -374,6 +378,8 @@ def text_value(text: str) -> Recognised | None:
         return "tracking_number", 0.9
     if container_valid(stripped):
         return "container_number", 0.9
+    if _MAC.fullmatch(stripped):
+        return "mac_address", 0.9
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

@@ -369,7 +369,7 @@ def event_date(caption: str) -> str | None:
 
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
-COUNT = r"\d{1,4}\s*(?:/|of|de|di|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
+COUNT = r"\d{1,4}\s*(?:/|of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
 # Captions of a package ("Case", "Bak", "Volume" in Portuguese) or a count ("Items")
 # whose value counts the packages.
 _PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity"})

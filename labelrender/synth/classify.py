@@ -136,10 +136,11 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
-        elif found is not None and found[0] == "tracking_number" and found[1] <= 0.7 \
-                and name[1] >= 0.6 and name[0] not in ("description", "routing_code"):
-            pass  # a long code only looks like a parcel number: a caption that is
-            # known ("Encomenda:", "Pedido:") says more
+        elif found is not None and found[0] in ("tracking_number", "postal_code") \
+                and found[1] <= 0.7 and name[1] >= 0.6 \
+                and name[0] not in ("description", "routing_code"):
+            pass  # a long code only looks like a parcel number, four digits like a
+            # postcode: a caption that is known ("Encomenda:", "Model year:") says more
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):

@@ -1256,6 +1256,8 @@ def test_a_known_caption_names_a_long_code_over_its_parcel_number_shape() -> Non
     # As the written pt_palete_gs1_entreposto_retalho: an order number of ten digits
     # looks like a parcel number, and its caption says what it is.
     assert _one_line("Encomenda: 7100448812") == {"order_number": "7100448812"}
+    # As the written cz_jizdni_kolo_vyrobni_stitek: a year looks like a postcode.
+    assert _one_line("Modelový rok / Model year: 2027") == {"model_year": "2027"}
 
 
 def test_a_caption_in_two_languages_heads_its_value_in_a_grid_of_captions() -> None:

@@ -402,9 +402,29 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
         lines = _block_lines(decisions, d, d.source.ry, rules)
         claimed.add(d.source.position)
         d.variable = False
-        _variable(d, f"{role} name after its caption", 0.8, split, (f"{role}_name", 0.8))
+        part = "address" if _street_in(value) else "name"
+        _variable(d, f"{role} {part} after its caption", 0.8, split, (f"{role}_{part}", 0.8))
         _name_block(lines[1:], role, 0.8, claimed, named=True)
         _same_line_town(decisions, lines, role, 0.8, claimed)
+
+
+def _street_in(value: str) -> bool:
+    """A value after a party's caption that holds the street ("Abs.: Teeladen
+    Sonnenblick, Lindenstr. 1, 79098 Freiburg", "From: Parkvägen 689"): the party's
+    address on one line, not only its name."""
+    if recognise.phone(value) or not shapes.has_digits(value, 1):
+        return False
+    return _street_line(value) or any(_street_line(part.strip())
+                                      or _NAMED_STREET.fullmatch(part.strip())
+                                      for part in value.split(","))
+
+
+# A street named by its kind at the end of its name, then the house number
+# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12").
+_NAMED_STREET = re.compile(
+    r"(?:[^\W\d_][\w'-]*\s)?[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|allee|"
+    r"ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
+    r"gracht|tie|katu)\s\d{1,5}\s?[a-zA-Z]?", re.IGNORECASE)
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").

@@ -1272,3 +1272,12 @@ def test_a_caption_in_two_languages_heads_its_value_in_a_grid_of_captions() -> N
         for i, (x, caption, value) in enumerate(cells)) + "^XZ"
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert "MTL-ST LAURENT" in values.values()
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Abs.: Teeladen Sonnenblick, Lindenstr. 1, 79098 Freiburg", "ship_from_address"),
+    ("Abs.: Teeladen Sonnenblick", "ship_from_name")])
+def test_a_sender_line_that_holds_the_street_is_the_senders_address(line: str,
+                                                                    name: str) -> None:
+    # As the written de_deutschepost_warenpost_datamatrix: the sender in one small line.
+    assert name in _one_line(line, 40, 130)

@@ -33,11 +33,12 @@ _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
 _RATING = re.compile(r"^(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
-                     r"(lm|lx|k|w|kw|kwh|wh|mah|ah|v|vac|vdc|v ac|v dc|a|ma|hz|rpm|min-1|"
+                     r"(lm|lx|k|w|kw|kwh|wh|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|min-1|"
                      r"1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
 _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temperature",
                  "w": "power", "kw": "power", "kwh": "energy", "wh": "capacity",
-                 "mah": "capacity", "ah": "capacity", "v": "voltage", "vac": "voltage",
+                 "mah": "capacity", "ah": "capacity", "v": "voltage", "kv": "voltage",
+                 "kva": "apparent_power", "vac": "voltage",
                  "vdc": "voltage", "v ac": "voltage", "v dc": "voltage", "a": "current",
                  "ma": "current", "hz": "frequency", "rpm": "speed", "min-1": "speed",
                  "1/min": "speed", "bar": "pressure", "psi": "pressure", "kpa": "pressure",
@@ -152,6 +153,9 @@ _CAS = re.compile(r"((?:CAS|CAS[- ]?(?:No|Nr|Nº|#|RN)\.?)\s?:?\s?)?(\d{2,7}-\d{
                   r"(?:[\s,;/]+(?:EC|EY|EG|CE|WE|EINECS)(?:[- ]?(?:No|Nr)\.?)?\s?:?\s?"
                   r"\d{3}-\d{3}-\d)?", re.I)
 _COMPACT = re.compile(r"[\s()]")
+# The pronouns a badge prints under its holder's name: "she/her", "they/them".
+_PRONOUNS = re.compile(r"\(?(?:she|he|they|ze|xe)\s?/\s?(?:her|him|them|hir|zir|xem)"
+                       r"(?:\s?/\s?(?:hers|his|theirs|hirs|zirs|xyrs))?\)?", re.IGNORECASE)
 # A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
@@ -430,6 +434,8 @@ def text_value(text: str) -> Recognised | None:
     if captioned and 6 <= sum(c.isdigit() for c in stripped) <= 15 \
             and not re.search(r"[^\d\s()+./-]", stripped[captioned.end():]):
         return "phone", 0.75  # "tel. 000000000": the caption says what it is
+    if _PRONOUNS.fullmatch(stripped):
+        return "pronouns", 0.8
     if EMAIL.fullmatch(stripped):
         return "email", 0.8
     if _GTIN14_PRINTED.fullmatch(stripped) and gs1_valid(compact):

@@ -280,7 +280,16 @@ def tracking(code: str) -> Recognised | None:
         return "tracking_number", 0.85
     if re.fullmatch(r"J?JD\d{10,}", code):
         return "tracking_number", 0.9  # ISO 15459 licence plate (DHL)
+    if _CARRIER_SSCC.fullmatch(code):
+        return "tracking_number", 0.9
+    if re.fullmatch(r"99\.?\d{2}\.?\d{6}\.?\d{8}", code):
+        return "tracking_number", 0.8  # Swiss Post: 99, the product, the parcel
     return None
+
+
+# An SSCC that is a carrier's parcel number: DHL Paket numbers its parcels under its
+# own GS1 company prefix ("00340434161094027318").
+_CARRIER_SSCC = re.compile(r"(?:\(00\)|00)340434\d{12}")
 
 
 # ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
@@ -304,6 +313,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "routing_code", 0.55  # 14 digits that are no GTIN: DHL's Leitcode
     if symbology == "B2" and re.fullmatch(r"\d{10,13}", code):
         return "tracking_number", 0.55  # a bag tag's or DHL's Identcode: a parcel's number
+    if _CARRIER_SSCC.fullmatch(code):
+        return "tracking_number", 0.9
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
         found = _gs1_ais(code)
@@ -370,6 +381,8 @@ def text_value(text: str) -> Recognised | None:
     date and time, phone number."""
     stripped = text.strip()
     compact = _COMPACT.sub("", stripped)
+    if _CARRIER_SSCC.fullmatch(compact):
+        return "tracking_number", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
         found = _gs1_ais(compact)
         if found is not None:

@@ -255,7 +255,8 @@ def test_a_printed_form_with_dots_shares_its_barcode_name() -> None:
     zpl = ("^XA^PW812^LL1218^FO400,60^BCN,80,N^FD996000000000000000^FS"
            "^FO400,160^A0N,24^FD99.60.000000.00000000^FS^XZ")
     names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
-    assert names == ["sscc", "sscc_2"]  # named as its barcode is, not ``text_2``
+    # named as its barcode is (Swiss Post's parcel number), not ``text_2``
+    assert names == ["tracking_number", "tracking_number_2"]
 
 
 @pytest.mark.parametrize("postcode", ["6539", "GL55 6HU", "75002"])

@@ -63,6 +63,11 @@ def test_plain_text_is_not_recognised(text: str) -> None:
     # DHL's 14-digit Leitcode (as the written airline_baggage_tag and de_dhl_paket_retoure)
     ("0057481229", "B2", ("tracking_number", 0.55)),
     ("36251001006256", "B2", ("routing_code", 0.55)),
+    # SSCC-shaped parcel numbers of carriers: DHL Paket's own prefix (the written
+    # de_dhl_paket_retoure), Swiss Post's 99 (the corpus's swisspost)
+    ("00340434161094027318", "BC", ("tracking_number", 0.9)),
+    ("996000000000000000", "BC", ("tracking_number", 0.8)),
+    ("00340123451234567895", "BC", ("sscc", 0.95)),
 ])
 def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) -> None:
     assert recognise.barcode_data(data, symbology) == expected

@@ -284,6 +284,8 @@ def tracking(code: str) -> Recognised | None:
         return "tracking_number", 0.9
     if re.fullmatch(r"99\.?\d{2}\.?\d{6}\.?\d{8}", code):
         return "tracking_number", 0.8  # Swiss Post: 99, the product, the parcel
+    if re.fullmatch(r"3S[A-Z]{4}\d{7,13}", code):
+        return "tracking_number", 0.9  # PostNL: 3S, the customer's code, the parcel
     return None
 
 

@@ -68,6 +68,8 @@ def test_plain_text_is_not_recognised(text: str) -> None:
     ("00340434161094027318", "BC", ("tracking_number", 0.9)),
     ("996000000000000000", "BC", ("tracking_number", 0.8)),
     ("00340123451234567895", "BC", ("sscc", 0.95)),
+    ("3SKRNS482031577", "BC", ("tracking_number", 0.9)),  # PostNL (the written
+    # nl_postnl_pakket)
 ])
 def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) -> None:
     assert recognise.barcode_data(data, symbology) == expected

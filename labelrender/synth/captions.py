@@ -216,7 +216,13 @@ def caption_values(decisions: list[Decision]) -> None:
             # (a caption of the glossary with its colon names the words beside it:
             # "Paciente:" ... "María Dolores Sanchis Ferrer")
             sure = 0.6 if text.strip().endswith(":") and not below else 0.7
-            if wordy and (name[1] < sure or below or sum(c.isalnum() for c in target.text) < 2):
+            # (but a letter or two printed far larger under it is its value: "SIZE"
+            # over "M", "Energiaosztály" over "E", "VG / PG" over "II")
+            big = target.source.font_height >= 2 * caption.source.font_height \
+                and 0 < len(target.text.strip()) <= 3 and target.text.strip().isalnum() \
+                and name[1] >= 0.6
+            if wordy and not big and (name[1] < sure or below
+                                      or sum(c.isalnum() for c in target.text) < 2):
                 continue  # words below a caption are often more static text
             indent = leading_spaces(target)
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)

@@ -1282,3 +1282,11 @@ def test_a_sender_line_that_holds_the_street_is_the_senders_address(line: str,
                                                                     name: str) -> None:
     # As the written de_deutschepost_warenpost_datamatrix: the sender in one small line.
     assert name in _one_line(line, 40, 130)
+
+
+def test_a_letter_printed_far_larger_under_its_caption_is_its_value() -> None:
+    # As the written garment_hang_tag: "SIZE" in small print over a large "M".
+    zpl = ("^XA^CI28^PW609^LL812^FO40,210^A0N,28,28^FDMerino Crew Sweater^FS"
+           "^FO282,236^A0N,18,18^FDSIZE^FS^FO296,262^A0N,54,54^FDM^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("size") == "M"

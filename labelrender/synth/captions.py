@@ -440,6 +440,34 @@ def caption_grid(decisions: list[Decision]) -> None:
                   0.6, leading_spaces(value), (name[0], min(name[1], 0.6)))
 
 
+def captions_over_letters(decisions: list[Decision]) -> None:
+    """A caption of the glossary without its colon ("Energiaosztály", "ADR Klasse /
+    Class", "VG / PG") over a letter or a number or two printed far larger under it
+    ("E", "3", "II"): that is its value, an energy class or a packing group."""
+    for value in decisions:
+        text = value.text.strip()
+        if value.variable or value.source.is_barcode or not 0 < len(text) <= 3 \
+                or not text.isalnum() or shapes.is_country(text):
+            continue
+        v = value.source
+        over = [caption for caption in decisions
+                if caption is not value and not caption.variable
+                and not caption.source.is_barcode and caption.text
+                and shapes.words_only(caption.text) and shapes.few_words(caption.text, 3)
+                and shapes.address_role(caption.text) is None
+                and v.font_height >= 2 * caption.source.font_height
+                and 0 < v.ry - caption.source.ry <= max(2.2 * caption.source.font_height, 30)
+                and caption.source.rx - 20 <= v.rx
+                <= caption.source.rx + 0.6 * caption.source.font_height * len(caption.text)]
+        if not over:
+            continue
+        caption = min(over, key=lambda c: abs(c.source.rx - v.rx))
+        name = shapes.caption_name(caption.text)
+        if name[1] >= 0.6 and name[0] not in ("service", "form_version", "field"):
+            _variable(value, f"value under its caption {caption.text.strip()!r}", 0.7,
+                      leading_spaces(value), (name[0], min(name[1], 0.6)))
+
+
 def _short_words(d: Decision) -> bool:
     """A value of a few words: not a caption, a sentence, a web address or one word
     in capitals ("NOW" under "WAS" is the next heading)."""

@@ -18,6 +18,7 @@ from .captions import (
     caption_grid,
     caption_values,
     captions_over_large_values,
+    captions_over_letters,
     column_captions,
     continued_lines,
     raw_caption_split,
@@ -556,6 +557,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _codes_off_parcels(decisions)
     captions_over_large_values(decisions)
     caption_grid(decisions)
+    captions_over_letters(decisions)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _people_by_initials(decisions)

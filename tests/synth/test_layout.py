@@ -1290,3 +1290,17 @@ def test_a_letter_printed_far_larger_under_its_caption_is_its_value() -> None:
            "^FO282,236^A0N,18,18^FDSIZE^FS^FO296,262^A0N,54,54^FDM^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("size") == "M"
+
+
+def test_a_glossary_caption_names_the_letter_printed_large_under_it() -> None:
+    # As the written adr_orange_panel_ibc_label and hu_led_izzo_doboz: captions without
+    # a colon over a class, a packing group and an energy class printed large.
+    zpl = ("^XA^CI28^PW812^LL812"
+           "^FO460,150^A0N,24,24^FDADR Klasse / Class^FS^FO460,178^A0N,60,60^FD3^FS"
+           "^FO680,150^A0N,24,24^FDVG / PG^FS^FO680,178^A0N,60,60^FDII^FS"
+           "^FO446,306^A0N,20,20^FDEnergiaosztály^FS^FO480,332^A0N,70,70^FDE^FS"
+           "^FO40,400^A0N,30,30^FDGB^FS^FO40,370^A0N,14,14^FDPostage Paid^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert {n: values.get(n) for n in ("hazard_class", "packing_group", "energy_class")} == {
+        "hazard_class": "3", "packing_group": "II", "energy_class": "E"}
+    assert "GB" not in values.values()

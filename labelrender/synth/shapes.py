@@ -252,8 +252,11 @@ def caption_name(caption: str) -> tuple[str, float]:
     sure = len(tries)
     # Then parts of a longer caption: "Termin ważności etykiety" holds "termin ważności".
     # ("Data logger" is no date: "data" says "date" only as the whole caption.)
+    # (Vietnamese "Số ..." is "the number of", no sales order; Malay and Indonesian
+    # "Masa ..." a period, no mass)
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
-              if w != "data"]
+              if w != "data" and not (w is words[0] and len(words) >= 2
+                                      and w in ("so", "masa"))]
     unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
     if unit is not None and not (caption.strip().endswith(":") and key.upper() in COLON_ROLES):
         return unit, 0.6  # "kW" over "7,5" on a rating plate: the power

@@ -142,7 +142,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("京都府", "field"), ("Auftrags-Nr.", "order_number"), ("Kunden-Nr.", "customer_number"),
     ("Pallets", "quantity"), ("Quantidade", "quantity"),
     # a whole caption of the glossary before a word of the vocabulary inside it
-    ("Datum výroby", "manufacture_date"), ("MÜŞTERİ ADI", "customer_name")])
+    ("Datum výroby", "manufacture_date"), ("MÜŞTERİ ADI", "customer_name"),
+    # a first word that means something else in English: no sales order, no mass
+    ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

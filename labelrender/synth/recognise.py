@@ -156,6 +156,20 @@ _COMPACT = re.compile(r"[\s()]")
 # The pronouns a badge prints under its holder's name: "she/her", "they/them".
 _PRONOUNS = re.compile(r"\(?(?:she|he|they|ze|xe)\s?/\s?(?:her|him|them|hir|zir|xem)"
                        r"(?:\s?/\s?(?:hers|his|theirs|hirs|zirs|xyrs))?\)?", re.IGNORECASE)
+# What the driver is asked to do with this parcel: "DELIVER TO FRONT DESK", "Gate code
+# #4410, leave with concierge", "LIFTGATE REQUIRED".
+_INSTRUCTION = re.compile(
+    r"(?:deliver (?:to|at|by|before)(?!\s*:)|leave (?:at|with|behind) (?:the )?(?:front|back|"
+    r"side|rear|door|porch|reception|concierge|neighbou?r|garage|gate|desk|mailroom)|"
+    r"please (?:deliver|ring|call|knock)|ring (?:bell|the)|knock\b|buzz(?:er)? \d|"
+    r"gate code|door code|"
+    r"access code|liftgate (?:required|needed)|inside delivery|call (?:before|on arrival|"
+    r"ahead|recipient)|appointment required|do not leave|if not home|if no answer|"
+    r"livrer (?:à|au|chez|devant)|déposer (?:chez|devant|au|à)|bitte (?:klingeln|abgeben|"
+    r"abstellen)|abgeben bei|abstellen (?:bei|vor|an|im|in der)|entregar en|dejar en|"
+    r"consegnare (?:al|alla|a|in|presso)|lasciare (?:al|alla|presso)|afleveren bij|"
+    r"bezorgen bij|lämna (?:hos|vid|i)|zostawić (?:u|w|przy)|doručit (?:do|k))",
+    re.IGNORECASE)
 # A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
@@ -434,6 +448,8 @@ def text_value(text: str) -> Recognised | None:
         return "hazard_statements", 0.8
     if _PRECAUTION.match(stripped) and _statement_words(stripped):
         return "precautionary_statements", 0.8
+    if _INSTRUCTION.match(stripped) and len(stripped.split()) <= 12:
+        return "delivery_instructions", 0.6
     if _UN_LINE.fullmatch(stripped):
         return ("un_number", 0.8) if len(stripped) <= 7 else ("proper_shipping_name", 0.7)
     for pattern, name, certainty in _SHAPES:

@@ -231,6 +231,11 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("CAS 67-63-0  EY 200-661-7", "cas_number"),  # its EC number after it (Finnish)
     ("6C:5A:B0:3E:91:0C", "mac_address"), ("MAC: 6C-5A-B0-3E-91-0C", "mac_address"),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
+    ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
+                                                         "delivery_instructions"),
+    ("Gate code #4410, leave with concierge", "delivery_instructions"),
+    ("Store in a dry place", None), ("Bitte klingeln", "delivery_instructions"),
+    ("Leave in a cool place", None), ("PLEASE LEAVE THIS LABEL UNCOVERED", None),
     ("WK 2647", "date_code"), ("KW 47/26", "date_code"), ("WK 2699", None),
     ("MSKU 704512 6", "container_number"), ("CSQU3054383", "container_number"),
     ("MSKU7045127", None)])

@@ -156,6 +156,16 @@ _COMPACT = re.compile(r"[\s()]")
 # The pronouns a badge prints under its holder's name: "she/her", "they/them".
 _PRONOUNS = re.compile(r"\(?(?:she|he|they|ze|xe)\s?/\s?(?:her|him|them|hir|zir|xem)"
                        r"(?:\s?/\s?(?:hers|his|theirs|hirs|zirs|xyrs))?\)?", re.IGNORECASE)
+# The trade term of an international shipment, alone or with its place ("DDP", "FCA
+# Hamburg"): Incoterms 2020, and DAT and DDU of older ones.
+_INCOTERM = re.compile(r"(?:EXW|FCA|FAS|FOB|CFR|CIF|CPT|CIP|DAP|DPU|DDP|DAT|DDU)"
+                       r"(?:\s+[A-Z][\w .'-]{1,30})?")
+# A pickup point's opening hours: days, then hours ("Пн-Вс 10:00-21:00", "Mon-Fri
+# 8:00-18:00", "Ma-Vr 09.00-17.00").
+_DAY = (r"(?:mon?|tue?|wed?|thu?|fri?|sat?|sun?|mo|di|mi|do|fr|sa|so|lun|mar|mer|jeu|ven|sam|dim|"
+        r"ma|wo|vr|za|zo|må|ti|on|to|lö|sö|pn|wt|śr|cz|pt|sb|nd|пн|вт|ср|чт|пт|сб|вс|нд)\.?")
+_OPENING_HOURS = re.compile(rf"{_DAY}\s?[-–]\s?{_DAY},?\s+\d{{1,2}}[:.]\d{{2}}\s?[-–]\s?"
+                            r"\d{1,2}[:.]\d{2}", re.IGNORECASE)
 # What the driver is asked to do with this parcel: "DELIVER TO FRONT DESK", "Gate code
 # #4410, leave with concierge", "LIFTGATE REQUIRED".
 _INSTRUCTION = re.compile(
@@ -448,6 +458,10 @@ def text_value(text: str) -> Recognised | None:
         return "hazard_statements", 0.8
     if _PRECAUTION.match(stripped) and _statement_words(stripped):
         return "precautionary_statements", 0.8
+    if _INCOTERM.fullmatch(stripped):
+        return "incoterm", 0.7
+    if _OPENING_HOURS.fullmatch(stripped):
+        return "opening_hours", 0.7
     if _INSTRUCTION.match(stripped) and len(stripped.split()) <= 12:
         return "delivery_instructions", 0.6
     if _UN_LINE.fullmatch(stripped):

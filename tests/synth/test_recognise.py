@@ -236,6 +236,8 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("Gate code #4410, leave with concierge", "delivery_instructions"),
     ("Store in a dry place", None), ("Bitte klingeln", "delivery_instructions"),
     ("Leave in a cool place", None), ("PLEASE LEAVE THIS LABEL UNCOVERED", None),
+    ("DDP", "incoterm"), ("FCA Hamburg", "incoterm"), ("DDX", None),
+    ("Пн-Вс 10:00-21:00", "opening_hours"), ("Mon-Fri 8:00-18:00", "opening_hours"),
     ("WK 2647", "date_code"), ("KW 47/26", "date_code"), ("WK 2699", None),
     ("MSKU 704512 6", "container_number"), ("CSQU3054383", "container_number"),
     ("MSKU7045127", None)])

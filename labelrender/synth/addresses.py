@@ -115,7 +115,8 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
             # address above them
         if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
                 and not (_phone_line(d) or shapes.is_country(d.text)
-                         or recognise.EMAIL.search(d.text)):
+                         or recognise.EMAIL.search(d.text)
+                         or shapes.is_country(lines[-1].text) and _bare_phone(d.text)):
             break  # the phone or the country ends an address: "Delivery Type" under it is
             # the next caption, small print under it a declaration
         lines.append(d)
@@ -129,6 +130,14 @@ def _phone_line(d: Decision) -> bool:
     """A line of a phone number, with its caption or without."""
     found = recognise.text_value(d.text)
     return recognise.phone(d.text) or found is not None and found[0] == "phone"
+
+
+def _bare_phone(text: str) -> bool:
+    """Nine to thirteen digits in groups, no caption ("505 638 133"): under a block's
+    country, its phone."""
+    digits = sum(c.isdigit() for c in text)
+    return bool(re.fullmatch(r"\+?\d{2,4}(?:[ .-]\d{2,4}){2,4}", text.strip())) \
+        and 9 <= digits <= 13
 
 
 def _captioned_data(d: Decision) -> bool:

@@ -1304,3 +1304,11 @@ def test_a_glossary_caption_names_the_letter_printed_large_under_it() -> None:
     assert {n: values.get(n) for n in ("hazard_class", "packing_group", "energy_class")} == {
         "hazard_class": "3", "packing_group": "II", "energy_class": "E"}
     assert "GB" not in values.values()
+
+
+def test_digits_in_groups_under_a_blocks_country_are_its_phone() -> None:
+    # (as generated from the written de_dhl_ecommerce_cn22: the phone printed after the
+    # country, without its caption)
+    values = _stacked(["Empfänger", "Emil Niksa", "ulica Górna 11", "51-446 Piotrków",
+                       "Polska", "505 638 133"], 80, 300, 34, 28)
+    assert values.get("ship_to_phone") == "505 638 133"

@@ -69,12 +69,13 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
              and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 12
              and shapes.has_digits(d.text, 1)]
     if cells and not caption.text.strip().endswith((":", "#")) \
-            and all(shapes.words_only(d.text) for d in beside):
+            and all(shapes.words_only(_unitless(d.text)) for d in beside):
         return min(cells, key=lambda d: d.source.ry)
     # Words beside a caption in its own print size are the next column's heading
-    # ("GTIN" ... "COUNT"): the value is below.
-    headings = all(shapes.words_only(d.text) and (d.text.isupper() or d.text.istitle())
-                   and len(d.text.split()) <= 3 and not d.variable
+    # ("GTIN" ... "COUNT", "Peso (kg)" ... "Volumen (m3)"): the value is below.
+    headings = all(shapes.words_only(_unitless(d.text))
+                   and (d.text.isupper() or d.text.istitle() or d.text[:1].isupper())
+                   and len(_unitless(d.text).split()) <= 3 and not d.variable
                    and abs(d.source.font_height - c.font_height) <= 2 for d in beside)
     if beside and not (headings and not caption.text.strip().endswith(":")):
         return min(beside, key=lambda d: d.source.rx)
@@ -84,6 +85,11 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
              and c.rx - 60 <= d.source.rx <= c.rx + 200
              and not any(abs(o.ry - d.source.ry) <= line and o.rx < d.source.rx for o in others)]
     return min(below, key=lambda d: (d.source.ry, abs(d.source.rx - c.rx))) if below else None
+
+
+def _unitless(text: str) -> str:
+    """A caption without the unit in brackets after it: "Volumen (m3)" is words."""
+    return re.sub(r"\s*\([^()]{1,8}\)", "", text)
 
 
 def _heading_beside(d: Decision, caption: SourceField) -> bool:

@@ -1312,3 +1312,15 @@ def test_digits_in_groups_under_a_blocks_country_are_its_phone() -> None:
     values = _stacked(["Empfänger", "Emil Niksa", "ulica Górna 11", "51-446 Piotrków",
                        "Polska", "505 638 133"], 80, 300, 34, 28)
     assert values.get("ship_to_phone") == "505 638 133"
+
+
+def test_captions_with_their_unit_in_brackets_head_the_values_below() -> None:
+    # As the written mx_paquetexpress_terrestre: a row of three captions, two with a
+    # unit, over their values; "Volumen (m3)" is the next heading, no weight.
+    zpl = ("^XA^CI28^PW812^LL1218"
+           "^FO30,740^A0N,20,20^FDBultos^FS^FO30,765^A0N,40,40^FD2 de 3^FS"
+           "^FO250,740^A0N,20,20^FDPeso (kg)^FS^FO250,765^A0N,40,40^FD12.80^FS"
+           "^FO480,740^A0N,20,20^FDVolumen (m3)^FS^FO480,765^A0N,40,40^FD0.064^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("piece_count") == "2 de 3" and values.get("weight") == "12.80"
+    assert "Volumen (m3)" not in values.values()

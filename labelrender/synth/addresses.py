@@ -749,8 +749,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "postal_code" if town is not None \
                 or shapes.POSTAL.fullmatch(d.text.strip().upper()) else "postal_city"
         elif shapes.is_country(d.text) or postal is not None and i == postal + 1 \
-                and shapes.words_only(d.text) and i == len(lines) - 1 \
-                and (d.text.isupper() or shapes.is_country(d.text.rsplit(",", 1)[-1])):
+                and shapes.words_only(d.text) and (
+                    i == len(lines) - 1 and d.text.isupper()
+                    or shapes.is_country(d.text.rsplit(",", 1)[-1])):
             part = "country"  # a country the list lacks ends a block, in capitals; a
             # state after the town ("Selangor") is an address line
         elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):

@@ -1324,3 +1324,12 @@ def test_captions_with_their_unit_in_brackets_head_the_values_below() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("piece_count") == "2 de 3" and values.get("weight") == "12.80"
     assert "Volumen (m3)" not in values.values()
+
+
+def test_a_state_and_country_after_the_postal_line_end_the_address() -> None:
+    # As the written mx_paquetexpress_terrestre: the state and the country after the
+    # postal line, the phone below them.
+    values = _stacked(["Destinatario", "Lucía Garza", "Av. Constitución 2050",
+                       "CP 64000 Monterrey", "Nuevo León, México", "81 8340 1200"],
+                      30, 405, 36, 26)
+    assert values.get("ship_to_country") == "Nuevo León, México"

@@ -313,14 +313,30 @@ def is_unit(text: str) -> bool:
 def _native_name(caption: str) -> tuple[str, float] | None:
     """The name a caption in another script gives ("Вес:", "Номер заказа ИМ:", "重量"):
     the whole caption, then its first word or two."""
-    key = re.sub(r"[\s.:：,;()/]+", " ", caption.lower()).strip()
+    key = re.sub(r"[\s.:：,;()/]+", " ", _native_key(caption.lower())).strip()
     if not key or key.isascii():
         return None
     words = key.split()
+    native = _native_captions()
     for i, attempt in enumerate([key, " ".join(words[:2]), words[0], words[-1]]):
-        if attempt in NATIVE_CAPTIONS:
-            return NATIVE_CAPTIONS[attempt], 0.85 if i == 0 else 0.7
+        if attempt in native:
+            return native[attempt], 0.85 if i == 0 else 0.7
     return None
+
+
+def _native_key(text: str) -> str:
+    """A caption in one spelling: composed (NFC), without the invisible joiners some
+    scripts print or drop ("ප්‍ර" in Sinhala)."""
+    return unicodedata.normalize("NFC", text).replace("\u200d", "").replace("\u200c", "")
+
+
+_NATIVE_BY_KEY: dict[str, str] = {}
+
+
+def _native_captions() -> dict[str, str]:
+    if not _NATIVE_BY_KEY:
+        _NATIVE_BY_KEY.update({_native_key(k): v for k, v in NATIVE_CAPTIONS.items()})
+    return _NATIVE_BY_KEY
 
 
 # A caption's gloss in brackets at its end: "Hinban (Part No.)", "BEST BEFORE (dd.mm.yy)".

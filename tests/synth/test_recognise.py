@@ -3,6 +3,8 @@ by their numbering plans, weights and sizes by their units."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from labelrender.synth import recognise, shapes
@@ -270,3 +272,9 @@ def test_a_count_of_pieces_in_the_languages_of_labels(text: str, count: bool) ->
     # (the Purolator label of the corpus prints "2 of/de 3"; the written
     # it_etichetta_lotto_vernice "Fusto 3 di 6")
     assert bool(shapes.PIECES.match(text)) is count
+
+
+def test_a_caption_in_another_script_matches_in_any_spelling() -> None:
+    # Decomposed letters (NFD) and a Sinhala caption whose zero-width joiner was dropped.
+    assert shapes.caption_name(unicodedata.normalize("NFD", "Вес:"))[0] == "weight"
+    assert shapes.caption_name("ට්රැකින් අංකය:")[0] == "tracking_number"

@@ -109,7 +109,10 @@ _SNAKE = re.compile(r"[^a-z0-9]+")
 # Letters that are no accented Latin letter, as a reader spells them in plain letters
 # ("MÜŞTERİ ADI" is "musteri adi" once "ı" is an "i").
 _LETTERS = str.maketrans({"ø": "o", "ł": "l", "ı": "i", "ß": "ss", "æ": "ae", "đ": "d",
-                          "œ": "oe", "þ": "th", "ð": "d", "ə": "e", "ħ": "h"})
+                          "œ": "oe", "þ": "th", "ð": "d", "ə": "e", "ħ": "h",
+                          # apostrophes as typesetters print them ("Date d’envoi",
+                          # Uzbek "Oʻgʻirlik"): the plain one
+                          "’": "'", "‘": "'", "ʻ": "'", "ʼ": "'", "´": "'", "`": "'"})
 
 
 def snake(text: str) -> str:

@@ -278,3 +278,9 @@ def test_a_caption_in_another_script_matches_in_any_spelling() -> None:
     # Decomposed letters (NFD) and a Sinhala caption whose zero-width joiner was dropped.
     assert shapes.caption_name(unicodedata.normalize("NFD", "Вес:"))[0] == "weight"
     assert shapes.caption_name("ට්රැකින් අංකය:")[0] == "tracking_number"
+
+
+def test_a_typeset_apostrophe_reads_as_a_plain_one() -> None:
+    assert shapes.caption_name("Date d’expédition:") == shapes.caption_name(
+        "Date d'expédition:")
+    assert shapes.caption_name("Numero d’ordine:")[0] == "order_number"

@@ -11,7 +11,7 @@ from . import recognise, shapes
 from .captions import PARTY, caption_values, raw_caption_split
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
-from .source import sample_value
+from .source import SourceField, sample_value
 
 # In an address block, a line of 7 to 15 digits is a telephone number.
 _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
@@ -550,9 +550,15 @@ def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int],
                    fits: Callable[[Decision], bool]) -> Decision | None:
     """The nearest unclaimed text right of ``line`` on its line that ``fits``."""
     found = [d for d in decisions if d.source.position not in claimed
-             and not d.source.is_barcode and abs(d.source.ry - line.source.ry) <= 4
+             and not d.source.is_barcode and _one_line(d.source, line.source)
              and 0 < d.source.rx - line.source.rx <= reach and fits(d)]
     return min(found, key=lambda d: d.source.rx) if found else None
+
+
+def _one_line(a: SourceField, b: SourceField) -> bool:
+    """Two fields printed on one line: their tops level, or, in two print sizes, their
+    feet ("C1425DBP" and "CIUDAD AUTÓNOMA DE BUENOS AIRES" on one baseline)."""
+    return abs(a.ry - b.ry) <= 4 or abs(a.ry + a.font_height - b.ry - b.font_height) <= 4
 
 
 def _claim_line(d: Decision, role: str, part: str, certainty: float, claimed: set[int]) -> None:

@@ -1333,3 +1333,15 @@ def test_a_state_and_country_after_the_postal_line_end_the_address() -> None:
                        "CP 64000 Monterrey", "Nuevo León, México", "81 8340 1200"],
                       30, 405, 36, 26)
     assert values.get("ship_to_country") == "Nuevo León, México"
+
+
+def test_a_town_on_the_baseline_of_its_postcode_in_a_smaller_print_is_the_town() -> None:
+    # As the written ar_correo_argentino_paquete: CPA and town share their baseline, the
+    # town printed smaller.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,160^A0N,22,22^FDDESTINATARIO^FS"
+           "^FO40,192^A0N,38,38^FDSr. Federico Iturralde^FS"
+           "^FO40,238^A0N,32,32^FDAv. Raúl Scalabrini Ortiz 2150^FS"
+           "^FO40,322^A0N,44,44^FDC1425DBP^FS"
+           "^FO230,328^A0N,38,38^FDCIUDAD AUTÓNOMA DE BUENOS AIRES^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_city") == "CIUDAD AUTÓNOMA DE BUENOS AIRES"

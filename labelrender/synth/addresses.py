@@ -472,7 +472,7 @@ def _country_prefix(decisions: list[Decision], anchor: Decision, claimed: set[in
     ("DK" | "2500 Copenhagen"): the block's column is the code's."""
     left = [d for d in decisions if d.source.position not in claimed and d is not anchor
             and not d.source.is_barcode and not d.variable
-            and abs(d.source.ry - anchor.source.ry) <= 4
+            and _one_line(d.source, anchor.source)
             and 0 < anchor.source.rx - d.source.rx <= 120
             and len(d.text.strip()) <= 3 and shapes.is_country(d.text)]
     return max(left, key=lambda d: d.source.rx) if left else None
@@ -573,7 +573,7 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
     WA 11111" ... "(US)") is the block's country."""
     beside = [d for d in decisions if d.source.position not in claimed and not d.variable
               and not d.source.is_barcode and shapes.is_country(d.text)
-              and abs(d.source.ry - line.source.ry) <= 4
+              and _one_line(d.source, line.source)
               and 0 < d.source.rx - line.source.rx <= 800]
     if beside:
         country = min(beside, key=lambda d: d.source.rx)

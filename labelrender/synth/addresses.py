@@ -429,11 +429,11 @@ def _street_in(value: str) -> bool:
 
 
 # A street named by its kind at the end of its name, then the house number
-# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12").
+# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III").
 _NAMED_STREET = re.compile(
     r"(?:[^\W\d_][\w'-]*\s)?[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|allee|"
     r"ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
-    r"gracht|tie|katu)\s\d{1,5}\s?[a-zA-Z]?", re.IGNORECASE)
+    r"gracht|tie|katu)\s\d{1,5}(?:\s?[a-zA-Z]|[-/]\w{1,4})?", re.IGNORECASE)
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
@@ -741,6 +741,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
+        elif not named and i == 0 and postal == 1 and (
+                _street_line(d.text) or _NAMED_STREET.fullmatch(d.text.strip())):
+            street, named = 1, True  # a block of a street and a town, no name
+            part = "address_1"  # ("Keizersgracht 612-III" / "1017 EK Amsterdam")
         elif i == honoured or not named and honoured is None and not marked:
             part, named, name_line = "name", True, d
         elif marked:  # Japan: the postcode mark starts its line

@@ -1345,3 +1345,11 @@ def test_a_town_on_the_baseline_of_its_postcode_in_a_smaller_print_is_the_town()
            "^FO230,328^A0N,38,38^FDCIUDAD AUTÓNOMA DE BUENOS AIRES^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("ship_to_city") == "CIUDAD AUTÓNOMA DE BUENOS AIRES"
+
+
+def test_a_block_of_a_street_and_a_town_has_no_name() -> None:
+    # As the written nl_orderpick_verzamelbak: the delivery address, street and town.
+    values = _stacked(["Afleveradres", "Keizersgracht 612-III", "1017 EK Amsterdam"],
+                      20, 374, 30, 26)
+    assert values.get("ship_to_address_1") == "Keizersgracht 612-III"
+    assert "ship_to_name" not in values

@@ -487,6 +487,10 @@ def is_tracking(text: str) -> bool:
             and len(text.split()) <= 8 and not wordy)
 
 
+# The one-letter country codes of European cars, printed before a postcode ("D-80331").
+_VEHICLE_CODES = frozenset("ABDEFHILNPS")
+
+
 @lru_cache(maxsize=8192)
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
@@ -498,8 +502,11 @@ def is_postal_line(text: str) -> bool:
     if before.endswith("(") and after.startswith(")") \
             or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE):
         return False  # "... GmbH (70233)", "Kd.-Nr. 44721": a number, not a town's code
-    if re.search(r"[^\W\d_]-$", before):
-        return False  # "PES-0417 Merluza filete": the end of an article's code
+    if re.search(r"[^\W\d_]-$", before) and not (
+            re.fullmatch(r"[A-Z]{1,2}-", before)
+            and (before[:-1] in _VEHICLE_CODES or is_country(before[:-1]))):
+        return False  # "PES-0417 Merluza filete": the end of an article's code (not a
+        # country's letters before the code, "PL-00-950 Warszawa", "SE-111 22 Stockholm")
     # Six or seven digits after a caption are its value ("Order 123456"), not a town's code
     # ("Tel Aviv-Yafo 6688112" only starts like a phone caption).
     name, certainty = caption_name(text[:match.start()])

@@ -202,7 +202,9 @@ def test_a_rating_is_named_by_its_unit(text: str, name: str | None) -> None:
     ("Schmiedewerk Lüdenscheid GmbH (70233)", False), ("R. Villanueva #4471", False),
     ("PES-0417 Merluza filete IQF", False),  # the end of an article's code
     ("PLZ: 80331 München", True), ("75008 Paris", True), ("D-12345 Berlin", True),
-    ("Tokyo 105-0012, Japan", True)])
+    ("Tokyo 105-0012, Japan", True),
+    # a country's letters before the code
+    ("PL-00-950 Warszawa", True), ("SE-111 22 Stockholm", True), ("CZ-110 00 Praha 1", True)])
 def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
                                                                     postal: bool) -> None:
     assert shapes.is_postal_line(text) is postal

@@ -500,8 +500,10 @@ def is_postal_line(text: str) -> bool:
         return False  # (a code such as "EHT-00913" is one word, no town)
     before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
     if before.endswith("(") and after.startswith(")") \
-            or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE):
-        return False  # "... GmbH (70233)", "Kd.-Nr. 44721": a number, not a town's code
+            or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE) \
+            or re.search(r"[a-z]\s+ID:?$", before):
+        return False  # "... GmbH (70233)", "Kd.-Nr. 44721", "Pakkeshop ID 95131": a
+        # number, not a town's code (but "IDAHO FALLS ID 83402" is Idaho's)
     if re.search(r"[^\W\d_]-$", before) and not (
             re.fullmatch(r"[A-Z]{1,2}-", before)
             and (before[:-1] in _VEHICLE_CODES or is_country(before[:-1]))):

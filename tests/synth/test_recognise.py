@@ -204,7 +204,9 @@ def test_a_rating_is_named_by_its_unit(text: str, name: str | None) -> None:
     ("PLZ: 80331 München", True), ("75008 Paris", True), ("D-12345 Berlin", True),
     ("Tokyo 105-0012, Japan", True),
     # a country's letters before the code
-    ("PL-00-950 Warszawa", True), ("SE-111 22 Stockholm", True), ("CZ-110 00 Praha 1", True)])
+    ("PL-00-950 Warszawa", True), ("SE-111 22 Stockholm", True), ("CZ-110 00 Praha 1", True),
+    # an identifier's caption before the number, but Idaho's letters before a ZIP
+    ("Pakkeshop ID 95131", False), ("IDAHO FALLS ID 83402", True)])
 def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
                                                                     postal: bool) -> None:
     assert shapes.is_postal_line(text) is postal

@@ -79,6 +79,37 @@ def parties(decisions: list[Decision]) -> None:
             d.name_certainty = min(d.name_certainty, 0.5)
 
 
+def pickup_point_address(decisions: list[Decision]) -> None:
+    """The street and town printed under a pickup point's code ("KRA26M" over "ul.
+    Mogilska 43" and "31-545 Kraków"), where the recipient's block has none: the
+    parcel goes there, so they are the recipient's address."""
+    if any(d.variable and re.match(r"ship_to_(?:address|postal|city)", d.name or "")
+           for d in decisions):
+        return
+    for point in decisions:
+        if not point.variable or point.name not in ("pickup_point", "locker_code") \
+                or point.source.is_barcode:
+            continue
+        street = 0
+        for line in _block_lines(decisions, point, point.source.ry)[1:4]:
+            text = line.text.strip()
+            if line.variable and line.name_certainty >= 0.5 or not text:
+                break
+            if shapes.is_postal_line(text):
+                part = "postal_city"
+            elif shapes.has_digits(text, 1) and (_street_line(text) or "," in text
+                                                 or _NAMED_STREET.fullmatch(text)):
+                street += 1
+                part = f"address_{street}"
+            else:
+                break
+            line.variable = False
+            _variable(line, "under the pickup point", 0.6, leading_spaces(line),
+                      (f"ship_to_{part}", 0.6))
+            if part == "postal_city":
+                break
+
+
 def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
     """A line is drawn between two lines of text that read the same way, across
     them (in their reading frame)."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from . import badges, goods, recognise, shapes
-from .addresses import address_blocks, parties
+from .addresses import address_blocks, parties, pickup_point_address
 from .captions import (
     caption_grid,
     caption_values,
@@ -544,6 +544,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     echoes(decisions)
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
+    pickup_point_address(decisions)
     goods.refine(decisions)
     badges.refine(decisions)
     _signal_words(decisions)

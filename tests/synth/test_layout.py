@@ -1353,3 +1353,17 @@ def test_a_block_of_a_street_and_a_town_has_no_name() -> None:
                       20, 374, 30, 26)
     assert values.get("ship_to_address_1") == "Keizersgracht 612-III"
     assert "ship_to_name" not in values
+
+
+def test_the_address_under_a_pickup_point_is_the_recipients() -> None:
+    # As the written pl_inpost_paczkomat_locker: the locker's code, its street and town
+    # under it; the recipient's block has a name and a phone only.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,165^A0N,24,24^FDPaczkomat docelowy:^FS"
+           "^FO40,200^A0N,110,80^FDKRA01M^FS"
+           "^FO40,320^A0N,26,26^FDul. Mogilska 43 (przy Biedronce)^FS"
+           "^FO40,352^A0N,26,26^FD31-545 Kraków^FS"
+           "^FO40,410^A0N,24,24^FDOdbiorca:^FS^FO200,405^A0N,36,36^FDZofia Wierzbicka^FS"
+           "^FO40,455^A0N,24,24^FDTelefon:^FS^FO200,450^A0N,36,36^FD+48 601 234 567^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_address_1") == "ul. Mogilska 43 (przy Biedronce)"
+    assert values.get("ship_to_postal_city") == "31-545 Kraków"

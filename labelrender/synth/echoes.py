@@ -30,7 +30,10 @@ def echoes(decisions: list[Decision]) -> None:
         source = min(matches, key=lambda a: not (a.name or "").startswith("ship_to_"),
                      default=None)
         if source is None:
-            if lone_postal:
+            role = _block_above(decisions, d) if lone_postal else None
+            if role is not None:  # "65026" printed large under "Одеська обл."
+                d.name, d.name_certainty = f"{role}_postal_code", 0.6
+            elif lone_postal:
                 d.name, d.name_certainty = "routing_code", 0.5
             continue
         role = re.match(PARTY, source.name or "").group(1)  # type: ignore[union-attr]
@@ -46,6 +49,22 @@ def echoes(decisions: list[Decision]) -> None:
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
     _sort_area_country(decisions)
     _sort_line_codes(decisions)
+
+
+def _block_above(decisions: list[Decision], code: Decision) -> str | None:
+    """The party whose address block ends right above a postcode printed alone (in a
+    larger print, a little indented), when that block has no postcode of its own."""
+    c = code.source
+    above = [a for a in decisions if a.variable and not a.source.is_barcode
+             and re.match(PARTY, a.name or "") and 0 < c.ry - a.source.ry
+             <= 2.5 * a.source.font_height and abs(c.rx - a.source.rx) <= 40]
+    if not above:
+        return None
+    last = max(above, key=lambda a: a.source.ry)
+    role = re.match(PARTY, last.name or "").group(1)  # type: ignore[union-attr]
+    if any(d.variable and (d.name or "").startswith(f"{role}_postal") for d in decisions):
+        return None
+    return role
 
 
 def _sort_line_codes(decisions: list[Decision]) -> None:

@@ -1367,3 +1367,15 @@ def test_the_address_under_a_pickup_point_is_the_recipients() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("ship_to_address_1") == "ul. Mogilska 43 (przy Biedronce)"
     assert values.get("ship_to_postal_city") == "31-545 Kraków"
+
+
+def test_a_postcode_printed_large_under_a_block_without_one_is_its_postcode() -> None:
+    # As the written ua_ukrposhta_express: the postcode alone, larger and a little
+    # indented, under the region's line.
+    zpl = ("^XA^CI28^PW812^LL1218^FO30,205^A0N,24,24^FDКому:^FS"
+           "^FO130,205^A0N,36,36^FDБондар Сергій Миколайович^FS"
+           "^FO130,250^A0N,30,30^FDвул. Дерибасівська, 16, кв. 8^FS"
+           "^FO130,288^A0N,30,30^FDм. Одеса^FS^FO130,326^A0N,30,30^FDОдеська обл.^FS"
+           "^FO145,382^A0N,50,50^FD65026^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_postal_code") == "65026"

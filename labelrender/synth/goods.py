@@ -241,7 +241,10 @@ _CONTEXT = (
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
 _LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
-                       r"REGAL|FACH|GANG|PLATZ)\b\.?\s*\S.*$", re.IGNORECASE)
+                       r"REGAL|FACH|GANG|PLATZ|FLOOR|WARD|BED|PISO|PLANTA|ENFERMARIA|QUARTO|"
+                       r"CAMA|SALA|ETAGE|STOCKWERK|ZIMMER|BETT|STATION|ÉTAGE|CHAMBRE|LIT|"
+                       r"PIANO|REPARTO|STANZA|LETTO|PIĘTRO|ŁÓŻKO|AFDELING|KAMER)"
+                       r"\b\.?\s*\S.*$", re.IGNORECASE)
 _ALCOHOL = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:/vol\.?)?)$", re.I)
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 

@@ -363,3 +363,12 @@ def test_captions_in_two_languages_stay_layout() -> None:
         "^FO30,340^A0N,22,22^FDArt.-Nr. 204-0010-1000^FS^XZ")
     assert not {"ADR Klasse / Class", "VG / PG", "Gemaakt in Polen / Made in Poland"} \
         & set(values.values())
+
+
+@pytest.mark.parametrize("line", ["Piso 4 - Enfermaria 12", "Ward 7B Bed 3", "Quarto 12 Cama 2"])
+def test_a_ward_and_bed_on_a_hospital_label_is_its_location(line: str) -> None:
+    # As the written pt_hospital_identificacao_cama: the floor and ward over the patient.
+    values = draft_values("^XA^CI28^PW812^LL406^FO30,30^A0N,30,30^FD" + line + "^FS"
+                          "^FO30,80^A0N,40,40^FDMaria da Conceição Ferreira Lopes^FS"
+                          "^FO30,140^A0N,26,26^FDLote: L2609-114^FS^XZ")
+    assert values.get("location") == line

@@ -289,7 +289,7 @@ def _identifiers(decisions: list[Decision]) -> None:
             and d.name not in ("text", "field")  # "Ticket 0187": named by its word
         if (d.name in ("text", "field") or worded) and (
                 _LAYOUT_WORDS.search(d.text) or _DEGREES.search(d.text) is not None
-                or shapes.is_postal_line(d.text) and not worded):
+                or _postal_part(d.text) and not worded):
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue
@@ -422,7 +422,7 @@ def _description_like(text: str) -> bool:
         return False  # "See circular of information", "Keep frozen": instructions
     if text.endswith((":", ".", "!", ";", "#", "n°", "Nr", "No")) or ". " in text \
             or "___" in text or _DEGREES.search(text) is not None or shapes.is_web(text) \
-            or shapes.is_postal_line(text) or shapes.caption_name(text)[1] >= 0.7 \
+            or _postal_part(text) or shapes.caption_name(text)[1] >= 0.7 \
             or _OPEN_END.search(text):
         return False  # a caption of the vocabulary, or words that lead into a value
         # ("À consommer de préférence avant le")
@@ -431,6 +431,14 @@ def _description_like(text: str) -> bool:
     if _bilingual_caption(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+def _postal_part(text: str) -> bool:
+    """A line that is, or holds between commas or dashes, a postcode and its town: the
+    owner's address on a label of goods ("Via Roma 48, 36012 Asiago (VI) - IT 05 123
+    CE"), not a description."""
+    return any(shapes.is_postal_line(part.strip())
+               for part in re.split(r"\s[-–·]\s|,", text) + [text])
 
 
 def _bilingual_caption(text: str) -> bool:

@@ -372,3 +372,15 @@ def test_a_ward_and_bed_on_a_hospital_label_is_its_location(line: str) -> None:
                           "^FO30,80^A0N,40,40^FDMaria da Conceição Ferreira Lopes^FS"
                           "^FO30,140^A0N,26,26^FDLote: L2609-114^FS^XZ")
     assert values.get("location") == line
+
+
+@pytest.mark.parametrize("line", ["Via Roma 48, 36012 Asiago (VI) - IT 05 123 CE",
+                                  "Via dell'Artigianato 14 - 20851 Lissone (MB)"])
+def test_the_owners_address_in_one_line_on_goods_stays_static(line: str) -> None:
+    # As the written it_formaggio_forma_stagionatura and it_etichetta_lotto_vernice: the
+    # maker's street, postcode and town in small print under its name.
+    values = draft_values("^XA^CI28^PW812^LL406^FO14,10^A0N,24,24^FDCaseificio Alto^FS"
+                          f"^FO14,38^A0N,16,16^FD{line}^FS"
+                          "^FO14,80^A0N,40,40^FDAsiago DOP fresco^FS"
+                          "^FO14,140^A0N,26,26^FDLotto: L2609-114^FS^XZ")
+    assert line not in values.values()

@@ -134,6 +134,16 @@ def refine(decisions: list[Decision]) -> None:
                 mark_variable(d, "where the goods are made", 0.7, leading_spaces(d),
                               ("country_of_origin", 0.7))
     for d in decisions:
+        if d.variable and d.prefix_len and not d.source.is_barcode \
+                and d.reason.startswith("value after caption") \
+                and (d.name in _MAKERS or d.name_certainty < 0.6
+                     and COMPANY.search(d.value or "") is not None) \
+                and _postal_part(d.value or ""):
+            # "Gyártja: Tisza-Paprika Kft., 6728 Szeged, ...": who made or sells the
+            # goods, with their address: the label's owner, printed on every label
+            d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
+            d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
+    for d in decisions:
         split = raw_caption_split(d.source) if d.reason.startswith("product line") else None
         if split is not None:  # "Product: Motor Assembly" names the goods, no service
             mark_variable(d, "the goods after their caption", 0.7, split, ("description", 0.7))
@@ -431,6 +441,11 @@ def _description_like(text: str) -> bool:
     if _bilingual_caption(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+# Who made, packed, imported or sells the goods.
+_MAKERS = frozenset({"manufacturer", "distributor", "importer", "packer", "producer", "maker",
+                     "brand_owner"})
 
 
 def _postal_part(text: str) -> bool:

@@ -384,3 +384,16 @@ def test_the_owners_address_in_one_line_on_goods_stays_static(line: str) -> None
                           "^FO14,80^A0N,40,40^FDAsiago DOP fresco^FS"
                           "^FO14,140^A0N,26,26^FDLotto: L2609-114^FS^XZ")
     assert line not in values.values()
+
+
+@pytest.mark.parametrize("line", ["Forgalmazó: Fényvár Kft., 1097 Budapest, Gubacsi út 12",
+                                  "Gyártja: Tisza-Paprika Kft., 6728 Szeged, Kenyérgyári út 4"])
+def test_the_maker_after_its_caption_with_an_address_stays_static(line: str) -> None:
+    # As the written hu_led_izzo_doboz and hu_fuszerpaprika_tasak: who sells or made the
+    # goods, with their address, in small print at the foot.
+    values = draft_values("^XA^CI28^PW812^LL812^FO20,102^A0N,30,30^FDLED fényforrás E27^FS"
+                          "^FO20,422^A0N,22,22^FDCikkszám: FV-A60-0952-27^FS"
+                          "^FO20,450^A0N,22,22^FDGyártási tétel: L2643^FS"
+                          f"^FO20,650^A0N,16,16^FD{line}^FS^XZ")
+    assert not any(line.endswith(v) for v in values.values())
+    assert values.get("lot_number") == "L2643"

@@ -460,11 +460,13 @@ def _street_in(value: str) -> bool:
 
 
 # A street named by its kind at the end of its name, then the house number
-# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III").
+# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III", "Kossuth
+# u. 12.", "Ozo g. 25").
 _NAMED_STREET = re.compile(
-    r"(?:[^\W\d_][\w'-]*\s)?[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|allee|"
-    r"ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
-    r"gracht|tie|katu)\s\d{1,5}(?:\s?[a-zA-Z]|[-/]\w{1,4})?", re.IGNORECASE)
+    r"(?:[^\W\d_][\w'-]*\s)?(?:[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|"
+    r"allee|ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
+    r"gracht|tie|katu)|[^\W\d_][\w'-]*\s(?:utca|u\.|út|krt\.|körút|tér|iela|gatvė|g\.|"
+    r"tänav|sokak|sk\.|cad\.))\s\d{1,5}(?:\s?[a-zA-Z]|[-/]\w{1,4}|\.)?", re.IGNORECASE)
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").

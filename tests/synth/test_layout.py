@@ -1277,7 +1277,9 @@ def test_a_caption_in_two_languages_heads_its_value_in_a_grid_of_captions() -> N
 
 @pytest.mark.parametrize(("line", "name"), [
     ("Abs.: Teeladen Sonnenblick, Lindenstr. 1, 79098 Freiburg", "ship_from_address"),
-    ("Abs.: Teeladen Sonnenblick", "ship_from_name")])
+    ("Abs.: Teeladen Sonnenblick", "ship_from_name"),
+    # the street's kind as a word of its own (Hungarian "u.", Latvian "iela")
+    ("Feladó: Bükki Méhészet Kft., Kossuth u. 12., 3300 Eger", "ship_from_address")])
 def test_a_sender_line_that_holds_the_street_is_the_senders_address(line: str,
                                                                     name: str) -> None:
     # As the written de_deutschepost_warenpost_datamatrix: the sender in one small line.

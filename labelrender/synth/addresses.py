@@ -97,8 +97,7 @@ def pickup_point_address(decisions: list[Decision]) -> None:
                 break
             if shapes.is_postal_line(text):
                 part = "postal_city"
-            elif shapes.has_digits(text, 1) and (_street_line(text) or "," in text
-                                                 or _NAMED_STREET.fullmatch(text)):
+            elif shapes.has_digits(text, 1) and (_street(text) or "," in text):
                 street += 1
                 part = f"address_{street}"
             else:
@@ -454,9 +453,7 @@ def _street_in(value: str) -> bool:
     address on one line, not only its name."""
     if recognise.phone(value) or not shapes.has_digits(value, 1):
         return False
-    return _street_line(value) or any(_street_line(part.strip())
-                                      or _NAMED_STREET.fullmatch(part.strip())
-                                      for part in value.split(","))
+    return _street_line(value) or any(_street(part.strip()) for part in value.split(","))
 
 
 # A street named by its kind at the end of its name, then the house number
@@ -689,6 +686,12 @@ def _street_line(text: str) -> bool:
                 or _NUMBERED_STREET.match(text))
 
 
+def _street(text: str) -> bool:
+    """A street line by its start, its kind after a house number, or its kind at the
+    end of its name ("Keizersgracht 612-III")."""
+    return _street_line(text) or bool(_NAMED_STREET.fullmatch(text.strip()))
+
+
 def _town_like(text: str) -> bool:
     return shapes.words_only(text) and not shapes.is_country(text) \
         and not recognise.phone(text)
@@ -774,8 +777,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
-        elif not named and i == 0 and postal == 1 and (
-                _street_line(d.text) or _NAMED_STREET.fullmatch(d.text.strip())):
+        elif not named and i == 0 and postal == 1 and _street(d.text):
             street, named = 1, True  # a block of a street and a town, no name
             part = "address_1"  # ("Keizersgracht 612-III" / "1017 EK Amsterdam")
         elif i == honoured or not named and honoured is None and not marked:

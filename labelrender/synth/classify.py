@@ -122,9 +122,12 @@ def _text(d: Decision) -> None:
         if found is None and name[1] <= 0.7:  # a caption not of the vocabulary: the
             # value's shape names it
             found = shapes.shape_name(value)
+        # A long code only looks like a parcel number, four digits like a postcode: a
+        # caption that is known says more ("Ref.ª cliente: ENC-2026-5531", "Encomenda:
+        # 7100448812", "Model year: 2027").
         shape_only = found is not None and found[0] in ("tracking_number", "postal_code") \
-            and found[1] <= 0.7 and name[1] >= 0.7 \
-            and name[0] in _IDENTIFYING  # "Ref.ª cliente: ENC-2026-5531", "Rif. ordine: ECE-7"
+            and found[1] <= 0.7 and name[1] >= 0.6 \
+            and name[0] not in ("description", "routing_code")
         first = recognise.text_value(value.split()[0]) if value.split() else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
@@ -137,11 +140,6 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
-        elif found is not None and found[0] in ("tracking_number", "postal_code") \
-                and found[1] <= 0.7 and name[1] >= 0.6 \
-                and name[0] not in ("description", "routing_code"):
-            pass  # a long code only looks like a parcel number, four digits like a
-            # postcode: a caption that is known ("Encomenda:", "Model year:") says more
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
@@ -190,10 +188,6 @@ _ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavo
 # A part's revision letter, with a number after it ("Rev: C", "REV B2"), not the form's
 # version ("Rev: 01.06").
 _REVISION = re.compile(r"[A-Z]{1,2}\d?")
-# Captions of an identifier: they name a code better than its parcel-number shape.
-_IDENTIFYING = frozenset({"reference", "order_number", "purchase_order", "invoice",
-                          "customer_number", "account_number", "serial_number",
-                          "part_number", "lot_number", "asset_number", "rma_number"})
 # A caption of a count or a number whose value is words names what is counted:
 # "Item: Hex Bolt M8x25" is a description, "Customer: Halvorsen Marine AS" a name.
 _WORDS_INSTEAD = {"piece_count": "description", "quantity": "description",

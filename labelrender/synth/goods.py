@@ -128,21 +128,18 @@ def refine(decisions: list[Decision]) -> None:
         if d.variable and d.name and PARTY.match(d.name) \
                 and not (d.name.startswith("ship_to_") and d.prefix_len):
             # (a recipient after its caption, "Empfänger: ...", is no maker's address)
-            d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
-            d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
+            _owners_address(d)
             if made_in(d.text):
                 mark_variable(d, "where the goods are made", 0.7, leading_spaces(d),
                               ("country_of_origin", 0.7))
-    for d in decisions:
-        if d.variable and d.prefix_len and not d.source.is_barcode \
+        elif d.variable and d.prefix_len and not d.source.is_barcode \
                 and d.reason.startswith("value after caption") \
                 and (d.name in _MAKERS or d.name_certainty < 0.6
                      and COMPANY.search(d.value or "") is not None) \
                 and _postal_part(d.value or ""):
             # "Gyártja: Tisza-Paprika Kft., 6728 Szeged, ...": who made or sells the
             # goods, with their address: the label's owner, printed on every label
-            d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
-            d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
+            _owners_address(d)
     for d in decisions:
         split = raw_caption_split(d.source) if d.reason.startswith("product line") else None
         if split is not None:  # "Product: Motor Assembly" names the goods, no service
@@ -402,9 +399,8 @@ def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
     counts the words of each ("ADR Klasse / Class")."""
     s = d.source
     halves = d.text.split(" / ")
-    few = len(d.text.split()) <= 3 or len(halves) == 2 and all(
-        len(half.split()) <= 3 for half in halves) and any(
-        shapes.caption_name(half)[1] >= 0.6 for half in halves)
+    few = len(d.text.split()) <= 3 or len(halves) == 2 and shapes.few_words(d.text, 3) \
+        and any(shapes.caption_name(half)[1] >= 0.6 for half in halves)
     return few and any(
         (0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12) and abs(o.source.rx - s.rx) <= 24
          or beside(s, o.source) and shapes.words_only(d.text))
@@ -441,6 +437,12 @@ def _description_like(text: str) -> bool:
     if _bilingual_caption(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+def _owners_address(d: Decision) -> None:
+    """``d`` is the address of whoever owns the label: static, printed on every one."""
+    d.variable, d.value, d.prefix_len, d.name = False, None, 0, None
+    d.reason, d.certainty = "the maker's own address on a label of goods", 0.6
 
 
 # Who made, packed, imported or sells the goods.

@@ -1,0 +1,26 @@
+^XA
+^CI28
+^PW464
+^LL640
+^LH0,0
+^CF0,22,20
+^FO0,12^FB464,1,0,C^FDPiekarnia Pod Kłosem^FS
+^FO0,38^FB464,1,0,C^A0N,18,16^FDul. Długa 14, 31-147 Kraków^FS
+^FO10,62^GB444,2,2^FS
+^FO14,72^FB436,2,2,L^A0N,38,34^FDChleb żytni na zakwasie z kminkiem^FS
+^FO14,158^FB436,5,2,L^A0N,19,17^FDSkład: mąka żytnia typ 2000 (62%), woda, zakwas żytni, sól, kminek 1%. Może zawierać: GLUTEN PSZENNY, SEZAM. Przechowywać w suchym i chłodnym miejscu.^FS
+^FO10,270^GB444,2,2^FS
+^FO10,270^GB148,110,2^FS
+^FO156,270^GB150,110,2^FS
+^FO304,270^GB150,110,2^FS
+^FO20,280^FDMasa netto^FS
+^FO20,320^A0N,36,30^FD0,842 kg^FS
+^FO166,280^FDCena za kg^FS
+^FO166,320^A0N,36,30^FD14,90 zł^FS
+^FO314,280^FDDo zapłaty^FS
+^FO314,320^A0N,40,34^FD12,55 zł^FS
+^FO14,396^FDData pakowania: 26.11.2026^FS
+^FO14,426^FDNależy spożyć do: 29.11.2026^FS
+^FO14,456^FDNr partii: 331  Waga 2^FS
+^FO110,490^BY2,3^BEN,80,Y,N^FD200231501255^FS
+^XZ

@@ -156,8 +156,9 @@ def continued_lines(decisions: list[Decision]) -> None:
         line = first
         while True:
             f = line.source
-            nxt = [d for d in decisions if not d.variable and not d.source.is_barcode
-                   and d.text and abs(d.source.rx - f.rx) <= 6
+            nxt = [d for d in decisions if (not d.variable or d.name == "text"
+                                            and d.name_certainty <= 0.3 and not d.prefix_len)
+                   and not d.source.is_barcode and d.text and abs(d.source.rx - f.rx) <= 6
                    and abs(d.source.font_height - f.font_height) <= 2
                    and 0 < d.source.ry - f.ry <= 1.6 * f.font_height]
             if not nxt:

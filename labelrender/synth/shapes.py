@@ -491,6 +491,9 @@ def is_tracking(text: str) -> bool:
 _VEHICLE_CODES = frozenset("ABDEFHILNPS")
 
 
+_DAY_MONTH_YEAR = re.compile(r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b")
+
+
 @lru_cache(maxsize=8192)
 def is_postal_line(text: str) -> bool:
     """A line with a postal code and a place name, such as "1015 CS Amsterdam"."""
@@ -499,6 +502,10 @@ def is_postal_line(text: str) -> bool:
             or is_web(text):
         return False  # (a code such as "EHT-00913" is one word, no town)
     before, after = text[:match.start()].rstrip(), text[match.end():].lstrip()
+    if _DAY_MONTH_YEAR.search(text) or before.endswith("*") \
+            or re.search(r"(?=\w*[^\W\d_])\w*\d\w*-$", text[:match.start()]):
+        return False  # "Depositato 26/11/2026 09:12", "CC ****4172", "CCS26-04418": a
+        # date, a masked number, the end of a code, not a town
     if before.endswith("(") and after.startswith(")") \
             or re.search(r"(?:\bnr|\bno|\bn[º°o]|#)\.?$", before, re.IGNORECASE) \
             or re.search(r"[a-z]\s+ID:?$", before):

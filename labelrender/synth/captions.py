@@ -7,7 +7,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
-from . import shapes
+from . import recognise, shapes
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import SourceField, printed_bytes, sample_value
@@ -185,6 +185,12 @@ def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     if name[0] in ("quantity", "piece_count") and value[:1].isalpha() \
             and len(value.split()) >= 2 and not shapes.PIECES.match(value):
         return "description", min(name[1], 0.7)  # "ITEM" over "Bamboo Dish Brush"
+    digits = value.strip()
+    if name[0] == "description" and len(digits) in (8, 12, 13, 14) and recognise.gs1_valid(digits):
+        return "gtin", 0.8  # "Innehåll (GTIN)" over "07354018207139": the contents' GTIN
+    if name[0] == "quantity" and re.fullmatch(r"[^\W\d_]+[\w.]*[-/][\w./-]+", value.strip()) \
+            and shapes.has_digits(value, 2):
+        return "part_number", min(name[1], 0.6)  # "ITEM" over "HX-2240-BLK": the item's code
     return shapes.named_by_value(name, value)  # "CLASS" over "77.5", "Volume:" beside "1/2"
 
 
@@ -355,6 +361,10 @@ def table_rows(decisions: list[Decision]) -> None:
             header.variable, header.value, header.name = False, None, None
             header.reason, header.certainty = "the caption of a table's column", 0.7
         name = _column_name(header, d)
+        if d.variable and not d.prefix_len and d.name == "value" and name[0] in _MONEY \
+                and name[1] >= 0.6:
+            d.name, d.name_certainty = name[0], min(0.8, name[1])  # "$38.00" under "PRICE"
+            continue
         if d.variable and not d.prefix_len and d.name not in _KEPT_SHAPES and (
                 d.name_certainty < 0.5 or name[1] >= 0.7 and (d.reason.startswith("data shape")
                                                               or _guessed_words(d))):
@@ -391,6 +401,10 @@ def _fields_above(texts: list[Decision]) -> dict[int, Decision]:
     return out
 
 
+# Which amount of money a column holds: a sum's shape only says it is money.
+_MONEY = frozenset({"price", "unit_price", "cod_amount", "total", "subtotal", "tax", "amount",
+                    "declared_value", "customs_value", "insured_value", "freight_charges",
+                    "shipping_charges"})
 # What a value's shape says, kept under any column caption ("6 x 75 cl" under "Contents").
 _KEPT_SHAPES = _SURE_SHAPES | {"quantity", "dimensions", "value"}
 

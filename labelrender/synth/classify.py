@@ -558,9 +558,18 @@ def classify(label: SourceLabel) -> list[Decision]:
     _people_by_initials(decisions)
     if not goods.is_goods_label(decisions):
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
-            if d.variable and d.name == "size":  # dimensions; a garment's is its size
-                d.name = "dimensions"
+            if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
+                d.name = "dimensions"  # dimensions; a garment's is its size, as in a
+                # table of goods
     return decisions
+
+
+def _in_row_of_goods(decisions: list[Decision], d: Decision) -> bool:
+    """A value in a table's row that lists an article: its code, name and count."""
+    row = {e.name for e in decisions if e is not d and e.variable
+           and abs(e.source.ry - d.source.ry) <= 3}
+    return d.reason.startswith("in the column of") and bool(
+        row & {"description", "sku", "part_number", "price"})
 
 
 # A person by initial and surname: "D. PATEL", "L. Prieto", "J. Okonkwo", "A. Petrović, QS".

@@ -474,7 +474,8 @@ def text_value(text: str) -> Recognised | None:
         return "date", 0.8  # "di 25-11", "Mon 03/02": a day of the week says it is a date
     day_month = _DAY_MONTH.fullmatch(stripped)
     if day_month and 12 >= int(day_month.group(2)) >= 1 \
-            and 31 >= int(day_month.group(1)) > int(day_month.group(2)):
+            and 31 >= int(day_month.group(1)) > int(day_month.group(2)) \
+            and not re.fullmatch(r"\d+\.\d", stripped):  # ("7.5" is a number: kilograms)
         return "date", 0.7
     captioned = _PHONE_CAPTION.match(stripped)
     if captioned and 6 <= sum(c.isdigit() for c in stripped) <= 15 \

@@ -45,8 +45,9 @@ _SYMBOLOGY_NAMES = {
 _CODE128_CODES = re.compile(r">[0-9:;<=]")
 # A short code with a digit printed large is a sort or routing code ("SK13", "700",
 # "KRA-W3 / 12", "R14 KSM-C"; not a fraction such as "1/X").
+# (in capitals of any script: "ΘΕΣ-12", "ПД 412")
 _SORT_CODE = re.compile(r"(?=.*\d)(?=.{2,14}$)(?!.{1,2}/.{1,2}$)"
-                        r"[A-Z0-9]{1,6}(?: ?[-/]? ?[A-Z0-9]{1,6}){0,3}")
+                        r"[^\W_]{1,6}(?: ?[-/]? ?[^\W_]{1,6}){0,3}")
 _CODE_FONT = 40
 # Words of prose: a line with four of them and a number is form or legal text.
 _PROSE = re.compile(r"[^\W\d_]{3,}")
@@ -105,6 +106,8 @@ def _text(d: Decision) -> None:
     split = raw_caption_split(d.source)
     loose = split is None  # a caption without a colon: its name is for review
     split = split if split is not None else _words_then_value(d, indent)
+    if split is not None and _unit_before_words(d, split):
+        split = None  # "гр. Казанлък, ул. Искра 14": "гр." is a town here, not grams
     if split is not None:
         caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
         name = shapes.caption_name(caption)
@@ -154,7 +157,8 @@ def _text(d: Decision) -> None:
     shape = found or shapes.shape_name(text)
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
-    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text):
+    elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text) \
+            and text == text.upper():
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
@@ -370,7 +374,8 @@ _DATA_IDENTIFIERS = {"P": "part_number", "1P": "part_number", "30P": "part_numbe
                      "Q": "quantity", "V": "supplier_number", "S": "serial_number",
                      "1S": "serial_number", "3S": "serial_number", "4S": "serial_number",
                      "N": "reference", "H": "lot_number", "T": "lot_number",
-                     "1T": "lot_number", "K": "purchase_order", "1K": "order_number"}
+                     "1T": "lot_number", "K": "purchase_order", "1K": "order_number",
+                     "9D": "date_code", "10D": "date_code"}
 _DI = re.compile(r"^(\d{0,2}[A-Z])(.+)$")
 
 
@@ -562,6 +567,15 @@ def classify(label: SourceLabel) -> list[Decision]:
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
                 # table of goods
     return decisions
+
+
+def _unit_before_words(d: Decision, split: int) -> bool:
+    """A caption that names a weight before words, not a number: an abbreviation
+    that only reads like a unit."""
+    caption = sample_value(d.source, d.source.raw[:split]) or d.source.raw[:split]
+    value = d.text[len(caption.strip()):].strip()
+    return shapes.caption_name(caption)[0] == "weight" and value[:1].isalpha() \
+        and len(re.sub(r"\W", "", caption)) <= 3
 
 
 def _in_row_of_goods(decisions: list[Decision], d: Decision) -> bool:

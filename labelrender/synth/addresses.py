@@ -133,7 +133,10 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
         if d is not start and lines and d.source.ry == lines[-1].source.ry:
             continue
         gap = d.source.ry - previous.source.ry
-        if d is not start and (gap > max(3.0 * previous.source.font_height, 48)
+        # (a ^FB block wraps to more lines: the next one starts below all of them)
+        wrapped = min(previous.source.block_lines, 4) - 1
+        if d is not start and (gap > max(3.0 * previous.source.font_height, 48,
+                                         (1.3 * wrapped + 1.6) * previous.source.font_height)
                                or _ruled_between(rules, previous, d)):
             break  # too far below, or a rule drawn between: another block
         if not d.text:
@@ -715,6 +718,9 @@ _DATED_LINE = re.compile(r"(?<![\d/.-])(?:\d{1,2}([./])\d{1,2}\1(?:\d{4}|\d{2})"
                          r"(?![\d/.-])")
 
 
+_EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -725,8 +731,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     # A postcode on a line of its own under the town (British, Australian forms):
     # the town line, then the code.
     lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
-            and shapes.POSTAL.fullmatch(d.text.strip().upper())
-            and shapes.words_only(lines[i - 1].text)
+            and (shapes.POSTAL.fullmatch(d.text.strip().upper())
+                 or re.fullmatch(r"\d{6}", d.text.strip()))  # (Romania, India, Russia)
+            and (shapes.words_only(lines[i - 1].text)  # (or Dublin's district over its
+                 or _EIRCODE.match(d.text.strip())  # Eircode: "Dublin 8" / "D08 K7F3")
+                 and re.fullmatch(r"[^\W\d_]+ \d{1,2}W?", lines[i - 1].text.strip()))
             and not shapes.is_country(lines[i - 1].text)]
     # A lone code below a line that only looks like a town ("78580 Gonzalez Island" is
     # a street with its house number first) is the block's code.

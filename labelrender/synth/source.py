@@ -43,6 +43,7 @@ class SourceField:
     ry: int = 0
     # Earlier ^FD/^FV of the same field: the last one wins, the body drops these.
     overridden: list[tuple[int, int]] = field(default_factory=list)
+    block_lines: int = 1  # the most lines a ^FB block wraps to
 
     @property
     def is_barcode(self) -> bool:
@@ -87,6 +88,7 @@ class _Open:
     overridden: list[Command] = field(default_factory=list)
     hex_indicator: str | None = None
     block: bool = False
+    block_lines: int = 1
     font_height: int | None = None
     orientation: str | None = None
 
@@ -166,6 +168,8 @@ class _Reader:
             current.hex_indicator = indicator if indicator not in ("", self.delimiter) else "_"
         elif name in ("FB", "TB"):
             current.block = True
+            if name == "FB" and len(parts) > 1:
+                current.block_lines = max(1, min(9999, _int(parts[1]) or 1))
         elif name == "GB":
             self._rules(current, parts)
         elif name == "PW":
@@ -205,7 +209,7 @@ class _Reader:
             symbology=current.symbology, data_command=current.data,
             data_span=self._span(current.data), caret=caret, tilde=tilde,
             hex_indicator=current.hex_indicator, block=current.block,
-            raw=current.data.params, overridden=[self._span(c) for c in current.overridden]))
+            block_lines=current.block_lines, raw=current.data.params, overridden=[self._span(c) for c in current.overridden]))
 
     def _span(self, command: Command) -> tuple[int, int]:
         after = bisect_right(self.offsets, command.offset)

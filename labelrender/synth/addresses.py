@@ -334,8 +334,34 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
     for block, (role, sure) in zip(blocks, _block_roles(blocks, captioned, ship_to_y),
                                    strict=True):
         claimed.difference_update(d.source.position for d in block)
+        if role == "address" and len(block) >= 2 and _PICKUP_CAPTION.search(block[0].text) \
+                and not shapes.has_digits(block[0].text, 1):
+            _pickup_block(block, claimed)
+            continue
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
+
+
+# A caption over the place a parcel waits for its recipient: a parcel shop, a locker,
+# a post office ("À retirer au", "PAKIAUTOMAAT", "Офис на Спиди за получаване").
+_PICKUP_CAPTION = re.compile(
+    r"(?:pick[- ]?up|parcel ?shop|paket ?shop|pakkeshop|packstation|locker|relais|"
+    r"retirer|retiro|ritiro|afhaal|ophaal|af te halen|postpunt|point poste|pudo|"
+    r"paczkomat|automa[at]|automaatti|noutopiste|výdejní|odbioru|sucursal|"
+    r"офис|відділення|отделени|поштомат|постамат)", re.IGNORECASE)
+
+
+def _pickup_block(block: list[Decision], claimed: set[int]) -> None:
+    """A block under a pickup caption: the caption is layout; the lines name the
+    place (its name, street, town and number) where the recipient collects."""
+    caption, *lines = block
+    caption.variable, caption.value, caption.prefix_len, caption.name = False, None, 0, None
+    caption.reason, caption.certainty = "a pickup point's caption", 0.7
+    for line in lines:
+        claimed.add(line.source.position)
+        line.variable = False
+        _variable(line, "a line of the pickup point", 0.6, leading_spaces(line),
+                  ("pickup_point", 0.55))
 
 
 def _blocks_at_phones(decisions: list[Decision], claimed: set[int],
@@ -718,6 +744,14 @@ _DATED_LINE = re.compile(r"(?<![\d/.-])(?:\d{1,2}([./])\d{1,2}\1(?:\d{4}|\d{2})"
                          r"(?![\d/.-])")
 
 
+def _phone_caption_line(text: str) -> bool:
+    """A few words, no digits, that caption a phone number ("Saaja telefon")."""
+    if shapes.has_digits(text, 1) or len(text.split()) > 3:
+        return False
+    name, sure = shapes.caption_name(text)
+    return name == "phone" and sure >= 0.7
+
+
 _EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
 
 
@@ -774,6 +808,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         marked = d.text.lstrip().startswith("〒")
         if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
+        if _phone_caption_line(d.text):
+            continue  # "Saaja telefon" over the number: a caption inside the block
         if _DATED_LINE.search(d.text) and not shapes.is_postal_line(d.text):
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name

@@ -195,6 +195,14 @@ _SHAPES = ((_PICTOGRAMS, "pictograms", 0.75), (_TEMPERATURE, "temperature", 0.7)
            (_CLOCK, "time", 0.75))
 
 
+def iban(code: str) -> bool:
+    """An international bank account number whose ISO 13616 check (mod 97) holds."""
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]{11,30}", code):
+        return False
+    moved = code[4:] + code[:4]
+    return int("".join(str(int(c, 36)) for c in moved)) % 97 == 1
+
+
 def gs1_valid(digits: str) -> bool:
     """The GS1 mod-10 check digit (SSCC, GTIN, GSIN, USPS IMpb) holds."""
     if not digits.isdigit() or len(digits) < 2:
@@ -416,6 +424,8 @@ def text_value(text: str) -> Recognised | None:
             return found
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
         return "routing_code", 0.85
+    if iban(compact):
+        return "iban", 0.9  # "AT75 2011 1824 7360 5122": a bank account, with its check
     if _UPS_ROUTING.fullmatch(stripped):
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):

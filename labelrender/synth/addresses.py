@@ -760,8 +760,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone
     (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len and not _street_line(d.text)),
-                 default=None)  # "REF: PO-1234" is no town
+                  and not d.prefix_len and not _street_line(d.text)
+                  and not recognise.starts_with_phone(d.text)),
+                 default=None)  # "REF: PO-1234", "Tel. 514-555-0273" are no town
     # A postcode on a line of its own under the town (British, Australian forms):
     # the town line, then the code.
     lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len

@@ -397,3 +397,51 @@ def test_the_maker_after_its_caption_with_an_address_stays_static(line: str) -> 
                           f"^FO20,650^A0N,16,16^FD{line}^FS^XZ")
     assert not any(line.endswith(v) for v in values.values())
     assert values.get("lot_number") == "L2643"
+
+
+def test_a_packing_slips_columns_name_prices_and_garment_sizes() -> None:
+    # As the probe dev_wh_ecom_packing_slip_en: a table of items under SKU / ITEM /
+    # SIZE / QTY / PRICE; a sum's shape says money, the column says which.
+    header = "".join(f"^FO{x},286^A0N,24,24^FD{t}^FS" for x, t in
+                     ((40, "SKU"), (230, "ITEM"), (540, "SIZE"), (610, "QTY"), (680, "PRICE")))
+    rows = "".join(
+        f"^FO40,{y}^A0N,18,18^FD{sku}^FS^FO230,{y}^A0N,24,24^FD{item}^FS"
+        f"^FO540,{y}^A0N,24,24^FD{size}^FS^FO620,{y}^A0N,24,24^FD{qty}^FS"
+        f"^FO680,{y}^A0N,24,24^FD{price}^FS"
+        for y, sku, item, size, qty, price in (
+            (330, "TW-FLC-2208-NV", "Harbor fleece pullover, navy", "M", "1", "$64.00"),
+            (370, "TW-SCK-0417-GY", "Merino trail socks, 3-pack", "L", "2", "$38.00")))
+    values = draft_values("^XA^PW812^LL1218^FO30,132^A0N,22,22^FDSHIP TO^FS"
+                          "^FO30,158^A0N,32,32^FDMegan Castellano^FS"
+                          "^FO30,194^A0N,28,28^FD2217 Alder Creek Rd, Apt 4^FS"
+                          "^FO30,228^A0N,28,28^FDBend, OR 97701^FS" + header + rows + "^XZ")
+    assert values.get("size") == "M" and values.get("size_2") == "L"
+    assert values.get("price_2") == "$38.00"
+
+
+def test_an_item_caption_over_a_code_names_the_items_code() -> None:
+    # As the probe dev_wh_lpn_license_plate_en: "ITEM" over "HX-2240-BLK", "QTY" over
+    # "24 CS".
+    values = draft_values("^XA^PW812^LL1218^FO44,462^A0N,30,30^FDITEM^FS"
+                          "^FO44,500^A0N,48,48^FDHX-2240-BLK^FS^FO420,462^A0N,30,30^FDQTY^FS"
+                          "^FO420,500^A0N,80,80^FD24 CS^FS^XZ")
+    assert values.get("part_number") == "HX-2240-BLK"
+    assert values.get("quantity") == "24 CS"
+
+
+def test_a_valid_gtin_under_a_contents_caption_is_the_gtin() -> None:
+    # As the probe dev_wh_gs1_pallet_label_sv: "INNEHÅLL (GTIN)" over the case's GTIN.
+    values = draft_values("^XA^CI28^PW812^LL1218^FO30,262^A0N,24,24^FDINNEHÅLL (GTIN)^FS"
+                          "^FO30,290^A0N,40,40^FD07354018207139^FS^XZ")
+    assert values.get("gtin") == "07354018207139"
+
+
+def test_a_data_identifier_9d_names_the_date_code() -> None:
+    # As the probe dev_en_smd_component_reel: Code 128s with ANSI MH10.8.2 data
+    # identifiers beside their printed values.
+    values = draft_values(
+        "^XA^PW812^LL609^FO30,318^A0N,20,20^FD(Q) QTY^FS^FO120,312^A0N,34,34^FD3000^FS"
+        "^FO30,352^BCN,50,N^FDQ3000^FS^FO30,420^A0N,20,20^FD(9D) D/C^FS"
+        "^FO120,414^A0N,34,34^FD2647^FS^FO30,454^BCN,50,N^FD9D2647^FS^XZ")
+    assert values.get("date_code") == "2647"
+    assert values.get("quantity") == "3000"

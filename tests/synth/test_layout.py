@@ -4,11 +4,14 @@ captions in fields of their own naming the value beside or below them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from labelrender.synth.engine import SynthesisRequest, make_engine
 
 ENGINE = make_engine("heuristic")
+LABELS = Path(__file__).resolve().parents[2] / "benchmarks" / "synthesis_labels"
 
 
 def _one_line(line: str, x: int = 340, y: int = 400) -> dict[str, str]:
@@ -1381,3 +1384,83 @@ def test_a_postcode_printed_large_under_a_block_without_one_is_its_postcode() ->
            "^FO145,382^A0N,50,50^FD65026^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("ship_to_postal_code") == "65026"
+
+
+def test_a_bilingual_phone_line_ends_the_block_under_its_town() -> None:
+    # As the probe dev_ca_purolator_bilingual: the town (with its province) over its
+    # postcode alone, then "Tél. / Tel." and the number.
+    values = _stacked(["To / À:", "Émilie Tremblay-Gagnon", "1250, rue Saint-Denis, app. 4",
+                       "Montréal (Québec)", "H2X 3J7", "Tél. / Tel. 514-555-0273"],
+                      40, 144, 40, 30)
+    assert values.get("ship_to_city") == "Montréal (Québec)"
+    assert values.get("ship_to_postal_code") == "H2X 3J7"
+    assert values.get("ship_to_phone") == "Tél. / Tel. 514-555-0273"
+
+
+def test_captions_over_values_on_a_badge_are_no_address() -> None:
+    # As the probe dev_event_badge: "ACCESS" over the zones, the registration number
+    # under them; no postcode, so no party.
+    zpl = ("^XA^PW812^LL609^FO330,490^A0N,20,20^FDACCESS^FS"
+           "^FO330,516^A0N,34,34^FDA B C · SPK LOUNGE^FS"
+           "^FO330,560^A0N,20,20^FDReg. CCS26-04418^FS^XZ")
+    names = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert not any(name.startswith("ship_to") for name in names)
+
+
+def test_an_address_line_wrapped_by_a_field_block_keeps_the_block_together() -> None:
+    # As the probe dev_ro_fan_courier_ramburs: a street wrapped over three lines by
+    # ^FB, the town, its six-digit postcode alone, the phone.
+    zpl = ("^XA^CI28^PW812^LL1218^FO420,400^A0N,18,18^FDDESTINATAR^FS"
+           "^FO420,428^A0N,30,30^FDIoana Marinescu^FS"
+           "^FO420,464^FB360,3,4,L,0^A0N,24,24^FDStr. Calea Dorobantilor nr. 87, bl. 4, "
+           "sc. B, ap. 12^FS^FO420,560^A0N,28,28^FDCluj-Napoca, jud. Cluj^FS"
+           "^FO420,594^A0N,28,28^FD400609^FS^FO420,630^A0N,34,34^FD0745 318 226^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_city") == "Cluj-Napoca, jud. Cluj"
+    assert values.get("ship_to_postal_code") == "400609"
+    assert values.get("ship_to_phone") == "0745 318 226"
+
+
+def test_dublins_district_over_its_eircode() -> None:
+    # As the probe dev_ie_anpost_parcel.
+    values = _stacked(["Deliver to:", "Aoife Brennan", "Apartment 14, Cypress Court",
+                       "South Circular Road", "Dublin 8", "D08 K7F3"], 40, 160, 40, 32)
+    assert values.get("ship_to_city") == "Dublin 8"
+    assert values.get("ship_to_postal_code") == "D08 K7F3"
+
+
+def test_a_block_under_a_pickup_caption_is_the_pickup_point() -> None:
+    # The probe dev_be_bpost_pickup_bilingue: the recipient's name, phone and e-mail,
+    # then the Point Poste under "À retirer au / Af te halen in".
+    zpl = (LABELS / "dev_be_bpost_pickup_bilingue.zpl").read_text(encoding="utf-8")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("pickup_point") == "Carrefour Express Flagey"
+    assert "1050 Ixelles / Elsene" in {v for k, v in values.items() if k.startswith("pickup")}
+    assert "À retirer au / Af te halen in" not in values.values()
+    assert values.get("ship_to_name") == "Lotte Vermeulen"
+
+
+def test_a_phones_caption_inside_a_block_is_no_address_line() -> None:
+    # As the probe dev_ee_omniva_pakiautomaat: "Saaja telefon" over the number.
+    values = _stacked(["SAAJA", "Kristjan Tamm", "Saaja telefon", "+372 5123 4567"],
+                      24, 170, 30, 26)
+    assert "Saaja telefon" not in values.values()
+    assert values.get("ship_to_phone") == "+372 5123 4567"
+
+
+@pytest.mark.parametrize("code", ["ΘΕΣ-12", "ПД 412"])
+def test_a_sort_code_in_capitals_of_any_script(code: str) -> None:
+    # As the probes dev_gr_acs_courier and dev_bg_speedy_do_ofis: the station's code
+    # printed large at the top right.
+    zpl = (f"^XA^CI28^PW812^LL1218^FO494,40^A0N,70,70^FD{code}^FS"
+           "^FO100,300^A0N,40,40^FDCE610928374EE^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("routing_code") == code
+
+
+def test_a_units_abbreviation_before_a_town_is_no_weight() -> None:
+    # As the probe dev_bg_speedy_do_ofis: "гр." is "town" before a town's name.
+    values = _stacked(["ПОДАТЕЛ", "Розова Долина Козметикс ЕООД", "гр. Казанлък, ул. Искра 14",
+                       "тел. 0431 6 22 18"], 24, 250, 28, 24)
+    assert "weight" not in values
+    assert values.get("ship_from_address_1") == "гр. Казанлък, ул. Искра 14"

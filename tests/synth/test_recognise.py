@@ -288,3 +288,33 @@ def test_a_typeset_apostrophe_reads_as_a_plain_one() -> None:
     assert shapes.caption_name("Date d’expédition:") == shapes.caption_name(
         "Date d'expédition:")
     assert shapes.caption_name("Numero d’ordine:")[0] == "order_number"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("AT75 2011 1824 7360 5122", ("iban", 0.9)),  # as the probe dev_at_post_paket_nachnahme
+    ("SI56 0201 0025 8813 038", ("iban", 0.9)),  # as dev_si_posta_paket24_odkupnina
+    ("DE89 3704 0044 0532 0130 01", None),  # the check fails: no IBAN
+    ("7.5", None),  # kilograms under "Actual kg" (dev_za_courier_guy_parcel), no 7 May
+    ("24.11", ("date", 0.7)),
+    ("7.5.", ("date", 0.7)),
+])
+def test_ibans_by_their_check_and_decimals_that_are_no_dates(
+        text: str, expected: tuple[str, float] | None) -> None:
+    assert recognise.text_value(text) == expected
+
+
+@pytest.mark.parametrize(("text", "postal"), [
+    ("CC ****4172", False),  # a masked identity document on a visitor pass
+    ("Reg. CCS26-04418", False),  # a badge's registration number: the end of a code
+    ("Depositato 26/11/2026 09:12 - Giulia R.", False),  # a day's date, no town
+    ("Tokyo 105-0012, Japan", True),
+    ("PL-00-950 Warszawa", True),
+    ("Galway H91 R2FX", True),  # Ireland's Eircode
+])
+def test_lines_that_only_look_like_a_town_line(text: str, postal: bool) -> None:
+    assert shapes.is_postal_line(text) is postal
+
+
+def test_a_bilingual_phone_caption_starts_a_phone_line() -> None:
+    assert recognise.starts_with_phone("Tél. / Tel. 514-555-0273")
+    assert recognise.starts_with_phone("Telm.: 912 336 784")

@@ -209,7 +209,8 @@ class _Reader:
             symbology=current.symbology, data_command=current.data,
             data_span=self._span(current.data), caret=caret, tilde=tilde,
             hex_indicator=current.hex_indicator, block=current.block,
-            block_lines=current.block_lines, raw=current.data.params, overridden=[self._span(c) for c in current.overridden]))
+            block_lines=current.block_lines, raw=current.data.params,
+            overridden=[self._span(c) for c in current.overridden]))
 
     def _span(self, command: Command) -> tuple[int, int]:
         after = bisect_right(self.offsets, command.offset)

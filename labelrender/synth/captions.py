@@ -69,7 +69,8 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
              and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 12
              and shapes.has_digits(d.text, 1)]
     if cells and not caption.text.strip().endswith((":", "#")) \
-            and all(shapes.words_only(_unitless(d.text)) for d in beside):
+            and shapes.caption_name(caption.text)[0] != "description" \
+            and all(shapes.words_only(_unitless(d.text)) for d in beside):  # (goods are words)
         return min(cells, key=lambda d: d.source.ry)
     # Words beside a caption in its own print size are the next column's heading
     # ("GTIN" ... "COUNT", "Peso (kg)" ... "Volumen (m3)"): the value is below.

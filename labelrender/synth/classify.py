@@ -155,6 +155,10 @@ def _text(d: Decision) -> None:
             return
     found = recognise.text_value(text)
     shape = found or shapes.shape_name(text)
+    counted = re.fullmatch(r"[^\W\d_][\w/.#-]*(?: [^\W\d_][\w/.#-]*){0,2}\s+(.+)", text.strip())
+    if shape is None and counted and shapes.PIECES.fullmatch(counted.group(1)) \
+            and "/" not in counted.group(1) and not _PAGE.match(text.strip()):
+        shape = ("piece_count", 0.7)  # "C/N 3 OF 7", "Karton 2 von 5": which of how many
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
     elif d.source.font_height >= _CODE_FONT and _SORT_CODE.fullmatch(text) \
@@ -567,6 +571,11 @@ def classify(label: SourceLabel) -> list[Decision]:
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
                 # table of goods
     return decisions
+
+
+# A page of a form ("PAGE 1 OF 1"), not a piece of a shipment.
+_PAGE = re.compile(r"(?:page|seite|pagina|página|strona|sivu|sida|side|blatt|feuille)\b",
+                   re.IGNORECASE)
 
 
 def _unit_before_words(d: Decision, split: int) -> bool:

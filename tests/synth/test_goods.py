@@ -445,3 +445,17 @@ def test_a_data_identifier_9d_names_the_date_code() -> None:
         "^FO120,414^A0N,34,34^FD2647^FS^FO30,454^BCN,50,N^FD9D2647^FS^XZ")
     assert values.get("date_code") == "2647"
     assert values.get("quantity") == "3000"
+
+
+def test_a_carton_count_after_its_caption_and_goods_under_their_caption() -> None:
+    # As the probe dev_wh_customs_export_carton_en: "C/N 3 OF 7" at the top, the goods'
+    # words under "DESCRIPTION OF GOODS", the count under them ("PAGE 1 OF 1" is a form's).
+    values = draft_values("^XA^PW812^LL1218^FO520,80^A0N,36,36^FDC/N 3 OF 7^FS"
+                          "^FO36,574^A0N,22,22^FDDESCRIPTION OF GOODS^FS"
+                          "^FO36,604^A0N,28,28^FDBrass ball valves 1/2 in NPT^FS"
+                          "^FO36,636^A0N,28,28^FDQty 240 pcs^FS"
+                          "^FO36,1100^A0N,18,18^FDPAGE 1 OF 1^FS^XZ")
+    assert values.get("piece_count") == "C/N 3 OF 7"
+    assert values.get("description") == "Brass ball valves 1/2 in NPT"
+    assert values.get("quantity") == "Qty 240 pcs"
+    assert "PAGE 1 OF 1" not in values.values()

@@ -457,5 +457,5 @@ def test_a_carton_count_after_its_caption_and_goods_under_their_caption() -> Non
                           "^FO36,1100^A0N,18,18^FDPAGE 1 OF 1^FS^XZ")
     assert values.get("piece_count") == "C/N 3 OF 7"
     assert values.get("description") == "Brass ball valves 1/2 in NPT"
-    assert values.get("quantity") == "Qty 240 pcs"
+    assert values.get("quantity") == "240 pcs"
     assert "PAGE 1 OF 1" not in values.values()

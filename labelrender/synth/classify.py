@@ -331,8 +331,9 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
 
 
 def _plain(text: str) -> str:
-    """A value as a barcode holds it: "R-2611-048213" -> "R2611048213"."""
-    return re.sub(r"[\s./-]", "", text)
+    """A value as a barcode holds it: "R-2611-048213" -> "R2611048213", "#TW-104418"
+    -> "TW104418"."""
+    return re.sub(r"[\s./-]", "", text).lstrip("#")
 
 
 def _barcodes_of_captioned_values(decisions: list[Decision],

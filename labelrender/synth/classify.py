@@ -105,6 +105,9 @@ def _text(d: Decision) -> None:
         return
     split = raw_caption_split(d.source)
     loose = split is None  # a caption without a colon: its name is for review
+    if split is None and _goods_and_size(text):
+        _variable(d, "goods with their size", 0.6, indent, ("description", 0.55))
+        return  # "Baguette de tradition 250 g": what, and how much of it
     split = split if split is not None else _words_then_value(d, indent)
     if split is not None and _unit_before_words(d, split):
         split = None  # "гр. Казанлък, ул. Искра 14": "гр." is a town here, not grams
@@ -574,9 +577,17 @@ def classify(label: SourceLabel) -> list[Decision]:
     return decisions
 
 
-# A page of a form ("PAGE 1 OF 1"), not a piece of a shipment.
-_PAGE = re.compile(r"(?:page|seite|pagina|página|strona|sivu|sida|side|blatt|feuille)\b",
-                   re.IGNORECASE)
+def _goods_and_size(text: str) -> bool:
+    """Words of no caption, then a weight or a content ("Organic rolled oats 250 g",
+    "Lingonsylt 12 x 400 g"): goods named with their size."""
+    match = re.fullmatch(r"((?:[^\W\d_][\w'’.-]*,?\s+){1,6})(\d.*)", text.strip())
+    if match is None or shapes.caption_name(match.group(1).strip())[1] >= 0.6:
+        return False
+    found = recognise.text_value(match.group(2))
+    pack = re.fullmatch(r"\d{1,3}\s?[x×]\s?\d+(?:[.,]\d+)?\s?(?:g|kg|ml|cl|l|oz|lb)\.?",
+                        match.group(2), re.IGNORECASE) is not None  # "12 x 400 g"
+    return (pack or found is not None and found[0] in ("weight", "quantity")) \
+        and len(_PROSE.findall(match.group(1))) >= (1 if pack else 2)
 
 
 def _unit_before_words(d: Decision, split: int) -> bool:

@@ -459,3 +459,17 @@ def test_a_carton_count_after_its_caption_and_goods_under_their_caption() -> Non
     assert values.get("description") == "Brass ball valves 1/2 in NPT"
     assert values.get("quantity") == "240 pcs"
     assert "PAGE 1 OF 1" not in values.values()
+
+
+@pytest.mark.parametrize("line", ["Baguette de tradition 250 g", "Organic rolled oats 250 g",
+                                  "Lingonsylt 12 x 400 g"])
+def test_goods_named_with_their_size_are_a_description(line: str) -> None:
+    # As the probes dev_fr_caisse_boulangerie_tournee, dev_wh_replenishment_task_en and
+    # dev_wh_gs1_pallet_label_sv: words of no caption, then a weight or a pack.
+    decisions = classify(read_first_label(f"^XA^FO30,300^A0N,30,30^FD{line}^FS^XZ"))
+    assert (decisions[0].variable, decisions[0].name) == (True, "description")
+
+
+def test_a_weight_after_its_caption_stays_a_weight() -> None:
+    decisions = classify(read_first_label("^XA^FO30,300^A0N,30,30^FDGross weight 12 kg^FS^XZ"))
+    assert decisions[0].name == "weight"

@@ -68,7 +68,12 @@ _OWNER = re.compile(
     r"vivaio|\w*dienst|school|schule|école|scuola|escuela|universit\w*|laborat\w*|"
     r"brewery|brauerei|brasserie|birrificio|winery|weingut|dairy|molkerei|\w*røgeri|"
     r"\w*rökeri|räucherei|smokehouse|metzgerei|boucherie|butcher|macelleria|carnicería|"
-    r"talho|slagerij|\w*hotel)\b", re.IGNORECASE)
+    r"talho|slagerij|\w*hotel|"
+    # (and a hospital, a library, a court or an office that owns the label)
+    r"\w*klinik\w*|\w*klinikum|\w*krankenhaus|\w*spital|sjukhus\w*|szpital\w*|nemocnice|"
+    r"kórház|ospedal\w*|hospital\w*|bibliot\w*|library|libraries|sheriff\w*|police|polizei|"
+    r"policja|court|\w*gericht|tribunal\w*|museum|musée|museo|archiv\w*|sterilcentral\w*|"
+    r"services|systems|nurser(?:y|ies))\b", re.IGNORECASE)
 _LARGE = 40
 # A degree after a number ("10-15 °C"), not the sign of a number ("n° 0412").
 _DEGREES = re.compile(r"\d\s?°")

@@ -473,3 +473,11 @@ def test_goods_named_with_their_size_are_a_description(line: str) -> None:
 def test_a_weight_after_its_caption_stays_a_weight() -> None:
     decisions = classify(read_first_label("^XA^FO30,300^A0N,30,30^FDGross weight 12 kg^FS^XZ"))
     assert decisions[0].name == "weight"
+
+
+@pytest.mark.parametrize("owner", ["Kreisklinik Hohenried", "Metrix Calibration Services",
+                                   "Biblioteka Publiczna Gminy Zielonka-Las"])
+def test_the_institution_that_owns_a_label_is_no_goods_description(owner: str) -> None:
+    # As the probes dev_de_patientenarmband, dev_en_calibration_sticker and
+    # dev_pl_biblioteka_rezerwacja: the hospital, firm or library printed on each one.
+    assert not goods._description_like(owner)

@@ -574,6 +574,9 @@ def classify(label: SourceLabel) -> list[Decision]:
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
                 # table of goods
+            elif d.variable and d.name == "location" and d.reason == "data shape location" \
+                    and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
+                d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
 
 

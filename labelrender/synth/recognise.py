@@ -378,7 +378,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
 
 # A place in a warehouse: an aisle's letter (and number), then numbers of bay,
 # level and position: "B-14-03-2", "A07-12-3" (a part number has letters further on).
-_RACK_LOCATION = re.compile(r"[A-Z]{1,2}\d{0,3}(?:-\d{1,3}){2,3}")
+_RACK_LOCATION = re.compile(r"(?=(?:.*\d){3})(?:[A-Z]{1,2}\d{0,3}|\d{1,3})"
+                            r"(?:-(?:\d{1,3}|[A-Z])){2,3}")  # (and "12-031-D", "R-22-14-D")
 # A place spelled out in the words of a warehouse: "Gang 4 / Regal 12 / Fach 3",
 # "Aisle 14 Bay 03 Level B", "Pasillo 3 - Estante 12".
 _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|regal|fach|"

@@ -1464,3 +1464,11 @@ def test_a_units_abbreviation_before_a_town_is_no_weight() -> None:
                        "тел. 0431 6 22 18"], 24, 250, 28, 24)
     assert "weight" not in values
     assert values.get("ship_from_address_1") == "гр. Казанлък, ул. Искра 14"
+
+
+def test_a_segmented_code_printed_large_on_a_parcel_is_its_sort_code() -> None:
+    # As Japan Post's Yu-Pack label of the corpus: "61-04-2" is no rack.
+    zpl = ("^XA^CI28^PW812^LL1218^FO500,40^A0N,50,50^FD61-04-2^FS"
+           "^FO100,300^A0N,40,40^FDCE610928374EE^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("routing_code") == "61-04-2"

@@ -318,3 +318,11 @@ def test_lines_that_only_look_like_a_town_line(text: str, postal: bool) -> None:
 def test_a_bilingual_phone_caption_starts_a_phone_line() -> None:
     assert recognise.starts_with_phone("Tél. / Tel. 514-555-0273")
     assert recognise.starts_with_phone("Telm.: 912 336 784")
+
+
+@pytest.mark.parametrize("code", ["12-031-D", "14-052-04", "R-22-14-D", "P-05-031-A"])
+def test_a_racks_aisle_bay_and_level_is_a_location(code: str) -> None:
+    # As the probes dev_wh_rack_upright_levels_en, dev_wh_putaway_de and
+    # dev_wh_replenishment_task_en (a date stays a date).
+    assert recognise.text_value(code) == ("location", 0.7)
+    assert recognise.text_value("24-11-26") == ("date", 0.85)

@@ -201,13 +201,18 @@ def caption_values(decisions: list[Decision]) -> None:
     for caption in decisions:
         text = caption.text
         if caption.variable or caption.source.is_barcode or not text \
-                or shapes.address_role(text) is not None \
-                or not (shapes.is_known_caption(text) or shapes.is_caption(text)):
+                or shapes.address_role(text) is not None:
+            continue
+        dating = _dating_caption(text)
+        if not (shapes.is_known_caption(text) or shapes.is_caption(text) or dating):
             continue
         if _unit_after_number(decisions, caption):
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
+        if target is not None and dating and not shapes.is_known_caption(text) \
+                and not shapes.is_caption(text) and target.name != "date":
+            continue  # ("Data di scadenza" says which date only of a date)
         if target is not None:
             name = _for_words(name, target.text)
             event = shapes.event_date(text) if target.name == "date" else None
@@ -251,6 +256,14 @@ def caption_values(decisions: list[Decision]) -> None:
                             and name[0] not in _SURE_SHAPES  # "Data logger" is no date
                             or _symbology_named(target) and name[0] not in _SURE_SHAPES):
             target.name, target.name_certainty = name
+
+
+def _dating_caption(text: str) -> bool:
+    """A caption of a few words that says the goods' expiry or making date ("Data di
+    scadenza", "SHELF LIFE EXP", "BBE"), though not of the vocabulary as a whole."""
+    name, sure = shapes.caption_name(text)
+    return sure >= 0.6 and name in ("expiry_date", "manufacture_date") \
+        and shapes.words_only(text) and len(text.split()) <= 5
 
 
 def _symbology_named(d: Decision) -> bool:

@@ -73,7 +73,8 @@ _OWNER = re.compile(
     r"\w*klinik\w*|\w*klinikum|\w*krankenhaus|\w*spital|sjukhus\w*|szpital\w*|nemocnice|"
     r"kórház|ospedal\w*|hospital\w*|bibliot\w*|library|libraries|sheriff\w*|police|polizei|"
     r"policja|court|\w*gericht|tribunal\w*|museum|musée|museo|archiv\w*|sterilcentral\w*|"
-    r"services|systems|nurser(?:y|ies))\b", re.IGNORECASE)
+    r"services|systems|nurser(?:y|ies)|fábrica|fabrica|fabrik|factory|usine|stabilimento|"
+    r"zakład|závod|gyár)\b", re.IGNORECASE)
 _LARGE = 40
 # A degree after a number ("10-15 °C"), not the sign of a number ("n° 0412").
 _DEGREES = re.compile(r"\d\s?°")
@@ -369,7 +370,8 @@ _DOCTOR = re.compile(r"(?:dr|dra|doc|prof)\.?\s+(?:med\.\s+)?[^\W\d_][\w.'-]*(?:
 
 def _descriptions(decisions: list[Decision]) -> None:
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
-    top = min(texts, key=lambda d: (d.source.ry, d.source.rx), default=None)
+    upright = [d for d in texts if d.source.orientation == "N"] or texts  # (not a side strip)
+    top = min(upright, key=lambda d: (d.source.ry, d.source.rx), default=None)
     subtitle = _subtitle(texts, top) if top is not None and top.text.isupper() \
         and not top.variable else None
     for d in decisions:

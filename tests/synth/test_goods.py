@@ -481,3 +481,29 @@ def test_the_institution_that_owns_a_label_is_no_goods_description(owner: str) -
     # As the probes dev_de_patientenarmband, dev_en_calibration_sticker and
     # dev_pl_biblioteka_rezerwacja: the hospital, firm or library printed on each one.
     assert not goods._description_like(owner)
+
+
+def test_a_caption_beside_a_date_says_which_date() -> None:
+    # As the probe dev_it_dispositivo_medico_scatola: "Data di scadenza" and "Data di
+    # fabbricazione" left of their dates.
+    values = draft_values("^XA^PW812^LL609^FO24,436^A0N,24,24^FDData di scadenza^FS"
+                          "^FO250,432^A0N,32,32^FD2029-06-30^FS"
+                          "^FO24,476^A0N,24,24^FDData di fabbricazione^FS"
+                          "^FO250,472^A0N,32,32^FD2026-06-30^FS^XZ")
+    assert values.get("expiry_date") == "2029-06-30"
+    assert values.get("manufacture_date") == "2026-06-30"
+
+
+def test_the_mill_over_a_reel_label_with_a_side_strip_is_its_owner() -> None:
+    # As the probe dev_pt_bobine_papel: the mill's name across the top, its works under
+    # it; the reel's number printed sideways down the edge is not the top line.
+    decisions = classify(read_first_label(
+        "^XA^PW1218^LL812^FO40,36^A0N,44,44^FDPAPELEIRA DO VOUGA^FS"
+        "^FO40,84^A0N,22,22^FDFábrica de Albergaria - PM2^FS"
+        "^FO1150,20^A0R,40,40^FD26P2-114382^FS"
+        "^FO40,156^A0N,22,22^FDQualidade^FS^FO40,182^A0N,40,40^FDKraftliner castanho^FS"
+        "^FO40,300^A0N,22,22^FDLote^FS^FO40,330^A0N,40,40^FDL-2611-07^FS"
+        "^FO40,400^A0N,22,22^FDData de fabrico^FS^FO300,400^A0N,30,30^FD25.11.2026^FS^XZ"))
+    owner = [d for d in decisions if d.text in ("PAPELEIRA DO VOUGA",
+                                                "Fábrica de Albergaria - PM2")]
+    assert owner and not any(d.variable for d in owner)

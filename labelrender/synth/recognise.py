@@ -499,8 +499,9 @@ def text_value(text: str) -> Recognised | None:
         return "email", 0.8
     if _GTIN14_PRINTED.fullmatch(stripped) and gs1_valid(compact):
         return "gtin", 0.85
-    if _RACK_LOCATION.fullmatch(stripped):
-        return "location", 0.7  # "B-14-03-2": aisle, bay, level and position
+    if _RACK_LOCATION.fullmatch(stripped) and not phone(stripped):
+        return "location", 0.7  # "B-14-03-2": aisle, bay, level and position (a number
+        # valid in a numbering plan, "22-123-45-67", is a phone)
     if _WORDED_LOCATION.fullmatch(stripped):
         return "location", 0.8  # "Gang 4 / Regal 12 / Fach 3"
     if _DEPARTMENT.fullmatch(stripped):

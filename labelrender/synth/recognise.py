@@ -386,11 +386,11 @@ _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|re
                r"ebene|platz|pasillo|estante|nivel|hueco|allée|allee|travée|travee|niveau|"
                r"alvéole|corsia|scaffale|ripiano|campata|gangpad|stelling|vak|rząd|rzad|regał|"
                r"regal|półka|polka|ulička|ulicka|regál|police|gång|hylla|sektion|corredor|"
-               r"prateleira)")
+               r"prateleira|pad|plank|zone|zona|zóna|strefa)")
 # One place word and its number: "CÁMARA 3", "Kas 3", "Dock 12", "Lane C-06".
 _PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cámara|camara|"
                     r"kammer|kühlraum|kas|room|ward|bed|cama|letto|bett|tor|porte|puerta|"
-                    r"muelle|quai|baia|doca)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
+                    r"muelle|quai|baia|doca|locker|spind|casier|taquilla|armadietto)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
                     r"[A-Z]\d{0,2}-\d{1,3})", re.IGNORECASE)
 # A department or ward, its word abbreviated as such labels print it: "Oddz. Chir.",
 # "Avd. Inköp, Hus 211", "Abt. Einkauf".

@@ -326,3 +326,10 @@ def test_a_racks_aisle_bay_and_level_is_a_location(code: str) -> None:
     # dev_wh_replenishment_task_en (a date stays a date).
     assert recognise.text_value(code) == ("location", 0.7)
     assert recognise.text_value("24-11-26") == ("date", 0.85)
+
+
+@pytest.mark.parametrize("place", ["Pad 7 - Vak 14 - Plank 2", "LOCKER B-14", "Zone 3 Rack 12"])
+def test_places_spelled_in_the_words_of_a_store_or_a_locker(place: str) -> None:
+    # As the probes dev_nl_schapkaart_actie and dev_us_evidence_label.
+    found = recognise.text_value(place)
+    assert found is not None and found[0] == "location"

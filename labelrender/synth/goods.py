@@ -441,7 +441,7 @@ def _description_like(text: str) -> bool:
         # ("À consommer de préférence avant le")
     if shapes.reads_as_caption(text) or _LAYOUT_WORDS.search(text) or _OWNER.search(text):
         return False
-    if _bilingual_caption(text):
+    if bilingual_caption(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
 
@@ -465,7 +465,7 @@ def _postal_part(text: str) -> bool:
                for part in re.split(r"\s[-–·]\s|,", text) + [text])
 
 
-def _bilingual_caption(text: str) -> bool:
+def bilingual_caption(text: str) -> bool:
     """Words printed in two languages, one half a caption or a place of making in
     English ("ADR Klasse / Class", "Gemaakt in Polen / Made in Poland"): layout."""
     halves = [half.strip() for half in text.split(" / ")]

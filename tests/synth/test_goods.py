@@ -507,3 +507,14 @@ def test_the_mill_over_a_reel_label_with_a_side_strip_is_its_owner() -> None:
     owner = [d for d in decisions if d.text in ("PAPELEIRA DO VOUGA",
                                                 "Fábrica de Albergaria - PM2")]
     assert owner and not any(d.variable for d in owner)
+
+
+@pytest.mark.parametrize(("line", "variable"), [
+    ("Made in Portugal", True),  # a garment's tag: where this one was made
+    ("MADE IN SPAIN / HECHO EN ESPAÑA", False),  # the probe dev_es_marcado_caja_exportacion
+    ("PRODUCT OF ITALY · CONTAINS SULFITES · 750 ml", False),  # dev_it_cartone_vino_export_usa
+])
+def test_a_made_in_line_in_two_languages_or_among_notices_is_layout(line: str,
+                                                                     variable: bool) -> None:
+    zpl = f"^XA^CI28^FO30,300^A0N,30,30^FD{line}^FS^XZ".encode().decode("latin-1")
+    assert classify(read_first_label(zpl))[0].variable is variable

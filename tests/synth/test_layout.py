@@ -1472,3 +1472,16 @@ def test_a_segmented_code_printed_large_on_a_parcel_is_its_sort_code() -> None:
            "^FO100,300^A0N,40,40^FDCE610928374EE^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("routing_code") == "61-04-2"
+
+
+def test_versender_captions_the_shipper() -> None:
+    # As the probe dev_de_sammelgut_stueckgutlabel: the forwarder's name across the top,
+    # then "Versender" over the shipper's block.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,38^A0N,46,46^FDKRAMER SPEDITION^FS"
+           "^FO40,112^A0N,20,20^FDVersender^FS^FO40,136^A0N,26,26^FDHolzwerk Pfeiffer GmbH^FS"
+           "^FO40,166^A0N,26,26^FDSägewerkstraße 3^FS^FO40,196^A0N,26,26^FD88499 Riedlingen^FS"
+           "^FO40,272^A0N,20,20^FDEmpfänger^FS^FO40,300^A0N,42,42^FDBauzentrum Lindner e.K.^FS"
+           "^FO40,348^A0N,34,34^FDGewerbepark Nord 17^FS^FO40,390^A0N,48,48^FD06618 Naumburg^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl.encode().decode("latin-1"))).draft.values
+    assert values.get("ship_from_name") == "Holzwerk Pfeiffer GmbH"
+    assert "Versender" not in values.values()

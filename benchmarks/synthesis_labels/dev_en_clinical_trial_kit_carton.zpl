@@ -1,0 +1,33 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO10,10^GB792,589,3^FS
+^FO10,10^GB792,46,46^FS
+^FO24,20^A0N,28,26^FR^FDCAUTION: New Drug - Limited by Federal law to investigational use^FS
+^FO24,66^A0N,22,20^FDProtocol ATR-3107-201   Sponsor: Arvelin Therapeutics, Inc., Cambridge MA^FS
+^FO24,96^A0N,26,24^FDATR-3107 50 mg or placebo, film-coated tablets^FS
+^FO24,126^A0N,22,20^FDContents: 28 tablets. Take 1 tablet once daily with water.^FS
+^FO10,160^GB792,0,2^FS
+^FO24,172^A0N,22,20^FDKIT NUMBER^FS
+^FO24,198^A0N,80,72^FD104587^FS
+^FO330,172^A0N,22,20^FDVISIT^FS
+^FO330,202^A0N,40,36^FDWeek 8^FS
+^FO24,292^A0N,22,20^FDLot: K26A0917^FS
+^FO24,322^A0N,22,20^FDRetest/Use by: 31-MAY-2027^FS
+^FO24,352^A0N,22,20^FDStore at 15-25 °C. Keep out of reach of children.^FS
+^FO520,176^BY2,3^B7N,6,3,3,,N^FD104587|K26A0917|20270531|ATR-3107-201^FS
+^FO10,392^GB792,0,2^FS
+^FO24,406^A0N,22,20^FDSite No.:^FS
+^FO130,430^GB150,0,2^FS
+^FO300,406^A0N,22,20^FDSubject No.:^FS
+^FO430,430^GB200,0,2^FS
+^FO24,456^A0N,22,20^FDDate dispensed:^FS
+^FO200,480^GB200,0,2^FS
+^FO420,456^A0N,22,20^FDInitials:^FS
+^FO520,480^GB110,0,2^FS
+^FO24,510^A0N,20,18^FDEmergency contact: +1 617 555 0142 (24 h)^FS
+^FO24,540^A0N,20,18^FDReturn all unused tablets and the empty kit to the study site.^FS
+^FO24,568^A0N,18,16^FDLabel ref. ATR-201-KL-03 v2.0^FS
+^XZ

@@ -1,0 +1,61 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^FO15,15^GB782,1188,6^FS
+^FO15,15^GB782,150,150^FS
+^CF0,80,72
+^FO60,40^FR^FDNON CONFORME^FS
+^CF0,26,24
+^FO60,128^FR^FDPRODUIT BLOQUÉ - NE PAS UTILISER^FS
+^CFD,18,10
+^FO40,190^FDFonderie Morvan Industrie - Service Qualité^FS
+^CF0,30,28
+^FO40,230^FDN° fiche NC : NC-26-04117^FS
+^FO40,274^FDDate : 23/11/2026^FS
+^FO430,274^FDÉquipe : B (14h-22h)^FS
+^FO15,320^GB782,0,3^FS
+^CF0,24,22
+^FO40,336^FDRéférence article^FS
+^CF0,44,40
+^FO40,364^FDCARTER-7731-AL^FS
+^CF0,24,22
+^FO40,420^FDDésignation^FS
+^CF0,32,30
+^FO40,448^FDCarter de boîte de vitesses, brut de fonderie^FS
+^CF0,24,22
+^FO40,498^FDLot / OF^FS
+^FO430,498^FDQuantité bloquée^FS
+^CF0,40,36
+^FO40,526^FDL2611-082 / OF 55310^FS
+^FO430,526^FD36 pièces^FS
+^FO15,584^GB782,0,3^FS
+^CF0,24,22
+^FO40,600^FDMotif de la non-conformité :^FS
+^CF0,30,28
+^FO40,634^FB720,4,6,L,0^FDPorosités visibles après usinage sur la face d'appui du joint (zone B3). Contrôle étanchéité 2,5 bar non conforme sur 4 pièces prélevées.^FS
+^FO15,800^GB782,0,3^FS
+^CF0,24,22
+^FO40,816^FDDécision^FS
+^FO40,852^GB30,30,3^FS
+^FO80,854^FDRetouche^FS
+^FO260,852^GB30,30,3^FS
+^FO300,854^FDDérogation^FS
+^FO500,852^GB30,30,30^FS
+^FO540,854^FDRebut^FS
+^FO40,900^FDTri 100 % :^FS
+^CF0,30,28
+^FO200,896^FDoui - avant 27/11/2026^FS
+^FO15,946^GB782,0,3^FS
+^CF0,24,22
+^FO40,962^FDContrôleur^FS
+^FO430,962^FDZone de quarantaine^FS
+^CF0,34,32
+^FO40,992^FDA. Lefèvre-Dubois^FS
+^FO430,992^FDQ-02 Allée 4^FS
+^FO40,1056^BY2,3^B3N,N,80,N,N^FDNC2604117^FS
+^CFD,18,10
+^FO40,1142^FDNC2604117^FS
+^FO40,1172^FDFQ-830-02 - à retirer par le service Qualité uniquement^FS
+^XZ

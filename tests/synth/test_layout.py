@@ -1485,3 +1485,11 @@ def test_versender_captions_the_shipper() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl.encode().decode("latin-1"))).draft.values
     assert values.get("ship_from_name") == "Holzwerk Pfeiffer GmbH"
     assert "Versender" not in values.values()
+
+
+def test_numbered_reference_captions_are_layout() -> None:
+    # As the probe dev_us_regional_overnight_landscape.
+    zpl = ("^XA^PW1218^LL812^FO660,610^A0N,20,20^FDREF 1^FS^FO740,606^A0N,28,28^FDPO 55-0918^FS"
+           "^FO660,650^A0N,20,20^FDREF 2^FS^FO740,646^A0N,28,28^FDLIVE SEED SAMPLES^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert "REF 1" not in values.values() and "1" not in values.values()

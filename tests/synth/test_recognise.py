@@ -333,3 +333,10 @@ def test_places_spelled_in_the_words_of_a_store_or_a_locker(place: str) -> None:
     # As the probes dev_nl_schapkaart_actie and dev_us_evidence_label.
     found = recognise.text_value(place)
     assert found is not None and found[0] == "location"
+
+
+def test_a_numbered_reference_caption_and_a_portuguese_mobile_caption() -> None:
+    # As the probes dev_us_regional_overnight_landscape ("REF 1" left of its value) and
+    # dev_pt_loja_online_ponto_recolha ("Telem." before a mobile number).
+    assert recognise.starts_with_phone("Telem. 912 408 337")
+    assert shapes.caption_name("Telem.")[0] == "phone"

@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO10,10^GB792,589,4^FS
+^FO10,10^GB90,589,90^FS
+^FO28,120^A0B,50,46^FR^FDRIBERA DEL DUERO^FS
+^FO120,26^A0N,24,22^FDBodegas Valdecastro^FS
+^FO120,58^A0N,52,46^FDAlto del Páramo Crianza 2021^FS
+^FO120,120^A0N,24,22^FDTinto - 100% Tempranillo (Tinta del País) - 14,5% vol.^FS
+^FO120,160^FB560,4,4,L^A0N,24,22^FDNotas de cereza madura y regaliz, 14 meses en barrica de roble francés. Ideal con cordero asado y quesos curados.^FS
+^FO120,280^A0N,22,20^FDTemperatura de servicio: 16-18 °C^FS
+^FO120,330^GB660,2,2^FS
+^FO120,346^A0N,22,20^FDBotella 75 cl^FS
+^FO120,372^A0N,90,80^FD18,95 €^FS
+^FO120,470^A0N,22,20^FD25,27 €/litro^FS
+^FO460,350^A0N,26,24^FD92 puntos^FS
+^FO460,384^A0N,20,18^FDGuía Peñín 2025^FS
+^FO460,430^BY2,3^BEN,70,Y,N^FD843698765432^FS
+^FO120,540^A0N,18,16^FDArt. 0071559^FS
+^FO260,540^A0N,18,16^FDPasillo 14 · Balda 3^FS
+^FO120,566^A0N,16,14^FDPVP IVA incluido^FS
+^FO260,566^A0N,16,14^FDImpreso 24/11/2026^FS
+^XZ

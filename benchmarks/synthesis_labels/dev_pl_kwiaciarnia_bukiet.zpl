@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW406
+^LL609
+^LH0,0
+^FO16,16^GB374,577,3^FS
+^FO36,34^A0N,40,36^FDKwiaciarnia Storczyk^FS
+^FO36,80^A0N,18,16^FDul. Ogrodowa 12, 31-155 Kraków · tel. 12 633 41 90^FS
+^FO36,108^GB334,2,2^FS
+^FO36,120^A0N,20,18^FDBukiet^FS
+^FO36,144^A0N,34,30^FDJesienna Aria^FS
+^FO36,186^FB334,3,2,L^A0N,20,18^FDróże Avalanche x7, eustoma x3, eukaliptus, bawełna, trawa pampasowa^FS
+^FO36,262^A0N,20,18^FDWysokość: ok. 55 cm^FS
+^FO36,294^A0N,20,18^FDZamówienie^FS
+^FO160,290^A0N,26,24^FDKW-2611-0384^FS
+^FO36,326^A0N,20,18^FDDostawa^FS
+^FO160,322^A0N,26,24^FD26.11.2026, 10-14^FS
+^FO36,360^A0N,20,18^FDDla: Pani Halina Wróbel^FS
+^FO36,388^A0N,20,18^FDul. Zamoyskiego 47/6, 30-519 Kraków^FS
+^FO36,424^GB334,2,2^FS
+^FO36,436^A0N,18,16^FDWymień wodę co 2 dni, przycinaj łodygi ukośnie.^FS
+^FO36,470^A0N,60,54^FD189,00 zł^FS
+^FO250,470^BXN,5,200^FDKW-2611-0384^FS
+^FO36,546^A0N,16,14^FDFlorysta: Ola^FS
+^XZ

@@ -314,6 +314,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         above = _lines_above(decisions, prefix or anchor, claimed, rules)
         if any(shapes.is_known_caption(d.text) for d in above):
             continue  # "Kundenr." / "Referanse" over "PO-66120": captions, not an address
+        if any(_goods_line(d.text) for d in [*above, anchor]):
+            continue  # "£4.25", "Aisle 7 Bay 3", "Code 0481 2276": a shelf's, no address
         if 2 * sum(_caption_left(decisions, d) for d in [*above, anchor]) > len(above) + 1:
             continue  # a column of values, each beside its caption ("Colour  0873 Navy Ink")
         if len(above) < 2 or not shapes.is_postal_line(anchor.text) and (
@@ -519,6 +521,14 @@ def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
             break
         top = max(above, key=lambda d: d.source.ry)
     return top
+
+
+def _goods_line(text: str) -> bool:
+    """A price, a place on a shelf, or a code after its word: no line of an address."""
+    found = recognise.text_value(text)
+    return found is not None and found[0] in ("value", "price", "unit_price", "location") \
+        or re.match(r"(?:code|item|art|article|sku|plu)\b\.?\s*\d", text.strip(),
+                    re.IGNORECASE) is not None
 
 
 def _lone_postcode(d: Decision) -> bool:

@@ -1493,3 +1493,11 @@ def test_numbered_reference_captions_are_layout() -> None:
            "^FO660,650^A0N,20,20^FDREF 2^FS^FO740,646^A0N,28,28^FDLIVE SEED SAMPLES^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert "REF 1" not in values.values() and "1" not in values.values()
+
+
+def test_a_shelf_label_with_prices_and_a_shelf_place_is_no_address() -> None:
+    # As the probe dev_en_shelf_edge_multibuy_offer: "Was" over the old price, the unit
+    # price, the item's code and its aisle under the product's name.
+    values = _stacked(["Maple & Pecan 500g", "Was", "£4.25", "70p per 100g",
+                       "Code 0481 2276", "Aisle 7  Bay 3  Shelf 2"], 24, 136, 34, 22)
+    assert not any(name.startswith("ship_to") for name in values)

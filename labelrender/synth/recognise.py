@@ -94,7 +94,8 @@ _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|P
              r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn|RUB|UAH|KZT|BYN|GEL|"
              r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR)")
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
-                    rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY})$")
+                    rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY}|"
+                    rf"{_CURRENCY}\s?\d[\d.']*,-)$")  # ("€ 649,-": whole euros)
 # A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
 _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
                          re.IGNORECASE)

@@ -340,3 +340,8 @@ def test_a_numbered_reference_caption_and_a_portuguese_mobile_caption() -> None:
     # dev_pt_loja_online_ponto_recolha ("Telem." before a mobile number).
     assert recognise.starts_with_phone("Telem. 912 408 337")
     assert shapes.caption_name("Telem.")[0] == "phone"
+
+
+def test_whole_euros_written_with_a_dash_are_money() -> None:
+    # As the probe dev_nl_elektronica_schaplabel_qr: "€ 649,-".
+    assert recognise.text_value("€ 649,-") == ("value", 0.7)

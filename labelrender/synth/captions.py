@@ -203,6 +203,11 @@ def caption_values(decisions: list[Decision]) -> None:
         if caption.variable or caption.source.is_barcode or not text \
                 or shapes.address_role(text) is not None:
             continue
+        words = _words_before_colon(decisions, caption)
+        if words is not None:  # "Protokol No" | ":" | "2026/0418837": the words left of a
+            text = words.text.strip() + ":"  # colon printed in a column of its own caption
+            words.variable, words.value, words.prefix_len, words.name = False, None, 0, None
+            words.reason, words.certainty = "caption, its colon in a column of its own", 0.8
         dating = _dating_caption(text)
         if not (shapes.is_known_caption(text) or shapes.is_caption(text) or dating):
             continue
@@ -256,6 +261,17 @@ def caption_values(decisions: list[Decision]) -> None:
                             and name[0] not in _SURE_SHAPES  # "Data logger" is no date
                             or _symbology_named(target) and name[0] not in _SURE_SHAPES):
             target.name, target.name_certainty = name
+
+
+def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision | None:
+    """The words printed just left of a field that holds only a colon, on its line."""
+    if colon.text.strip() not in (":", "："):
+        return None
+    c = colon.source
+    left = [d for d in decisions if d is not colon and not d.source.is_barcode and d.text
+            and abs(d.source.ry - c.ry) <= 6 and 0 < c.rx - d.source.rx <= 400
+            and shapes.has_letters(d.text) and not shapes.has_digits(d.text, 3)]
+    return max(left, key=lambda d: d.source.rx) if left else None
 
 
 def _dating_caption(text: str) -> bool:

@@ -376,7 +376,8 @@ def _descriptions(decisions: list[Decision]) -> None:
         and not top.variable else None
     for d in decisions:
         text = d.text.strip()
-        if d.variable or d.source.is_barcode or d.reason.startswith("the maker's own"):
+        if d.variable or d.source.is_barcode or d.reason.startswith(("the maker's own",
+                                                                     "caption")):
             continue
         if _LOCATION.fullmatch(text) and any(c.isdigit() for c in text) \
                 and len(text.split()) <= 8 and ". " not in text and not text.endswith(":"):

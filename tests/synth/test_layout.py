@@ -1501,3 +1501,16 @@ def test_a_shelf_label_with_prices_and_a_shelf_place_is_no_address() -> None:
     values = _stacked(["Maple & Pecan 500g", "Was", "£4.25", "70p per 100g",
                        "Code 0481 2276", "Aisle 7  Bay 3  Shelf 2"], 24, 136, 34, 22)
     assert not any(name.startswith("ship_to") for name in values)
+
+
+def test_a_colon_printed_in_a_column_of_its_own_joins_its_caption() -> None:
+    # As the probes dev_tr_radyoloji_film_zarfi and dev_tr_yurtici_kargo: captions, a
+    # column of colons, the values.
+    zpl = ("^XA^CI28^PW812^LL609"
+           "^FO24,158^A0N,18,18^FDSipariş No^FS^FO210,158^A0N,18,18^FD:^FS"
+           "^FO228,154^A0N,28,28^FD#TR-558102^FS"
+           "^FO24,196^A0N,18,18^FDTetkik^FS^FO210,196^A0N,18,18^FD:^FS"
+           "^FO228,192^A0N,28,28^FDLomber Vertebra MR^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl.encode().decode("latin-1"))).draft.values
+    assert values.get("order_number") == "#TR-558102"
+    assert "Tetkik" not in values.values() and "Sipariş No" not in values.values()

@@ -500,7 +500,8 @@ def text_value(text: str) -> Recognised | None:
         return "email", 0.8
     if _GTIN14_PRINTED.fullmatch(stripped) and gs1_valid(compact):
         return "gtin", 0.85
-    if _RACK_LOCATION.fullmatch(stripped) and not phone(stripped):
+    if _RACK_LOCATION.fullmatch(stripped) and not phone(stripped) \
+            and not re.fullmatch(r"\d{2,7}-\d{2}-\d", stripped):  # (a CAS number's shape)
         return "location", 0.7  # "B-14-03-2": aisle, bay, level and position (a number
         # valid in a numbering plan, "22-123-45-67", is a phone)
     if _WORDED_LOCATION.fullmatch(stripped):

@@ -273,6 +273,8 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
                                                  or counted):
         # "Use by 2/1", "Parcel 1 of 1" (not "Calle 3/5", not "Rettenbacherplatz 5/3")
         return raw_end(d.source, indent, text[:match.start(2)])
+    if name == "operator" and certainty >= 0.85 and re.fullmatch(r"[A-Z]{2,4}", value):
+        return raw_end(d.source, indent, text[:match.start(2)])  # "by JMK": who, by initials
     if certainty >= 0.85 and re.fullmatch(r"[A-Z]|[A-Z]?\d{1,2}", value) \
             and name not in ("service", "form_version", "piece_count") \
             and not (name == "reference" and re.fullmatch(r"[1-4]", value)):  # ("REF 2": the

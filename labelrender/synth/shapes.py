@@ -217,7 +217,8 @@ _TITLED = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.-]*|&|and|und|et|e|y|of|de|di|da|
 _DATED_VALUE = re.compile(r"\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{4}-\d{2}-\d{2}\b|"
                           r"\d{1,2}[./-]\d{4}\b")
 # Captions whose value is prose.
-_PROSE_CAPTIONS = frozenset({"description", "ingredients", "remarks", "delivery_instructions"})
+_PROSE_CAPTIONS = frozenset({"description", "ingredients", "remarks", "delivery_instructions",
+                             "operator"})  # ("By: P. Okonkwo / Chen Lab": who, and where)
 
 
 def reads_as_caption(text: str) -> bool:
@@ -259,7 +260,7 @@ def caption_name(caption: str) -> tuple[str, float]:
     # (Vietnamese "Số ..." is "the number of", no sales order; Malay and Indonesian
     # "Masa ..." a period, no mass)
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
-              if w != "data" and not (w is words[0] and len(words) >= 2
+              if w not in ("data", "by") and not (w is words[0] and len(words) >= 2
                                       and w in ("so", "masa"))]
     unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
     if unit is not None and not (caption.strip().endswith(":") and key.upper() in COLON_ROLES):
@@ -467,7 +468,8 @@ def is_known_caption(text: str) -> bool:
     words = re.sub(r"(?<=[^\W\d_])(?:\.?\d(?=\s*:?\s*$)|\s\d(?=\s*:\s*$)|\.\s\d(?=\s*:?\s*$))",
                    "", text)  # and "Ref. 1"
     return bool(words.strip()) and not any(c.isdigit() for c in words) and \
-        caption_name(text)[1] >= 0.85 and len(text.split()) <= 4
+        caption_name(text)[1] >= 0.85 and len(text.split()) <= 4 \
+        and not (words != text and len(words.strip()) <= 2)  # ("BY3" is a code, not "By")
 
 
 def compact(text: str) -> str:

@@ -476,7 +476,7 @@ CAPTION_NAMES = {
              "operátor", "picker", "picked by", "packer", "packed by", "verpackt von",
              "emballé par", "confezionato da", "kommissionierer", "inspector", "inspektor",
              "prüfer", "checked by", "geprüft von", "contrôlé par", "controllato da",
-             "kontroloval", "sprawdził", "skompletował"),
+             "kontroloval", "sprawdził", "skompletował", "by"),
     # Who took or handed over an item: custody forms, receiving and delivery records.
     **_words("received_by", "received by", "rcvd by", "recv by", "accepted by", "signed for by",
              "empfangen von", "angenommen von", "reçu par", "réceptionné par", "ricevuto da",

@@ -518,3 +518,12 @@ def test_a_made_in_line_in_two_languages_or_among_notices_is_layout(line: str,
                                                                      variable: bool) -> None:
     zpl = f"^XA^CI28^FO30,300^A0N,30,30^FD{line}^FS^XZ".encode().decode("latin-1")
     assert classify(read_first_label(zpl))[0].variable is variable
+
+
+@pytest.mark.parametrize("line", ["by JMK", "By: P. Okonkwo / Chen Lab", "Picker JT"])
+def test_who_did_it_after_by_is_the_operator(line: str) -> None:
+    # As the probes dev_wh_lpn_license_plate_en, dev_en_cryobox_cell_line_freezer and
+    # dev_en_online_grocery_tote; a code that starts with "BY" stays a code.
+    decisions = classify(read_first_label(f"^XA^FO30,300^A0N,24,24^FD{line}^FS^XZ"))
+    assert (decisions[0].variable, decisions[0].name) == (True, "operator")
+    assert classify(read_first_label("^XA^FO30,300^A0N,60,60^FDBY3^FS^XZ"))[0].name != "operator"

@@ -102,7 +102,8 @@ _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=
 # A price per unit after its amount: "$1.37 per qt", "2,49 €/kg", "11,64 € je 1 kg".
 _PRICE_PER = re.compile(r"^(.+?)\s?(?:per|/|pro|je|le|la|por|al|za|a)\s?(?:1\s?|100\s?|1000\s?)?"
                         r"(?:kg|g|lb|lbs|oz|fl\.? ?oz|qt|pt|gal|l|ltr|ml|cl|ct|count|each|ea|"
-                        r"sq\.? ?ft|m|m2|m²|pc|pcs|st|stk|stück|unit|unité|unidad|szt|ks)\.?$",
+                        r"sq\.? ?ft|m|m2|m²|pc|pcs|st|stk|stück|unit|unité|unidad|szt|ks|"
+                        r"kilo|litro|litre|liter|litr|lt)\.?$",
                         re.IGNORECASE)
 _TIME_SLOT = re.compile(r"^\d{1,2}[:.h]\d{2}\s?[-–]\s?\d{1,2}[:.h]\d{2}$")
 # GHS hazard labelling: hazard statements ("H314 Causes severe skin burns...", "EUH208"),
@@ -462,7 +463,8 @@ def text_value(text: str) -> Recognised | None:
     if _MONEY.fullmatch(stripped):
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels
     per_unit = _PER_AMOUNT.fullmatch(stripped) or _PRICE_PER.fullmatch(stripped)
-    if per_unit and _MONEY.fullmatch(per_unit.group(1).strip()):
+    if per_unit and (_MONEY.fullmatch(per_unit.group(1).strip())
+                     or re.fullmatch(r"\d{1,3}p", per_unit.group(1).strip())):  # ("70p per 100g")
         return "unit_price", 0.85  # "1 kg = 11,64 €", "$1.37 per qt"
     if _YEAR_MONTH.fullmatch(stripped) or _MONTH_DAY.fullmatch(stripped):
         return "date", 0.7

@@ -345,3 +345,9 @@ def test_a_numbered_reference_caption_and_a_portuguese_mobile_caption() -> None:
 def test_whole_euros_written_with_a_dash_are_money() -> None:
     # As the probe dev_nl_elektronica_schaplabel_qr: "€ 649,-".
     assert recognise.text_value("€ 649,-") == ("value", 0.7)
+
+
+@pytest.mark.parametrize("text", ["25,27 €/litro", "70p per 100g", "1,29 € / kilo"])
+def test_a_price_per_litre_or_in_pence_is_a_unit_price(text: str) -> None:
+    # As the probes dev_es_vinoteca_cartel_estante and dev_en_shelf_edge_multibuy_offer.
+    assert recognise.text_value(text) == ("unit_price", 0.85)

@@ -1514,3 +1514,13 @@ def test_a_colon_printed_in_a_column_of_its_own_joins_its_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("order_number") == "#TR-558102"
     assert "Tetkik" not in values.values() and "Sipariş No" not in values.values()
+
+
+@pytest.mark.parametrize("caption", ["MITT:", "Afz.:", "REM:"])
+def test_abbreviated_sender_captions_with_their_colon(caption: str) -> None:
+    # As the probes dev_it_busta_documenti_corriere, dev_nl_sameday_koerier_tijdvak and
+    # dev_ar_andreani_estandar: "MITT: STUDIO NOTARILE BERARDI" and its street under it.
+    zpl = (f"^XA^PW812^LL1218^FO30,40^A0N,22,22^FD{caption} STUDIO NOTARILE BERARDI^FS"
+           "^FO30,66^A0N,22,22^FDVIA MERULANA 118 - 00185 ROMA RM^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_from_name") == "STUDIO NOTARILE BERARDI"

@@ -1,0 +1,41 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^FO30,24^A0N,40,38^FDΕΛΑΙΟΥΡΓΙΑ ΤΑΫΓΕΤΟΣ Α.Ε.^FS
+^FO30,70^A0N,20,18^FDΘέση Αγ. Γεώργιος, 241 00 Καλαμάτα · ΕΛΛΑΔΑ · Tel. +30 27210 84 512^FS
+^FO30,104^GB650,4,4^FS
+^FO30,124^A0N,44,40^FDΕξαιρετικό Παρθένο Ελαιόλαδο^FS
+^FO30,174^A0N,32,30^FDExtra Virgin Olive Oil - Π.Ο.Π. Καλαμάτα^FS
+^FO30,226^GB650,170,3^FS
+^FO46,240^A0N,22,20^FDΠεριεχόμενο^FS
+^FO250,236^A0N,34,32^FD12 x 500 ml^FS
+^FO46,282^A0N,22,20^FDΜικτό βάρος^FS
+^FO250,278^A0N,34,32^FD11,4 kg^FS
+^FO46,324^A0N,22,20^FDΚωδ. είδους^FS
+^FO250,320^A0N,34,32^FDKLM-EV-0500-G^FS
+^FO46,362^A0N,20,18^FDΣυσκευασία: φιάλη dorica, γυάλινη^FS
+^FO700,24^GB82,690,82^FS
+^FO718,40^A0B,40,36^FR^FDΠΑΡΤΙΔΑ / LOT  L-26309^FS
+^FO30,420^A0N,22,20^FDΠαραλήπτης / Consignee^FS
+^FO30,450^A0N,36,34^FDFeinkost Athos GmbH^FS
+^FO30,492^A0N,30,28^FDIndustriestraße 71^FS
+^FO30,528^A0N,30,28^FD50735 Köln^FS
+^FO30,564^A0N,30,28^FDGERMANY^FS
+^FO30,616^A0N,22,20^FDΑνάλωση πριν / Best before^FS
+^FO30,642^A0N,38,36^FD05/2028^FS
+^FO380,616^A0N,22,20^FDΠαραγγελία / Order^FS
+^FO380,642^A0N,38,36^FDEXP-26-0441^FS
+^FO30,700^A0N,22,20^FDΚιβώτιο / Carton^FS
+^FO30,726^A0N,38,36^FD36 / 240^FS
+^FO380,700^A0N,22,20^FDΠαλέτα / Pallet^FS
+^FO380,726^A0N,38,36^FD2^FS
+^FO30,790^GB752,2,2^FS
+^FO60,820^BY3^BEN,150,Y,N^FD520100355082^FS
+^FO440,812^A0N,22,20^FDΚιβώτιο / Carton code^FS
+^FO430,840^BY2,3^BCN,120,N,N,N^FDL26309036^FS
+^FO470,966^A0N,24,22^FDL26309-036^FS
+^FO30,1040^FB752,3,4,L^A0N,22,20^FDΔιατηρείται σε δροσερό και σκοτεινό μέρος. Store in a cool dry place away from light. Product of Greece.^FS
+^FO30,1130^A0N,20,18^FDΑρ. έγκρισης ΕΛ 38-ΕΛ-0417^FS
+^XZ

@@ -1,0 +1,32 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO24,20^A0N,46,42^FDTolminc, zrel 6 mesecev^FS
+^FO24,70^A0N,24,22^FDtrdi sir iz surovega kravjega mleka, 45 % m.m. v s.s.^FS
+^FO640,16^GB150,84,3,B,8^FS
+^FO660,28^A0N,24,22^FDSI 0417^FS
+^FO690,58^A0N,24,22^FDES^FS
+^FO24,108^GB766,2,2^FS
+^FO24,120^FB500,4,2,L^A0N,20,18^FDSestavine: surovo kravje MLEKO, sol, sirilo, mlekarske kulture. Skorja ni užitna.^FS
+^FO24,186^A0N,20,18^FDHraniti v hladilniku pri +4 do +8 °C.^FS
+^FO540,116^GB250,120,120^FS
+^FO552,124^A0N,24,20^FR^FDUporabno najmanj do:^FS
+^FO552,152^A0N,40,38^FR^FD23.12.2026^FS
+^FO552,200^A0N,24,22^FR^FDLOT 26-311^FS
+^FO24,226^A0N,20,18^FDPakirano: 25.11.2026^FS
+^FO24,262^GB766,2,2^FS
+^FO24,274^A0N,20,18^FDNeto količina^FS
+^FO24,298^A0N,58,54^FD0,518 kg^FS
+^FO300,274^A0N,20,18^FDCena / kg^FS
+^FO300,298^A0N,36,34^FD27,51 €^FS
+^FO540,274^A0N,20,18^FDZa plačilo^FS
+^FO540,298^A0N,64,58^FD14,25 €^FS
+^FO24,378^GB766,2,2^FS
+^FO60,396^BY2^BEN,110,Y,N^FD271234501425^FS
+^FO330,400^A0N,22,20^FDArt. 12345^FS
+^FO520,400^A0N,22,20^FDTehtnica 03^FS
+^FO330,432^A0N,22,20^FDProdajalec: Maja^FS
+^FO330,478^FB460,3,2,L^A0N,18,16^FDProizvajalec: Sirarna Kobarid d.o.o., Trg svobode 4, 5222 Kobarid, Slovenija. Poreklo mleka: Slovenija.^FS
+^XZ

@@ -706,7 +706,7 @@ _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PS�
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
 # Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller".
-_CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|c\.a|c/o|a/a|t\.a\.v|à l'attention de|"
+_CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|à l'attention de|"
                             r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
 
 
@@ -752,6 +752,15 @@ _SALUTED = re.compile(rf"{_SALUTATION.pattern}\s+[^\W\d_]", re.IGNORECASE)
 _DATED_LINE = re.compile(r"(?<![\d/.-])(?:\d{1,2}([./])\d{1,2}\1(?:\d{4}|\d{2})"
                          r"|\d{1,2}-\d{1,2}-\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}\s+\d{1,2}:\d{2})"
                          r"(?![\d/.-])")
+
+
+def _captioned_number(text: str) -> bool:
+    """A number after a caption of the vocabulary other than a phone's or a mail's."""
+    match = re.match(r"([^\W\d_][^\d:]{0,30}?)[\s:.#]+\d", text.strip())
+    if match is None:
+        return False
+    name, sure = shapes.caption_name(match.group(1))
+    return sure >= 0.85 and name not in ("phone", "email", "contact")
 
 
 def _phone_caption_line(text: str) -> bool:
@@ -821,6 +830,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # a routing code or a date in the column is no address line
         if _phone_caption_line(d.text):
             continue  # "Saaja telefon" over the number: a caption inside the block
+        if postal is not None and i > postal and _captioned_number(d.text):
+            claimed.discard(d.source.position)  # "Kunden-Nr. 204 771", "GLN 76010...":
+            continue  # a number under its caption after the town, for the captions to name
         if _DATED_LINE.search(d.text) and not shapes.is_postal_line(d.text):
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name

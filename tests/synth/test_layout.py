@@ -1524,3 +1524,12 @@ def test_abbreviated_sender_captions_with_their_colon(caption: str) -> None:
            "^FO30,66^A0N,22,22^FDVIA MERULANA 118 - 00185 ROMA RM^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("ship_from_name") == "STUDIO NOTARILE BERARDI"
+
+
+def test_a_number_under_its_caption_after_the_town_is_no_address_line() -> None:
+    # As the probe dev_ch_pharmagrossist_apotheke_kiste: "z.H." names the contact; the
+    # customer's number after the town line is the caption's.
+    values = _stacked(["Empfänger", "Apotheke Bärenplatz AG", "z.H. Dr. Miriam Gerber",
+                       "Marktgasse 14", "3011 Bern", "Kunden-Nr. 204 771"], 46, 142, 40, 30)
+    assert values.get("ship_to_contact") == "z.H. Dr. Miriam Gerber"
+    assert values.get("customer_number") == "Kunden-Nr. 204 771"

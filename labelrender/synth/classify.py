@@ -100,7 +100,8 @@ def _text(d: Decision) -> None:
             or shapes.EMERGENCY.search(text):  # (the postage paid, "2,70 EUR", is data)
         d.reason, d.certainty = "postage indicia or emergency number: the account's own", 0.7
         return
-    if goods.made_in(text) and " · " not in text and not goods.bilingual_caption(text):
+    if goods.made_in(text) and " · " not in text and not goods.bilingual_caption(text) \
+            and not text.isupper():  # ("PRODUCT OF THAILAND" in capitals: a case's marking)
         _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
         return
     split = raw_caption_split(d.source)

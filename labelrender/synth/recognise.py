@@ -49,7 +49,7 @@ _COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|
                        re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
-_PHONE_WORD = (r"(?:telf|telefon|t[eé]l(?:e?m)?|phone|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
+_PHONE_WORD = (r"(?:telf|telefon|t[eé]l(?:e?m)?|phone|ph|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
                r"電話|电话|手机|тел)\.?")
 # One caption or a caption in two languages ("Tél. / Tel.").
 _PHONE_CAPTION = re.compile(rf"{_PHONE_WORD}(?:\s?/\s?{_PHONE_WORD})?\s?:?\s*", re.I)

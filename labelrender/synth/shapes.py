@@ -467,6 +467,7 @@ def is_known_caption(text: str) -> bool:
     # "Ref1", "Ref 2:", "Ref. 1" (not "Operador 7": a word and its value)
     words = re.sub(r"(?<=[^\W\d_])(?:\.?\d(?=\s*:?\s*$)|\s\d(?=\s*:\s*$)|\.\s\d(?=\s*:?\s*$))",
                    "", text)  # and "Ref. 1"
+    words = re.sub(r"(?<=[^\W\d_])\s*\(\d{2,4}\)\s*:?\s*$", "", words)  # "GTIN (02)": its AI
     return bool(words.strip()) and not any(c.isdigit() for c in words) and \
         caption_name(text)[1] >= 0.85 and len(text.split()) <= 4 \
         and not (words != text and len(words.strip()) <= 2)  # ("BY3" is a code, not "By")

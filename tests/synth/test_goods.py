@@ -513,6 +513,7 @@ def test_the_mill_over_a_reel_label_with_a_side_strip_is_its_owner() -> None:
     ("Made in Portugal", True),  # a garment's tag: where this one was made
     ("MADE IN SPAIN / HECHO EN ESPAÑA", False),  # the probe dev_es_marcado_caja_exportacion
     ("PRODUCT OF ITALY · CONTAINS SULFITES · 750 ml", False),  # dev_it_cartone_vino_export_usa
+    ("PRODUCT OF THAILAND", False),  # an export case's marking, in capitals
 ])
 def test_a_made_in_line_in_two_languages_or_among_notices_is_layout(line: str,
                                                                      variable: bool) -> None:

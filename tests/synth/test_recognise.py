@@ -351,3 +351,15 @@ def test_whole_euros_written_with_a_dash_are_money() -> None:
 def test_a_price_per_litre_or_in_pence_is_a_unit_price(text: str) -> None:
     # As the probes dev_es_vinoteca_cartel_estante and dev_en_shelf_edge_multibuy_offer.
     assert recognise.text_value(text) == ("unit_price", 0.85)
+
+
+@pytest.mark.parametrize("caption", ["GTIN (02)", "COUNT (37)", "BEST BEFORE (15)", "BATCH (10)"])
+def test_a_caption_with_its_gs1_application_identifier_is_a_caption(caption: str) -> None:
+    # As the probe dev_ae_hypermarket_pallet_sscc_arabic.
+    assert shapes.is_known_caption(caption)
+
+
+def test_ph_before_a_number_is_a_phone_but_ph_before_a_reading_is_not() -> None:
+    # As the probe dev_au_road_express_freight.
+    assert recognise.starts_with_phone("Ph 07 3277 0915")
+    assert not recognise.starts_with_phone("pH 7.2")

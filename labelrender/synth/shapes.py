@@ -203,7 +203,8 @@ def caption_split(text: str) -> int | None:
     name, certainty = caption_name(text[:colon])
     if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
             and not (name in _PROSE_CAPTIONS and certainty >= 0.85) \
-            and not (certainty >= 0.6 and _TITLED.fullmatch(rest.strip())):
+            and not ((certainty >= 0.6 or address_role(text[:colon + 1]) is not None)
+                     and _TITLED.fullmatch(rest.strip().replace(",", ""))):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
         # not after "Ingredients:" or "Description:", nor a name after a known caption
         # ("Ditta: Studio Tecnico Ferrario & Associati")

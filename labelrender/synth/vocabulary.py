@@ -65,7 +65,8 @@ ADDRESS_ROLES = {
 }
 
 # Short words that are captions only with a colon ("DE:"), not as plain text.
-COLON_ROLES = {"ABS": "ship_from", "MITT": "ship_from", "REM": "ship_from", "AFZ": "ship_from",
+COLON_ROLES = {"ABS": "ship_from", "MITT": "ship_from", "REM": "ship_from", "RTE": "ship_from",
+               "AFZ": "ship_from",
                "AVS": "ship_from", "NAD": "ship_from", "FOR": "mark_for", "A": "ship_to",
                "AN": "ship_to",
                "PARA": "ship_to", "DE": "ship_from", "DA": "ship_from", "VON": "ship_from",

@@ -1533,3 +1533,12 @@ def test_a_number_under_its_caption_after_the_town_is_no_address_line() -> None:
                        "Marktgasse 14", "3011 Bern", "Kunden-Nr. 204 771"], 46, 142, 40, 30)
     assert values.get("ship_to_contact") == "z.H. Dr. Miriam Gerber"
     assert values.get("customer_number") == "Kunden-Nr. 204 771"
+
+
+def test_a_party_named_in_words_after_its_caption_is_no_prose() -> None:
+    # As the probes dev_nz_dairy_carton_butter_export and dev_ar_courier_pampa_domicilio.
+    zpl = ("^XA^PW812^LL1218^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
+           "^FO30,900^A0N,22,22^FDRte: Tienda Mate Criollo^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_name") == "Jeddah, Kingdom of Saudi Arabia"
+    assert values.get("ship_from_name") == "Tienda Mate Criollo"

@@ -33,13 +33,14 @@ def _caption_key(text: str) -> str:
 @lru_cache(maxsize=8192)
 def is_country(text: str) -> bool:
     """A country line: a name or code of COUNTRIES, or a country's name in one of the
-    carriers' languages, alone or as "HU - Magyarország" or "United States (USA)"."""
+    carriers' languages, alone or as "HU - Magyarország", "United States (USA)" or
+    "Belgique / België"."""
     key = re.sub(r"\s+", " ", text.strip().upper().strip("()"))
     countries = _country_names()
     named = re.fullmatch(r"(.+) ([A-Z]{2,3})", key)  # "UNITED STATES US"
     if named and named.group(1) in countries and named.group(2) in COUNTRIES:
         return True
-    parts = [key] + [p.strip(" ()") for p in re.split(r" - |\(|\)", key) if p.strip(" ()")]
+    parts = [key] + [p.strip(" ()") for p in re.split(r" - | / |\(|\)", key) if p.strip(" ()")]
     return bool(key) and len(key) <= 40 and all(p in countries for p in parts[1:] or parts)
 
 

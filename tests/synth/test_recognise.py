@@ -363,3 +363,9 @@ def test_ph_before_a_number_is_a_phone_but_ph_before_a_reading_is_not() -> None:
     # As the probe dev_au_road_express_freight.
     assert recognise.starts_with_phone("Ph 07 3277 0915")
     assert not recognise.starts_with_phone("pH 7.2")
+
+
+def test_a_country_named_in_two_languages() -> None:
+    # As the probe dev_be_bpost_pickup_bilingue: "Belgique / België" ends the sender.
+    assert shapes.is_country("Belgique / België")
+    assert not shapes.is_country("Belgique / Bruxelles")

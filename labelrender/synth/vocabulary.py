@@ -80,8 +80,8 @@ def _words(name: str, *captions: str) -> dict[str, str]:
 # Caption words (lower case, as ``caption_name`` spells them) -> the field name they
 # give the value next to them: one concept per line, in the carriers' languages.
 CAPTION_NAMES = {
-    **_words("phone", "tel", "tel no", "phone", "phone #", "telephone", "tlf", "tlm", "telm", "telem",
-             "telemóvel", "telemovel", "telefon",
+    **_words("phone", "tel", "tel no", "phone", "phone #", "telephone", "tlf", "tlm", "telm",
+             "telem", "telemóvel", "telemovel", "telefon",
              "telefone", "telefono", "teléfono", "téléphone", "mobile", "mob", "cell", "gsm",
              "tfn", "puh", "handy", "mobil", "telefonnummer", "phone number"),
     **_words("email", "email", "e mail", "mail"),

@@ -20,6 +20,11 @@ def _one_line(line: str, x: int = 340, y: int = 400) -> dict[str, str]:
     return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
 
 
+def _values(zpl: str) -> dict[str, str]:
+    """The draft's values for a label."""
+    return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+
+
 def _stacked(lines: list[str], x: int, top: int, step: int, size: int) -> dict[str, str]:
     """The draft's values for ``lines`` printed one under another (UTF-8)."""
     zpl = "^XA^CI28^PW812^LL1218" + "".join(
@@ -1403,7 +1408,7 @@ def test_captions_over_values_on_a_badge_are_no_address() -> None:
     zpl = ("^XA^PW812^LL609^FO330,490^A0N,20,20^FDACCESS^FS"
            "^FO330,516^A0N,34,34^FDA B C · SPK LOUNGE^FS"
            "^FO330,560^A0N,20,20^FDReg. CCS26-04418^FS^XZ")
-    names = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    names = _values(zpl)
     assert not any(name.startswith("ship_to") for name in names)
 
 
@@ -1415,7 +1420,7 @@ def test_an_address_line_wrapped_by_a_field_block_keeps_the_block_together() -> 
            "^FO420,464^FB360,3,4,L,0^A0N,24,24^FDStr. Calea Dorobantilor nr. 87, bl. 4, "
            "sc. B, ap. 12^FS^FO420,560^A0N,28,28^FDCluj-Napoca, jud. Cluj^FS"
            "^FO420,594^A0N,28,28^FD400609^FS^FO420,630^A0N,34,34^FD0745 318 226^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("ship_to_city") == "Cluj-Napoca, jud. Cluj"
     assert values.get("ship_to_postal_code") == "400609"
     assert values.get("ship_to_phone") == "0745 318 226"
@@ -1433,7 +1438,7 @@ def test_a_block_under_a_pickup_caption_is_the_pickup_point() -> None:
     # The probe dev_be_bpost_pickup_bilingue: the recipient's name, phone and e-mail,
     # then the Point Poste under "À retirer au / Af te halen in".
     zpl = (LABELS / "dev_be_bpost_pickup_bilingue.zpl").read_text(encoding="utf-8")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("pickup_point") == "Carrefour Express Flagey"
     assert "1050 Ixelles / Elsene" in {v for k, v in values.items() if k.startswith("pickup")}
     assert "À retirer au / Af te halen in" not in values.values()
@@ -1454,7 +1459,7 @@ def test_a_sort_code_in_capitals_of_any_script(code: str) -> None:
     # printed large at the top right.
     zpl = (f"^XA^CI28^PW812^LL1218^FO494,40^A0N,70,70^FD{code}^FS"
            "^FO100,300^A0N,40,40^FDCE610928374EE^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("routing_code") == code
 
 
@@ -1470,7 +1475,7 @@ def test_a_segmented_code_printed_large_on_a_parcel_is_its_sort_code() -> None:
     # As Japan Post's Yu-Pack label of the corpus: "61-04-2" is no rack.
     zpl = ("^XA^CI28^PW812^LL1218^FO500,40^A0N,50,50^FD61-04-2^FS"
            "^FO100,300^A0N,40,40^FDCE610928374EE^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("routing_code") == "61-04-2"
 
 
@@ -1482,7 +1487,7 @@ def test_versender_captions_the_shipper() -> None:
            "^FO40,166^A0N,26,26^FDSägewerkstraße 3^FS^FO40,196^A0N,26,26^FD88499 Riedlingen^FS"
            "^FO40,272^A0N,20,20^FDEmpfänger^FS^FO40,300^A0N,42,42^FDBauzentrum Lindner e.K.^FS"
            "^FO40,348^A0N,34,34^FDGewerbepark Nord 17^FS^FO40,390^A0N,48,48^FD06618 Naumburg^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("ship_from_name") == "Holzwerk Pfeiffer GmbH"
     assert "Versender" not in values.values()
 
@@ -1491,7 +1496,7 @@ def test_numbered_reference_captions_are_layout() -> None:
     # As the probe dev_us_regional_overnight_landscape.
     zpl = ("^XA^PW1218^LL812^FO660,610^A0N,20,20^FDREF 1^FS^FO740,606^A0N,28,28^FDPO 55-0918^FS"
            "^FO660,650^A0N,20,20^FDREF 2^FS^FO740,646^A0N,28,28^FDLIVE SEED SAMPLES^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert "REF 1" not in values.values() and "1" not in values.values()
 
 
@@ -1511,7 +1516,7 @@ def test_a_colon_printed_in_a_column_of_its_own_joins_its_caption() -> None:
            "^FO228,154^A0N,28,28^FD#TR-558102^FS"
            "^FO24,196^A0N,18,18^FDTetkik^FS^FO210,196^A0N,18,18^FD:^FS"
            "^FO228,192^A0N,28,28^FDLomber Vertebra MR^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("order_number") == "#TR-558102"
     assert "Tetkik" not in values.values() and "Sipariş No" not in values.values()
 
@@ -1522,7 +1527,7 @@ def test_abbreviated_sender_captions_with_their_colon(caption: str) -> None:
     # dev_ar_andreani_estandar: "MITT: STUDIO NOTARILE BERARDI" and its street under it.
     zpl = (f"^XA^PW812^LL1218^FO30,40^A0N,22,22^FD{caption} STUDIO NOTARILE BERARDI^FS"
            "^FO30,66^A0N,22,22^FDVIA MERULANA 118 - 00185 ROMA RM^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("ship_from_name") == "STUDIO NOTARILE BERARDI"
 
 
@@ -1539,6 +1544,6 @@ def test_a_party_named_in_words_after_its_caption_is_no_prose() -> None:
     # As the probes dev_nz_dairy_carton_butter_export and dev_ar_courier_pampa_domicilio.
     zpl = ("^XA^PW812^LL1218^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
            "^FO30,900^A0N,22,22^FDRte: Tienda Mate Criollo^FS^XZ")
-    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    values = _values(zpl)
     assert values.get("ship_to_name") == "Jeddah, Kingdom of Saudi Arabia"
     assert values.get("ship_from_name") == "Tienda Mate Criollo"

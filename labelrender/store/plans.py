@@ -167,10 +167,18 @@ def plan_from_stored(plan_name: str, stored: str | None) -> Plan:
 
 
 def list_plans(r: redis.Redis) -> list[Plan]:
-    """Every effective plan: built-ins first in table order, then added ones by name."""
+    """Every effective plan: built-ins first in table order, then added ones by name.
+    An added plan deleted between reading the names and reading it is left out (on a
+    sharded Redis the two reads cannot share a transaction)."""
     stored = {str(text(name)) for name in r.smembers(keys.plans())}
     added = sorted(stored - set(BUILTIN_PLANS))
-    return [get_plan(r, name) for name in [*BUILTIN_PLANS, *added]]
+    listed = [get_plan(r, name) for name in BUILTIN_PLANS]
+    for name in added:
+        try:
+            listed.append(get_plan(r, name))
+        except NotFound:
+            continue
+    return listed
 
 
 def put_plan(r: redis.Redis, plan: Plan, owner: Owner | None = None) -> None:

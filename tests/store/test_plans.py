@@ -13,6 +13,7 @@ from labelrender.store import (
     NotFound,
     delete_plan,
     get_plan,
+    keys,
     list_plans,
     plan_from_dict,
     put_plan,
@@ -72,6 +73,14 @@ def test_override_replaces_a_builtin_until_deleted(redis_db: redis.Redis) -> Non
     assert list_plans(redis_db)[1] == faster
     assert delete_plan(redis_db, "pro") is True
     assert get_plan(redis_db, "pro") == BUILTIN_PLANS["pro"]
+
+
+def test_a_plan_deleted_while_the_list_is_read_is_left_out(redis_db: redis.Redis) -> None:
+    # A sharded Redis reads the set of names and each plan apart: a delete between
+    # the two (the operator's resync removing a Plan) leaves a name with no plan.
+    put_plan(redis_db, replace(BUILTIN_PLANS["scale"], name="gold"))
+    redis_db.delete(keys.plan("gold"))  # as a concurrent delete has done half of it
+    assert [p.name for p in list_plans(redis_db)] == list(BUILTIN_PLANS)
 
 
 def test_new_plan_name_adds_a_plan(redis_db: redis.Redis) -> None:

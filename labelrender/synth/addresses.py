@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from . import recognise, shapes
-from .captions import PARTY, caption_values, raw_caption_split
+from .captions import PARTY, PARTY_CAPTIONED, caption_values, raw_caption_split
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import SourceField, sample_value
@@ -47,7 +47,7 @@ def parties(decisions: list[Decision]) -> None:
         if match and not d.source.is_barcode:
             blocks.setdefault(match.group(1), []).append(d)
     for d in decisions:
-        if not d.variable or d.name not in ("phone", "contact", "email"):
+        if not d.variable or d.name not in PARTY_CAPTIONED:
             continue
         caption = next((c for c in decisions if not c.variable and c.text
                         and abs(c.source.ry - d.source.ry) <= max(6, c.source.font_height // 2)
@@ -179,7 +179,7 @@ def _captioned_data(d: Decision) -> bool:
     if split is None:
         return False
     name = shapes.caption_name(sample_value(d.source, d.source.raw[:split]) or "")
-    return name[0] not in ("phone", "contact", "email") and name[1] >= 0.7
+    return name[0] not in PARTY_CAPTIONED and name[1] >= 0.7
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -760,7 +760,7 @@ def _captioned_number(text: str) -> bool:
     if match is None:
         return False
     name, sure = shapes.caption_name(match.group(1))
-    return sure >= 0.85 and name not in ("phone", "email", "contact")
+    return sure >= 0.85 and name not in PARTY_CAPTIONED
 
 
 def _phone_caption_line(text: str) -> bool:

@@ -13,6 +13,9 @@ from .decision import mark_variable as _variable
 from .source import SourceField, printed_bytes, sample_value
 
 PARTY = r"(ship_to|ship_from|mark_for|bill_to)_"
+# The parts of an address that have a caption of their own ("Tel:", "Attn:", "E-mail:"):
+# named after their caption, they are still the party's.
+PARTY_CAPTIONED = frozenset({"phone", "contact", "email"})
 
 
 def raw_caption_split(source: SourceField) -> int | None:
@@ -186,8 +189,8 @@ def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     if name[0] in ("quantity", "piece_count") and value[:1].isalpha() \
             and len(value.split()) >= 2 and not shapes.PIECES.match(value):
         return "description", min(name[1], 0.7)  # "ITEM" over "Bamboo Dish Brush"
-    digits = value.strip()
-    if name[0] == "description" and len(digits) in (8, 12, 13, 14) and recognise.gs1_valid(digits):
+    code = value.strip()
+    if name[0] == "description" and len(code) in (8, 12, 13, 14) and recognise.gs1_valid(code):
         return "gtin", 0.8  # "Innehåll (GTIN)" over "07354018207139": the contents' GTIN
     if name[0] == "quantity" and re.fullmatch(r"[^\W\d_]+[\w.]*[-/][\w./-]+", value.strip()) \
             and shapes.has_digits(value, 2):
@@ -208,16 +211,14 @@ def caption_values(decisions: list[Decision]) -> None:
             text = words.text.strip() + ":"  # colon printed in a column of its own caption
             words.variable, words.value, words.prefix_len, words.name = False, None, 0, None
             words.reason, words.certainty = "caption, its colon in a column of its own", 0.8
-        dating = _dating_caption(text)
-        if not (shapes.is_known_caption(text) or shapes.is_caption(text) or dating):
-            continue
-        if _unit_after_number(decisions, caption):
+        known = shapes.is_known_caption(text) or shapes.is_caption(text)
+        dating = not known and _dating_caption(text)  # (it says which date only of a date)
+        if not (known or dating) or _unit_after_number(decisions, caption):
             continue
         name = shapes.caption_name(text)
         target = _caption_target(decisions, caption)
-        if target is not None and dating and not shapes.is_known_caption(text) \
-                and not shapes.is_caption(text) and target.name != "date":
-            continue  # ("Data di scadenza" says which date only of a date)
+        if target is not None and dating and target.name != "date":
+            continue  # "Data di scadenza" beside no date names nothing
         if target is not None:
             name = _for_words(name, target.text)
             event = shapes.event_date(text) if target.name == "date" else None
@@ -252,7 +253,7 @@ def caption_values(decisions: list[Decision]) -> None:
             _variable(target, f"value of caption {text.strip()!r}", 0.8, indent, name)
             continue
         party = re.match(PARTY, target.name or "")
-        if party and name[0] in ("phone", "contact", "email"):
+        if party and name[0] in PARTY_CAPTIONED:
             target.name, target.name_certainty = f"{party.group(1)}_{name[0]}", 0.8
         elif name[0] == "description" and target.name in ("quantity", "weight"):
             continue  # "Contenu" over "6 x 75 cl": how much, not what

@@ -159,9 +159,7 @@ def _text(d: Decision) -> None:
             return
     found = recognise.text_value(text)
     shape = found or shapes.shape_name(text)
-    counted = re.fullmatch(r"[^\W\d_][\w/.#-]*(?: [^\W\d_][\w/.#-]*){0,2}\s+(.+)", text.strip())
-    if shape is None and counted and shapes.PIECES.fullmatch(counted.group(1)) \
-            and "/" not in counted.group(1) and not _PAGE.match(text.strip()):
+    if shape is None and _counted_after_words(text):
         shape = ("piece_count", 0.7)  # "C/N 3 OF 7", "Karton 2 von 5": which of how many
     if shape is not None:
         _variable(d, "data shape " + shape[0], 0.8, indent, shape)
@@ -583,6 +581,14 @@ def classify(label: SourceLabel) -> list[Decision]:
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+def _counted_after_words(text: str) -> bool:
+    """One to three words, then which of how many in words ("3 OF 7"; not a form's
+    "PAGE 1 OF 1", not "7/13", which may be a date)."""
+    counted = re.fullmatch(r"[^\W\d_][\w/.#-]*(?: [^\W\d_][\w/.#-]*){0,2}\s+(.+)", text.strip())
+    return counted is not None and shapes.PIECES.fullmatch(counted.group(1)) is not None \
+        and "/" not in counted.group(1) and not _PAGE.match(text.strip())
 
 
 def _goods_and_size(text: str) -> bool:

@@ -11,6 +11,7 @@ import pytest
 
 from labelrender.synth import goods
 from labelrender.synth.classify import classify
+from labelrender.synth.decision import Decision
 from labelrender.synth.engine import SynthesisRequest, make_engine
 from labelrender.synth.source import read_first_label
 
@@ -19,6 +20,11 @@ ENGINE = make_engine("heuristic")
 
 def draft_values(zpl: str) -> dict[str, str]:
     return ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+
+
+def one_line(text: str, height: int = 30) -> Decision:
+    """How synthesis reads ``text`` printed alone in a line of its own."""
+    return classify(read_first_label(f"^XA^FO30,300^A0N,{height},{height}^FD{text}^FS^XZ"))[0]
 
 
 def test_a_product_label_gives_its_name_price_and_sku() -> None:
@@ -466,13 +472,12 @@ def test_a_carton_count_after_its_caption_and_goods_under_their_caption() -> Non
 def test_goods_named_with_their_size_are_a_description(line: str) -> None:
     # As the probes dev_fr_caisse_boulangerie_tournee, dev_wh_replenishment_task_en and
     # dev_wh_gs1_pallet_label_sv: words of no caption, then a weight or a pack.
-    decisions = classify(read_first_label(f"^XA^FO30,300^A0N,30,30^FD{line}^FS^XZ"))
-    assert (decisions[0].variable, decisions[0].name) == (True, "description")
+    decision = one_line(line)
+    assert (decision.variable, decision.name) == (True, "description")
 
 
 def test_a_weight_after_its_caption_stays_a_weight() -> None:
-    decisions = classify(read_first_label("^XA^FO30,300^A0N,30,30^FDGross weight 12 kg^FS^XZ"))
-    assert decisions[0].name == "weight"
+    assert one_line("Gross weight 12 kg").name == "weight"
 
 
 @pytest.mark.parametrize("owner", ["Kreisklinik Hohenried", "Metrix Calibration Services",
@@ -525,6 +530,6 @@ def test_a_made_in_line_in_two_languages_or_among_notices_is_layout(line: str,
 def test_who_did_it_after_by_is_the_operator(line: str) -> None:
     # As the probes dev_wh_lpn_license_plate_en, dev_en_cryobox_cell_line_freezer and
     # dev_en_online_grocery_tote; a code that starts with "BY" stays a code.
-    decisions = classify(read_first_label(f"^XA^FO30,300^A0N,24,24^FD{line}^FS^XZ"))
-    assert (decisions[0].variable, decisions[0].name) == (True, "operator")
-    assert classify(read_first_label("^XA^FO30,300^A0N,60,60^FDBY3^FS^XZ"))[0].name != "operator"
+    decision = one_line(line, 24)
+    assert (decision.variable, decision.name) == (True, "operator")
+    assert one_line("BY3", 60).name != "operator"

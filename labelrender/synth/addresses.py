@@ -291,6 +291,13 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             _variable(first, "a destination code under its caption", 0.8, 0,
                       ("routing_code", 0.75))
             continue
+        if len(lines) == 1 and _PLACE_CODE.search(first.text) \
+                and recognise.text_value(first.text) == ("location", 0.7):
+            # "FROM (reserve)" over "R-22-14-D": a move between bins, no party
+            claimed.add(first.source.position)
+            first.variable = False
+            _variable(first, "a place under a from or to caption", 0.8, 0, ("location", 0.7))
+            continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
     _inline_caption_blocks(decisions, claimed, rules)

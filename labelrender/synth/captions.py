@@ -261,7 +261,9 @@ def caption_values(decisions: list[Decision]) -> None:
                             or name[1] >= 0.7 and _shape_guess(target)
                             and name[0] not in _SURE_SHAPES  # "Data logger" is no date
                             or _symbology_named(target) and name[0] not in _SURE_SHAPES):
-            target.name, target.name_certainty = name
+            # (a date its caption names is as sure a date as its shape said)
+            target.name, target.name_certainty = name[0], max(
+                name[1], target.name_certainty if dating else 0.0)
 
 
 def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision | None:
@@ -275,12 +277,18 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
     return max(left, key=lambda d: d.source.rx) if left else None
 
 
+# The dates a caption of unknown words still names surely: when goods expire, were made
+# or are due (a receipt's or a collection's date is often just "date" to an integrator).
+_DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "delivery_date", "due_date"})
+
+
 def _dating_caption(text: str) -> bool:
-    """A caption of a few words that says the goods' expiry or making date ("Data di
-    scadenza", "SHELF LIFE EXP", "BBE"), though not of the vocabulary as a whole."""
+    """A caption of a few words that says when goods expire, were made or are due
+    ("Data di scadenza", "SHELF LIFE EXP", "Piegādes datums", "À consommer jusqu'au /
+    Te gebruiken tot"), though not of the vocabulary as a whole: it names only a date."""
     name, sure = shapes.caption_name(text)
-    return sure >= 0.6 and name in ("expiry_date", "manufacture_date") \
-        and shapes.words_only(text) and len(text.split()) <= 5
+    return sure >= 0.6 and name in _DATES_OF_GOODS and shapes.words_only(text) \
+        and all(len(half.split()) <= 5 for half in text.split(" / "))
 
 
 def _symbology_named(d: Decision) -> bool:

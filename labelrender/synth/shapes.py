@@ -471,7 +471,8 @@ def is_known_caption(text: str) -> bool:
                    "", text)  # and "Ref. 1"
     words = re.sub(r"(?<=[^\W\d_])\s*\(\d{2,4}\)\s*:?\s*$", "", words)  # "GTIN (02)": its AI
     return bool(words.strip()) and not any(c.isdigit() for c in words) and \
-        caption_name(text)[1] >= 0.85 and len(text.split()) <= 4 \
+        caption_name(text)[1] >= 0.85 \
+        and all(len(half.split()) <= 4 for half in text.split(" / ")) \
         and not (words != text and len(words.strip()) <= 2)  # ("BY3" is a code, not "By")
 
 

@@ -1547,3 +1547,25 @@ def test_a_party_named_in_words_after_its_caption_is_no_prose() -> None:
     values = _values(zpl)
     assert values.get("ship_to_name") == "Jeddah, Kingdom of Saudi Arabia"
     assert values.get("ship_from_name") == "Tienda Mate Criollo"
+
+
+def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
+    """A replenishment task moves stock from one bin to another: "FROM" over
+    "R-22-14-D" is a location, not a sender's block."""
+    values = _values("^XA^CI28^PW812^LL609"
+                     "^FO20,80^A0N,22,20^FDFROM (reserve)^FS^FO20,104^A0N,56,50^FDR-22-14-D^FS"
+                     "^FO420,80^A0N,22,20^FDTO (pick face)^FS^FO420,104^A0N,56,50^FDP-05-031-A^FS"
+                     "^FO20,256^A0N,22,20^FDSKU^FS^FO120,252^A0N,34,32^FD4017-ORB-250^FS^XZ")
+    assert values["location"] == "R-22-14-D"
+    assert values["location_2"] == "P-05-031-A"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Piegādes datums", "delivery_date"),  # Latvian: no caption of the vocabulary as a whole
+    ("À consommer jusqu'au / Te gebruiken tot", "expiry_date"),  # in French and Dutch
+])
+def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
+    values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"
+                     "^FO30,124^A0N,34,32^FD09.12.2026^FS"
+                     "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
+    assert values[name] == "09.12.2026"

@@ -46,6 +46,7 @@ def parties(decisions: list[Decision]) -> None:
         match = re.match(PARTY, d.name or "") if d.variable else None
         if match and not d.source.is_barcode:
             blocks.setdefault(match.group(1), []).append(d)
+    unplaced = 0  # phones with no block on the label: the recipient's, then the sender's
     for d in decisions:
         if not d.variable or d.name not in PARTY_CAPTIONED:
             continue
@@ -75,6 +76,10 @@ def parties(decisions: list[Decision]) -> None:
                 abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
                 for x in blocks[r]))
             d.name, d.name_certainty = f"{role}_{d.name}", min(d.name_certainty, 0.5)
+        elif d.name == "phone" and unplaced < 2 and not d.source.is_barcode:
+            d.name = ("ship_to_phone", "ship_from_phone")[unplaced]
+            d.name_certainty = min(d.name_certainty, 0.5)
+            unplaced += 1
         else:
             d.name_certainty = min(d.name_certainty, 0.5)
 

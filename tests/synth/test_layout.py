@@ -1569,3 +1569,16 @@ def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, na
                      "^FO30,124^A0N,34,32^FD09.12.2026^FS"
                      "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
     assert values[name] == "09.12.2026"
+
+
+def test_phones_on_a_parcel_with_no_address_block_found_are_the_recipients_then_the_senders(
+        ) -> None:
+    """An address in a script the blocks do not read (Hebrew here) leaves its phones
+    alone: the first is the recipient's, the next the sender's, for review."""
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO40,140^BY3^BCN,120,N,N,N^FDGX7721049356^FS"
+                     "^FO40,470^A0N,34,32^FDרחוב הרצל 118, דירה 9^FS"
+                     "^FO40,568^A0N,30,28^FD054-7731902^FS"
+                     "^FO40,774^A0N,24,22^FDTel. 03-6817420^FS^XZ")
+    assert values["ship_to_phone"] == "054-7731902"
+    assert values["ship_from_phone"].endswith("03-6817420")

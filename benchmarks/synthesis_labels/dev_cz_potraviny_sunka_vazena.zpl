@@ -1,0 +1,28 @@
+^XA
+^CI28
+^PW609
+^LL406
+^LH0,0
+^FO10,8^A0N,20,18^FDŘeznictví a uzenářství Kubík s.r.o.^FS
+^FO10,30^A0N,16,15^FDNádražní 118, 387 01 Volyně^FS
+^FO488,6^GE110,62,2^FS
+^FO488,14^FB110,1,0,C,0^A0N,18,16^FDCZ^FS
+^FO488,34^FB110,1,0,C,0^A0N,18,16^FD4471 ES^FS
+^FO10,54^A0N,36,32^FDŠunka od kosti výběrová^FS
+^FO10,94^FB589,3,2,L,0^A0N,17,15^FDSložení: vepřová kýta 92 %, voda, jedlá sůl, dextróza, stabilizátor E 450, antioxidant E 316, konzervant E 250. Může obsahovat stopy hořčice.^FS
+^FO10,156^A0N,17,15^FDSkladujte při teplotě 0 °C až +4 °C. Baleno v ochranné atmosféře.^FS
+^FO6,180^GB597,0,2^FS
+^FO10,188^ACN,18,10^FDHmotnost^FS
+^FO10,208^A0N,34,30^FD0,356 kg^FS
+^FO200,188^ACN,18,10^FDCena/kg^FS
+^FO200,208^A0N,34,30^FD389,90 Kč^FS
+^FO392,184^GB211,66,66^FS
+^FO400,188^ACN,18,10^FR^FDCena^FS
+^FO400,210^A0N,38,34^FR^FD138,80 Kč^FS
+^FO6,254^GB597,0,2^FS
+^FO10,262^A0N,20,18^FDSpotřebujte do:^FS
+^FO160,258^A0N,28,26^FD02.12.2026^FS
+^FO10,292^ACN,18,10^FDBaleno: 25.11.2026^FS
+^FO10,316^ACN,18,10^FDŠarže: 329-25^FS
+^FO320,262^BY2,2.5^BEN,86,Y,N^FD284126513880^FS
+^XZ

@@ -1,0 +1,34 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^CF0,22,20
+^FO16,16^GB780,577,3^FS
+^FO30,28^FDFabrica de Lactate Rarăul SRL^FS
+^FO30,52^A0N,18,16^FDStr. Gării nr. 5, 725300 Câmpulung Moldovenesc, jud. Suceava^FS
+^FO650,24^GE130,74,3^FS
+^FO650,32^FB130,1,0,C,0^A0N,18,16^FDRO^FS
+^FO650,52^FB130,1,0,C,0^A0N,18,16^FDSV 0037^FS
+^FO650,72^FB130,1,0,C,0^A0N,14,14^FDCE^FS
+^FO30,100^FB620,1,0,L,0^A0N,50,46^FDTelemea de vacă maturată^FS
+^FO30,154^A0N,24,22^FDBrânză maturată în saramură, grăsime 45% s.u.^FS
+^FO30,188^FB750,3,2,L,0^A0N,20,18^FDIngrediente: lapte de vacă pasteurizat, sare, cheag, clorură de calciu, culturi lactice. Conține lapte.^FS
+^FO30,246^A0N,20,18^FDA se păstra la temperaturi între +2 °C și +6 °C. Ambalat în vid.^FS
+^FO16,276^GB780,0,2^FS
+^FO30,288^AEN,28,15^FDGREUTATE^FS
+^FO30,322^A0N,48,44^FD0,742 kg^FS
+^FO290,288^AEN,28,15^FDPRET/KG^FS
+^FO290,322^A0N,48,44^FD42,90 lei^FS
+^FO540,280^GB256,104,104^FS
+^FO556,288^AEN,28,15^FR^FDPRET^FS
+^FO556,322^A0N,52,48^FR^FD31,83 lei^FS
+^FO16,384^GB780,0,2^FS
+^FO30,398^FDLot:^FS
+^FO210,396^A0N,28,26^FDL2611-14^FS
+^FO30,436^FDData fabricației:^FS
+^FO210,434^A0N,28,26^FD18.11.2026^FS
+^FO30,474^FB380,2,0,L,0^FDA se consuma de preferință înainte de:^FS
+^FO30,506^A0N,44,40^FD18.01.2027^FS
+^FO440,400^BY3,2.5^BEN,120,Y,N^FD290041203183^FS
+^XZ

@@ -1,0 +1,27 @@
+^XA
+^CI28
+^PW812
+^LL609
+^LH0,0
+^FO20,16^A0N,26,24^FDMatboden Ekerö  ·  Manuell delikatessdisk^FS
+^FO20,50^GB772,0,2^FS
+^FO20,62^A0N,46,42^FDRökt skinka, tunnskivad^FS
+^FO20,118^FB500,4,2,L,0^A0N,20,18^FDIngredienser: fläskkött 92 %, vatten, salt, druvsocker, stabiliseringsmedel (E451), antioxidationsmedel (E301), konserveringsmedel (E250). Rökt med bokved.^FS
+^FO540,62^GB252,190,3^FS
+^FO552,72^ADN,18,10^FDJÄMFÖRPRIS^FS
+^FO552,96^A0N,30,28^FD189,00 kr/kg^FS
+^FO552,140^ADN,18,10^FDNETTOVIKT^FS
+^FO552,164^A0N,30,28^FD0,348 kg^FS
+^FO552,208^ADN,18,10^FDSTYCKPRIS^FS
+^FO20,230^A0N,22,20^FDFörpackad: 2026-11-25^FS
+^FO20,262^GB500,64,64^FS
+^FO34,272^A0N,48,44^FR^FDBäst före 2026-12-04^FS
+^FO540,262^GB252,64,64^FS
+^FO540,270^FB252,1,0,C,0^A0N,52,48^FR^FD65,77 kr^FS
+^FO20,344^A0N,22,20^FDFörvaras vid högst +4 °C. Öppnad förpackning: förbrukas inom 3 dagar.^FS
+^FO20,376^A0N,20,18^FDUrsprung: Sverige^FS
+^FO300,376^A0N,20,18^FDParti L2611-25B^FS
+^FO120,410^BY3,3^BEN,120,Y,N^FD239312006577^FS
+^FO560,420^ADN,18,10^FDPLU 3120^FS
+^FO560,448^ADN,18,10^FDVåg 2  Exp 14^FS
+^XZ

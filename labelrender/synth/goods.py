@@ -391,7 +391,8 @@ def _descriptions(decisions: list[Decision]) -> None:
             mark_variable(d, "what the goods are made of", 0.6, leading_spaces(d),
                           ("material" if whole else "composition", 0.6))  # "97% CO 3% EA"
             continue
-        if not _description_like(text) or _heads_a_value(texts, d):
+        if not _description_like(text) or _heads_a_value(texts, d) \
+                or _heads_a_barcode(decisions, d):
             continue
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
@@ -416,6 +417,15 @@ def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
             shapes.has_digits(o.text, 1)
             or o.source.font_height >= 1.8 * s.font_height and len(o.text.strip()) <= 4)
         for o in texts if o is not d)
+
+
+def _heads_a_barcode(decisions: list[Decision], d: Decision) -> bool:
+    """One to three words right above a barcode, flush with it: its caption ("IMEI 1",
+    "WLAN MAC" over their Code 128s)."""
+    s = d.source
+    return len(d.text.split()) <= 3 and any(
+        o.source.is_barcode and 0 < o.source.ry - s.ry <= 2 * max(s.font_height, 12)
+        and abs(o.source.rx - s.rx) <= 24 for o in decisions)
 
 
 def _subtitle(texts: list[Decision], top: Decision) -> Decision | None:

@@ -397,7 +397,9 @@ CAPTION_NAMES = {
              "taric code", "zolltarif nr", "warennummer"),
     **_words("weight", "net wt", "net weight", "gross wt", "gross weight", "net mass",
              "poids net", "poids brut", "peso neto", "peso netto", "nettogewicht",
-             "bruttogewicht", "nettovikt", "waga netto"),
+             "bruttogewicht", "nettovikt", "waga netto",
+             # a weight captioned by "net" or "gross" alone, or by its unit in words
+             "net", "gross", "netto", "brutto", "nettó", "bruttó", "kilos", "kilograms"),
     **_words("country_of_origin", "country of origin", "origin country", "coo", "herkunft",
              "herkunftsangabe", "origine", "provenienza", "ursprung", "pochodzenie", "původ",
              "puvod", "provenance", "procedencia",
@@ -431,8 +433,11 @@ CAPTION_NAMES = {
     **_words("rma_number", "rma", "rma #", "rma no", "rma number", "return authorization",
              "return authorisation", "return auth", "ra #", "ra no", "retourennummer",
              "numéro de retour", "numero di reso", "número de devolución"),
-    **_words("reason_code", "reason", "reason code", "return reason", "retourengrund",
-             "motif de retour", "motivo del reso", "motivo de devolución"),
+    # "Reason:" is the reason an integrator names; a code only where the caption says so
+    **_words("reason", "reason", "grund", "motif", "motivo", "reden", "powód"),
+    **_words("reason_code", "reason code", "grund code", "code motif"),
+    **_words("return_reason", "return reason", "retourengrund", "rücksendegrund",
+             "motif de retour", "motivo del reso", "motivo de devolución", "retourreden"),
     # Who made, packed or sold it: a person or their number.
     **_words("employee", "employee", "mitarbeiter", "vendeur", "vendedor", "verkäufer",
              "venditore", "prepared by", "preparado por", "elaborado por", "préparé par",

@@ -533,3 +533,16 @@ def test_who_did_it_after_by_is_the_operator(line: str) -> None:
     decision = one_line(line, 24)
     assert (decision.variable, decision.name) == (True, "operator")
     assert one_line("BY3", 60).name != "operator"
+
+
+def test_words_right_above_a_barcode_caption_it_on_a_label_of_goods() -> None:
+    """"IMEI 1" and "WLAN MAC" over their Code 128s are captions, not descriptions."""
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO220,20^A0N,30,28^FDNova X5 5G^FS"
+        "^FO560,22^A0N,22,20^FDModel: NX5-256-MB^FS"
+        "^FO20,110^A0N,18,18^FDIMEI 1^FS^FO20,132^BY2^BCN,60,N^FD356789104523418^FS"
+        "^FO20,200^A0N,22,20^FD356789104523418^FS"
+        "^FO420,110^A0N,18,18^FDWLAN MAC^FS^FO420,132^BY2^BCN,60,N^FD3CA62F8B14E7^FS"
+        "^FO420,200^A0N,22,20^FD3C:A6:2F:8B:14:E7^FS^FO440,420^A0N,22,20^FDLot: L26329B^FS"
+        "^FO64,388^BY2^BEN,60,Y,N^FD697140815521^FS^FO440,448^A0N,22,20^FDEUR 499.00^FS^XZ")
+    assert "IMEI 1" not in values.values() and "WLAN MAC" not in values.values()

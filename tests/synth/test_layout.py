@@ -1582,3 +1582,16 @@ def test_phones_on_a_parcel_with_no_address_block_found_are_the_recipients_then_
                      "^FO40,774^A0N,24,22^FDTel. 03-6817420^FS^XZ")
     assert values["ship_to_phone"] == "054-7731902"
     assert values["ship_from_phone"].endswith("03-6817420")
+
+
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("Netto", "18 420 kg", "weight"), ("Brutto", "18 505 kg", "weight"),
+    ("Kilos", "14,30", "weight"),  # a weight captioned by "net", "gross" or its unit in words
+    ("Reason", "Damaged in transit", "reason"),  # the reason, a code only where it says so
+    ("Motivo", "Talla pequeña", "reason"),
+])
+def test_short_captions_of_weights_and_reasons(caption: str, value: str, name: str) -> None:
+    values = _values("^XA^CI28^PW812^LL406^FO40,100^A0N,20,18^FD" + caption + "^FS"
+                     "^FO40,124^A0N,34,32^FD" + value + "^FS"
+                     "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
+    assert values[name] == value

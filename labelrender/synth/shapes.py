@@ -17,6 +17,7 @@ from .vocabulary import (
     CAPTION_NAMES,
     COLON_ROLES,
     COUNTRIES,
+    DATE_ABBREVIATIONS,
     DATE_EVENTS,
     NATIVE_CAPTIONS,
 )
@@ -387,7 +388,11 @@ def is_date_name(name: str) -> bool:
 
 def event_date(caption: str) -> str | None:
     """The date an event in a caption names: "Entrega estimada" -> ``delivery_date``."""
-    for word in re.findall(r"[^\W\d_]+", caption.lower()):
+    words = re.findall(r"[^\W\d_]+", caption.lower())
+    if words and words[0] in DATE_ABBREVIATIONS and re.match(
+            r"\s*[^\W\d_]+\s*[.:]", caption):  # "Lev. 26.11.2026", "Del: 28/11"
+        return DATE_ABBREVIATIONS[words[0]]
+    for word in words:
         for start, name in DATE_EVENTS.items():
             if word.startswith(start):
                 return name

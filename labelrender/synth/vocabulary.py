@@ -2524,9 +2524,9 @@ DATE_EVENTS = {
     **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
     **dict.fromkeys(["ingevroren", "eingefroren", "congelé", "congele", "congelado",
                      "congelato", "frozen", "fryst"], "manufacture_date"),
-    **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "stampat", "vytišt", "vytist",
-                     "wydruk", "tulost", "utskr", "afgedrukt", "geprint", "issued", "émis",
-                     "emitid", "emess", "ausgestellt"], "print_date"),
+    **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "impres", "édit", "stampat",
+                     "vytišt", "vytist", "wydruk", "tulost", "utskr", "afgedrukt", "geprint",
+                     "issued", "émis", "emitid", "emess", "ausgestellt"], "print_date"),
     **dict.fromkeys(["ship", "versand", "versend", "expédi", "expedi", "spedi", "envío",
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
                      "sendt", "lähet"], "ship_date"),
@@ -2538,7 +2538,18 @@ DATE_EVENTS = {
     **dict.fromkeys(["receiv", "rcvd", "eingang", "récept", "recept", "recibid", "ricevut",
                      "ontvang"], "received_date"),
     **dict.fromkeys(["born", "nata", "nato", "née", "geboren", "geb", "nacid", "urodz",
-                     "naroz", "dob"], "date_of_birth"),
+                     "naroz", "dob", "nasc"], "date_of_birth"),
+    **dict.fromkeys(["slaught", "schlacht", "abattu", "abattag", "macell", "sacrific",
+                     "slakt", "slagt", "ubój", "uboj"], "slaughter_date"),
+}
+# Abbreviations that say which date only as a whole word before it ("Lev. 26.11.2026",
+# "Del: 28/11/26", "EMB. 24/11/2026", "gedr. 23-11-26", "f. 12.04.1951").
+DATE_ABBREVIATIONS = {
+    **dict.fromkeys(["lev", "del", "dlv", "deliv", "zust"], "delivery_date"),
+    **dict.fromkeys(["emb", "pkd", "verp"], "pack_date"),
+    **dict.fromkeys(["gedr", "impr", "impreso", "impresso", "édité", "edité", "gedrukt"],
+                    "print_date"),
+    **dict.fromkeys(["f", "geb", "nasc", "nac", "ur"], "date_of_birth"),
 }
 
 # Country names as address blocks print them, in English and their own language,

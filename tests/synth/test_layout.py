@@ -1595,3 +1595,13 @@ def test_short_captions_of_weights_and_reasons(caption: str, value: str, name: s
                      "^FO40,124^A0N,34,32^FD" + value + "^FS"
                      "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
     assert values[name] == value
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Lev. 26.11.2026", "delivery_date"), ("EMB. 24/11/2026", "pack_date"),
+    ("gedr. 23-11-26", "print_date"), ("Impreso 24/11/2026", "print_date"),
+    ("f. 12.04.1951", "date_of_birth"), ("Schlachtdatum: 02.11.2026", "slaughter_date"),
+])
+def test_a_word_or_abbreviation_before_a_date_says_which(line: str, name: str) -> None:
+    values = _one_line(line)
+    assert list(values) == [name] and line.endswith(values[name])

@@ -130,9 +130,11 @@ def refine(decisions: list[Decision]) -> None:
     """Read a label of goods as one: descriptions, prices, identifiers, locations."""
     if not decisions or not is_goods_label(decisions):
         return
+    headed = _headed_blocks(decisions)
     for d in decisions:
         if d.variable and d.name and PARTY.match(d.name) \
-                and not (d.name.startswith("ship_to_") and d.prefix_len):
+                and not (d.name.startswith("ship_to_") and d.prefix_len) \
+                and d.name.split("_")[1] not in headed:
             # (a recipient after its caption, "Empfänger: ...", is no maker's address)
             _owners_address(d)
             if made_in(d.text):
@@ -455,6 +457,36 @@ def _description_like(text: str) -> bool:
     if bilingual_caption(text):
         return False
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
+
+
+def _headed_blocks(decisions: list[Decision]) -> set[str]:
+    """The parties ("to", "from") whose uncaptioned block starts right under a caption
+    of words ("An Lohnbearbeiter", "Baustelle:" and its value): an address the label
+    is sent to, not its maker's."""
+    tops: dict[str, Decision] = {}
+    for d in decisions:
+        match = PARTY.match(d.name or "") if d.variable and not d.source.is_barcode else None
+        if match and not d.prefix_len:
+            role = d.name.split("_")[1] if d.name else ""
+            if role not in tops or d.source.ry < tops[role].source.ry:
+                tops[role] = d
+    headed = set()
+    for role, top in tops.items():
+        t = top.source
+        above = [o for o in decisions if o is not top and not o.source.is_barcode and o.text
+                 and 0 < t.ry - o.source.ry <= 2.2 * max(t.font_height, 12)
+                 and abs(o.source.rx - t.rx) <= 40 and not PARTY.match(o.name or "")]
+        line = max(above, key=lambda o: o.source.ry, default=None)
+        words = top.text.split()
+        if len(words) in (2, 3) and shapes.address_role(words[0] + ":") \
+                and shapes.words_only(top.text):
+            headed.add(role)  # its first line a caption too: "An Lohnbearbeiter"
+            top.variable, top.value, top.prefix_len, top.name = False, None, 0, None
+            top.reason, top.certainty = "caption of a party's block", 0.7
+        elif line is not None and (line.text.strip().endswith(":") or "caption" in line.reason
+                                 or shapes.address_role(line.text.split()[0] + ":")):
+            headed.add(role)
+    return headed
 
 
 def _owners_address(d: Decision) -> None:

@@ -7,6 +7,8 @@ written specimen tube and GS1 case label), cut to the fields a rule is about.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from labelrender.synth import goods
@@ -16,6 +18,7 @@ from labelrender.synth.engine import SynthesisRequest, make_engine
 from labelrender.synth.source import read_first_label
 
 ENGINE = make_engine("heuristic")
+LABELS = Path(__file__).resolve().parents[2] / "benchmarks" / "synthesis_labels"
 
 
 def draft_values(zpl: str) -> dict[str, str]:
@@ -546,3 +549,12 @@ def test_words_right_above_a_barcode_caption_it_on_a_label_of_goods() -> None:
         "^FO420,200^A0N,22,20^FD3C:A6:2F:8B:14:E7^FS^FO440,420^A0N,22,20^FDLot: L26329B^FS"
         "^FO64,388^BY2^BEN,60,Y,N^FD697140815521^FS^FO440,448^A0N,22,20^FDEUR 499.00^FS^XZ")
     assert "IMEI 1" not in values.values() and "WLAN MAC" not in values.values()
+
+
+def test_a_block_under_a_caption_on_a_label_of_goods_is_where_it_goes_not_the_maker() -> None:
+    """An accompanying note for outside work: the subcontractor's block under "An
+    Lohnbearbeiter" changes with every note; the maker's line at the top does not."""
+    label = LABELS / "dev_de_warenbegleitschein_lohnbeschichtung.zpl"
+    values = draft_values(label.read_text(encoding="utf-8"))
+    assert values.get("ship_to_postal_city") == "73066 Uhingen"
+    assert "An Lohnbearbeiter" not in values.values()

@@ -49,6 +49,8 @@ _DATE_FORMATS = (
     (re.compile(r"\d{2} [A-Z]{3} \d{4}"), "%d %b %Y"),
     (re.compile(r"(?<!\d)20\d{6}(?!\d)"), "%Y%m%d"),
     (re.compile(r"\d{2}\.\d{2}\.\d{2}(?!\d)"), "%d.%m.%y"),
+    (re.compile(r"\d{2}-\d{2}-\d{2}(?!\d)"), "%d-%m-%y"),
+    (re.compile(r"\d{2}/\d{2}/\d{2}(?!\d)"), "%d/%m/%y"),
     (re.compile(r"(?<![\d-])20\d{2}-\d{2}(?![\d-])"), "%Y-%m"),
     (re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"), "%m/%d"),
 )
@@ -251,8 +253,8 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
         head = caption.group(0) if caption else ""
         value = parties[party.group(1)].value(party.group(2), text)
         return _clean(head + value, field, ascii_only)
-    if first in ("date", "ship_date", "print_date", "expiry_date", "delivery_date",
-                 "manufacture_date", "date_of_birth"):
+    if any(m == "date" or m.endswith(("_date", "_until")) or m == "date_of_birth"
+           for m in meaning.split("|")):  # a day's date, of whichever event: a new valid one
         value = _date_value(rng, text)
         if value:
             return _clean(value, field, ascii_only)

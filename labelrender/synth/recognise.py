@@ -63,7 +63,9 @@ def starts_with_phone(text: str) -> bool:
     caption = _PHONE_CAPTION.match(stripped)
     number = re.match(r"\+?[\d ()./-]{6,20}", stripped[caption.end():]) if caption else None
     return number is not None and 6 <= sum(c.isdigit() for c in number.group()) <= 15
-_DATE = re.compile(r"^\d{1,2}[./-]\d{1,2}[./-]\d{2,4}$|^\d{4}[./-]\d{2}[./-]\d{2}$")
+# (a day and a month are both 31 or less: "42/3/14" is a flat's door, not a date)
+_DAY = r"(?:0?[1-9]|[12]\d|3[01])"
+_DATE = re.compile(rf"^{_DAY}[./-]{_DAY}[./-]\d{{2,4}}$|^\d{{4}}[./-]\d{{2}}[./-]\d{{2}}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
 # Month names and abbreviations in the carriers' languages (English, German, French,
 # Spanish, Italian, Dutch, Nordic, Polish), for dates such as "Mar 11, 2024",

@@ -369,3 +369,12 @@ def test_a_country_named_in_two_languages() -> None:
     # As the probe dev_be_bpost_pickup_bilingue: "Belgique / België" ends the sender.
     assert shapes.is_country("Belgique / België")
     assert not shapes.is_country("Belgique / Bruxelles")
+
+
+@pytest.mark.parametrize(("text", "date"), [
+    ("12/3/14", True), ("31.12.2026", True), ("2026-11-25", True),
+    ("42/3/14", False), ("7/45/26", False),  # a flat's door ("Kaiserstraße 42/3/14"), no day
+])
+def test_a_date_has_a_day_and_a_month_that_can_be(text: str, date: bool) -> None:
+    found = recognise.text_value(text)
+    assert (found is not None and found[0] == "date") is date

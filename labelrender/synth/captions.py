@@ -211,7 +211,8 @@ def caption_values(decisions: list[Decision]) -> None:
             text = words.text.strip() + ":"  # colon printed in a column of its own caption
             words.variable, words.value, words.prefix_len, words.name = False, None, 0, None
             words.reason, words.certainty = "caption, its colon in a column of its own", 0.8
-        known = shapes.is_known_caption(text) or shapes.is_caption(text)
+        known = shapes.is_known_caption(text) or shapes.is_caption(text) \
+            or _described(text)
         dating = not known and _dating_caption(text)  # (it says which date only of a date)
         if not (known or dating) or _unit_after_number(decisions, caption):
             continue
@@ -234,7 +235,8 @@ def caption_values(decisions: list[Decision]) -> None:
         if not target.variable:
             wordy = not shapes.has_digits(target.text, 1)
             below = target.source.ry - caption.source.ry > 8 and not (
-                name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text))
+                name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text)
+                                             or _described(text))
                 and target.source.font_height <= 2 * caption.source.font_height
                 or name[0] == "routing_code" and name[1] >= 0.85 and len(target.text) <= 20
                 and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"
@@ -280,6 +282,13 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
 # The dates a caption of unknown words still names surely: when goods expire, were made
 # or are due (a receipt's or a collection's date is often just "date" to an integrator).
 _DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "delivery_date", "due_date"})
+
+
+def _described(text: str) -> bool:
+    """A caption that is, as a whole, the word for "description" in another language
+    ("Descrizione", "Benennung", "Popis", "Produs"), alone over the goods' name."""
+    return shapes.caption_name(text) == ("description", 0.6) and shapes.words_only(text) \
+        and len(text.split()) <= 2
 
 
 def _dating_caption(text: str) -> bool:

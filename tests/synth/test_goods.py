@@ -558,3 +558,14 @@ def test_a_block_under_a_caption_on_a_label_of_goods_is_where_it_goes_not_the_ma
     values = draft_values(label.read_text(encoding="utf-8"))
     assert values.get("ship_to_postal_city") == "73066 Uhingen"
     assert "An Lohnbearbeiter" not in values.values()
+
+
+@pytest.mark.parametrize(("label", "start"), [
+    ("dev_it_pallet_gdo_sscc", "Spaghetti n.5"),  # under "DESCRIZIONE"
+    ("dev_mx_autopartes_caja_aiag", "BALATA DELANTERA"),  # under "DESCRIPCIÓN"
+    ("dev_ro_mobila_colet_dulap", "Dulap 3"),  # under "Produs"
+])
+def test_the_word_for_description_over_the_goods_name_in_other_languages(label: str,
+                                                                          start: str) -> None:
+    values = draft_values((LABELS / f"{label}.zpl").read_text(encoding="utf-8"))
+    assert any(value.startswith(start) for value in values.values())

@@ -235,6 +235,8 @@ def caption_name(caption: str) -> tuple[str, float]:
     caption of the vocabulary is sure, an unknown one only names the field."""
     if _PER_UNIT.search(caption):
         return "unit_price", 0.85  # "€/kg", "Price £/kg", "$ per lb"
+    if re.fullmatch(r"\s*C[óÓ]D\.?\s*:?\s*", caption, re.IGNORECASE):
+        return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]

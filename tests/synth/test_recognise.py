@@ -378,3 +378,11 @@ def test_a_country_named_in_two_languages() -> None:
 def test_a_date_has_a_day_and_a_month_that_can_be(text: str, date: bool) -> None:
     found = recognise.text_value(text)
     assert (found is not None and found[0] == "date") is date
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Cód.", "part_number"), ("CÓD:", "part_number"),  # "código", with its accent
+    ("COD", "cod_amount"), ("Cod.", "cod_amount"),  # cash on delivery
+])
+def test_cod_with_an_accent_is_a_code_not_cash_on_delivery(caption: str, name: str) -> None:
+    assert shapes.caption_name(caption)[0] == name

@@ -344,6 +344,11 @@ CAPTION_NAMES = {
              "verbauort", "abladestelle", "door", "dock door", "dock", "tor", "ladetor",
              "přihrádka", "prihradka", "fach", "scomparto", "vak",
              "rampe", "quai", "muelle", "porta", "portão", "dok", "laadperron", "lastport"),
+    # The digits a picker reads back by voice to confirm the place: its check digits.
+    **_words("check_digits", "check", "check digit", "check digits", "chk", "chk digit",
+             "check no", "prüfziffer", "prüfziffern", "kontrollziffer", "chiffre de contrôle",
+             "cifra di controllo", "dígito de control", "dígito verificador",
+             "controlecijfer", "kontrollsiffra", "cyfra kontrolna", "kontrolní číslice"),
     **_words("asset_number", "asset", "asset no", "asset #", "asset tag", "asset id",
              "asset number", "inventory no", "inventory #", "inventar nr", "inventarnummer",
              "inv nr", "anlagennummer", "equipment id", "equipment no", "equipment #"),

@@ -1589,6 +1589,7 @@ def test_phones_on_a_parcel_with_no_address_block_found_are_the_recipients_then_
     ("Kilos", "14,30", "weight"),  # a weight captioned by "net", "gross" or its unit in words
     ("Reason", "Damaged in transit", "reason"),  # the reason, a code only where it says so
     ("Motivo", "Talla pequeña", "reason"),
+    ("CHECK", "72", "check_digits"),  # the digits a picker reads back at the bin
 ])
 def test_short_captions_of_weights_and_reasons(caption: str, value: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO40,100^A0N,20,18^FD" + caption + "^FS"

@@ -295,9 +295,12 @@ def _dating_caption(text: str) -> bool:
     """A caption of a few words that says when goods expire, were made or are due
     ("Data di scadenza", "SHELF LIFE EXP", "Piegādes datums", "À consommer jusqu'au /
     Te gebruiken tot"), though not of the vocabulary as a whole: it names only a date."""
+    if not shapes.words_only(text) or any(len(half.split()) > 7 for half in text.split(" / ")):
+        return False
     name, sure = shapes.caption_name(text)
-    return sure >= 0.6 and name in _DATES_OF_GOODS and shapes.words_only(text) \
-        and all(len(half.split()) <= 5 for half in text.split(" / "))
+    # (or one or two words of an event: "Zustellung", "Livraison" over a date)
+    return sure >= 0.6 and name in _DATES_OF_GOODS \
+        or len(text.split()) <= 2 and shapes.event_date(text) in _DATES_OF_GOODS
 
 
 def _symbology_named(d: Decision) -> bool:

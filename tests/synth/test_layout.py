@@ -1563,6 +1563,10 @@ def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
 @pytest.mark.parametrize(("caption", "name"), [
     ("Piegādes datums", "delivery_date"),  # Latvian: no caption of the vocabulary as a whole
     ("À consommer jusqu'au / Te gebruiken tot", "expiry_date"),  # in French and Dutch
+    ("À consommer de préférence avant le", "expiry_date"),  # six words
+    ("Zustellung", "delivery_date"), ("Livraison", "delivery_date"),  # an event's word
+    ("Uiterste gebruiksdatum", "expiry_date"),  # ("geb..." here is no birth)
+    ("納品日", "delivery_date"),
 ])
 def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"

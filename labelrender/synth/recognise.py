@@ -355,6 +355,14 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "tracking_number", 0.55  # a bag tag's or DHL's Identcode: a parcel's number
     if _CARRIER_SSCC.fullmatch(code):
         return "tracking_number", 0.9
+    bracketed = re.sub(r"\s", "", _CODE128_CODES.sub("", data))
+    if symbology == "BC" and re.fullmatch(r"(?:\(\d{2,4}\)[^()]+)+", bracketed):
+        # GS1-128 data in UCC/EAN mode with its AIs in brackets: "(01)150...(15)280531"
+        found = _gs1_ais(code)
+        if bracketed.count("(") >= 2 and (found is None or found[0] != "sscc"):
+            return "barcode_data", 0.8  # several values in one symbol: a record
+        if found is not None:
+            return found
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
         found = _gs1_ais(code)

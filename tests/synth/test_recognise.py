@@ -386,3 +386,13 @@ def test_a_date_has_a_day_and_a_month_that_can_be(text: str, date: bool) -> None
 ])
 def test_cod_with_an_accent_is_a_code_not_cash_on_delivery(caption: str, name: str) -> None:
     assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("data", "name"), [
+    ("(01)15060123456780(15)280531(10)L26330B", "barcode_data"),  # several AIs: a record
+    ("(01)19401234567013(3101)000250", "barcode_data"),
+    ("(00)354149630002318760", "sscc"), ("(420)30253", "routing_code"),  # one AI: its key
+])
+def test_gs1_data_with_its_ais_in_brackets(data: str, name: str) -> None:
+    found = recognise.barcode_data(data, "BC")
+    assert found is not None and found[0] == name

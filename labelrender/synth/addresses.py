@@ -753,6 +753,14 @@ _SALUTATION = re.compile(r"(?:frau|herr|firma|familie|fam\.?|mr\.?|mrs\.?|ms\.?|
                          r"mlle|sig\.?|sig\.ra|sr\.?|sra\.?|pan|pani|hr\.?|fr\.?)", re.IGNORECASE)
 
 
+# A county printed on a line of its own between the town and the postcode (Ireland,
+# Britain): "Co. Kildare", "County Cork", "West Yorkshire", "Greater Manchester".
+_COUNTY = re.compile(r"(?:Co\.?|County|Contae)\s+[A-ZÁÉÍÓÚ][\w'-]+|[A-Z][\w-]*shire|"
+                     r"(?:West|East|North|South)\s+(?:Yorkshire|Sussex|Midlands|Lothian|Ayrshire)|"
+                     r"Greater\s+(?:London|Manchester)|Merseyside|Tyne and Wear|Cornwall|Devon|"
+                     r"Kent|Essex|Surrey|Norfolk|Suffolk|Cumbria|Somerset|Dorset", re.IGNORECASE)
+
+
 _HONORIFIC = re.compile(r"(?:様|御中|殿|先生|女士|小姐|(?<=\s)(?:sama|dono|onchu|onchū))\s*$",
                         re.IGNORECASE)
 # A person named with a salutation: "Mme Laure Castagnier", "Herr Jan Kühn".
@@ -828,6 +836,17 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                                         or recognise.EMAIL.fullmatch(x.text.strip())
                                         or x.variable and x.prefix_len  # "Fono: +56 9 ..."
                                         for x in lines[rest[-1] + 1:end]) else None
+    code_alone = [i for i, d in enumerate(lines) if i >= 3 and not d.prefix_len
+                  and re.fullmatch(r"\d{4,5}", d.text.strip())]
+    if town is None and code_alone and (postal is None or postal == code_alone[-1]) \
+            and re.fullmatch(r"[A-ZÀ-Ý][^\W\d_]+(?:-[^\W\d_]+)?", lines[1].text.strip()) \
+            and shapes.has_digits(lines[2].text, 1):
+        town = 1  # name, town, street, then the postcode alone (Hungary: "Budapest" /
+        # "Váci út 47/B." / "1134")
+    if town is not None and town >= 2 and _COUNTY.fullmatch(lines[town].text.strip()) \
+            and shapes.words_only(lines[town - 1].text):
+        town -= 1  # "Hebden Bridge" / "West Yorkshire" / "HX7 8AA": the town is above its
+        # county, and the county an address line
     # A Japanese or Chinese name ends with its honorific ("松本 彩花 様") and may come
     # after the address.
     honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)

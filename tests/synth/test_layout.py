@@ -1610,3 +1610,15 @@ def test_short_captions_of_weights_and_reasons(caption: str, value: str, name: s
 def test_a_word_or_abbreviation_before_a_date_says_which(line: str, name: str) -> None:
     values = _one_line(line)
     assert list(values) == [name] and line.endswith(values[name])
+
+
+def test_a_county_between_the_town_and_the_postcode_is_no_town() -> None:
+    values = _stacked(["Mrs Eleanor Ashworth", "Flat 3", "27 Victoria Road", "Hebden Bridge",
+                       "West Yorkshire", "HX7 8AA"], 300, 195, 35, 28)
+    assert values["ship_to_city"] == "Hebden Bridge"
+
+
+def test_a_hungarian_block_gives_its_town_before_the_street() -> None:
+    values = _stacked(["Címzett:", "Nagy Krisztina", "Szeged", "Kossuth Lajos sgt. 44. 3/12.",
+                       "6722"], 130, 40, 52, 34)
+    assert values["ship_to_city"] == "Szeged"

@@ -626,13 +626,22 @@ _INITIALS_NAME = re.compile(r"(?:[A-Z]\.\s?){1,2}[A-ZÀ-Ý][\wÀ-ÿ'’-]+(?:[ -
                             r"(?=$|[\s,/(])")
 
 
+# A person by given name, or name and surname, with a staff number or an initial:
+# "Ana Ferreira (#118)", "Tóth Gábor (K118)", "Marta S.".
+_GIVEN_NAME = re.compile(r"[A-ZÀ-Ý][a-zß-ÿ]{2,}(?: [A-ZÀ-Ý][a-zß-ÿ]{2,})?"
+                         r"(?: [A-Z]\.| \((?:#|[A-Z]{1,2})\d{1,5}\))")
+
+
 def _people_by_initials(decisions: list[Decision]) -> None:
     """A person's initial and surname under or after a caption of no known word
     ("Closed by:", "Verif.:", "Tester:", "Loader") is who did that step: the label's
     operator, for review."""
     for d in decisions:
+        value = (d.value or "").strip()
         if not d.variable or d.source.is_barcode or d.name_certainty > 0.5 \
-                or "caption" not in d.reason or not _INITIALS_NAME.match((d.value or "").strip()):
+                or "caption" not in d.reason or not (
+                    _INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
+                    and not shapes.is_country(value.split(" (")[0])):
             continue
         d.name, d.name_certainty = "operator", 0.5
 

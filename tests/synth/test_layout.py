@@ -1622,3 +1622,10 @@ def test_a_hungarian_block_gives_its_town_before_the_street() -> None:
     values = _stacked(["Címzett:", "Nagy Krisztina", "Szeged", "Kossuth Lajos sgt. 44. 3/12.",
                        "6722"], 130, 40, 52, 34)
     assert values["ship_to_city"] == "Szeged"
+
+
+@pytest.mark.parametrize("line", ["Kiszedő: Tóth Gábor (K118)", "Contador: Ana Ferreira (#118)",
+                                  "Atendido por: Marta S."])
+def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) -> None:
+    values = _one_line(line)
+    assert list(values) == ["operator"]

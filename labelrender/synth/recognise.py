@@ -418,9 +418,12 @@ _GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 
 def _rated(text: str, unit: str) -> bool:
-    """Not a code that only ends like a rating: "3 A", and no colour is "2 K"."""
+    """Not a code that only ends like a rating: "3 A", "75-2A", and no colour is "2 K"."""
     digits = re.match(r"\d+", text)
     number = int(digits.group(0)) if digits else 0
+    span = re.match(r"(\d+)\s?[-/–]\s?(\d+)(?![.,\d])", text)
+    if span and int(span.group(1)) > int(span.group(2)) and "/" not in span.group(0):
+        return False  # "75-2A" runs downwards: a sort code, no range of ratings
     return not (len(unit) == 1 and number < 10 or unit == "k" and number < 1000)
 
 

@@ -228,6 +228,8 @@ CAPTION_NAMES = {
              "tournée", "route code", "gateway", "facility", "station", "terminal",
              "sorteercode", "sorteer code", "sortiercode", "sortcode", "depo", "trasa",
              "depo trasa", "filiale", "filial", "sortering", "sorteringskod", "origen",
+             "tri", "code tri", "code de tri", "agence", "agence arrivée", "agence départ",
+             "mail run", "run",
              "varış birimi", "varis birimi", "transfer merkezi",
              "çıkış birimi",
              "destino", "ruta", "rota", "percurso", "origin id", "basis",

@@ -396,3 +396,13 @@ def test_cod_with_an_accent_is_a_code_not_cash_on_delivery(caption: str, name: s
 def test_gs1_data_with_its_ais_in_brackets(data: str, name: str) -> None:
     found = recognise.barcode_data(data, "BC")
     assert found is not None and found[0] == name
+
+
+@pytest.mark.parametrize(("caption", "value"), [("Tri", "75-2A"), ("AGENCE ARRIVÉE", "38A"),
+                                                ("MAIL RUN", "R3-12")])
+def test_sort_captions_of_french_and_british_carriers(caption: str, value: str) -> None:
+    """A sort code that ends like a rating ("75-2A" runs downwards) or sits under a
+    carrier's sort caption is the parcel's routing code."""
+    assert shapes.caption_name(caption)[0] == "routing_code"
+    found = recognise.text_value(value)
+    assert found is None or found[0] != "current" or value == "38A"

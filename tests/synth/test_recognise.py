@@ -398,11 +398,11 @@ def test_gs1_data_with_its_ais_in_brackets(data: str, name: str) -> None:
     assert found is not None and found[0] == name
 
 
-@pytest.mark.parametrize(("caption", "value"), [("Tri", "75-2A"), ("AGENCE ARRIVÉE", "38A"),
-                                                ("MAIL RUN", "R3-12")])
-def test_sort_captions_of_french_and_british_carriers(caption: str, value: str) -> None:
-    """A sort code that ends like a rating ("75-2A" runs downwards) or sits under a
-    carrier's sort caption is the parcel's routing code."""
+@pytest.mark.parametrize("caption", ["Tri", "AGENCE ARRIVÉE", "MAIL RUN"])
+def test_sort_captions_of_french_and_british_carriers(caption: str) -> None:
     assert shapes.caption_name(caption)[0] == "routing_code"
-    found = recognise.text_value(value)
-    assert found is None or found[0] != "current" or value == "38A"
+
+
+def test_a_range_that_runs_downwards_is_no_rating() -> None:
+    assert recognise.text_value("75-2A") is None  # a sort code ("Tri" over it)
+    assert recognise.text_value("220-240 V") == ("voltage", 0.7)

@@ -44,8 +44,10 @@ _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temper
                  "1/min": "speed", "bar": "pressure", "psi": "pressure", "kpa": "pressure",
                  "mpa": "pressure", "nm": "torque", "db": "noise", "db(a)": "noise"}
 # A count of things with its unit: "2 st", "12 pcs", "100 uds", "4 Stück".
+# ("db" is Hungarian "darab", pieces; a decibel is written "dB")
 _COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|szt|ks|kpl|pz|"
-                       r"pzs|pezzi|pièces|pce|pces|units|rolls?|bags?|boxes|cartons?)\.?$",
+                       r"pzs|pezzi|pièces|pce|pces|units|rolls?|bags?|boxes|cartons?|kartons?|"
+                       r"(?-i:db)|kos|adet|cs|ctns?)\.?$",
                        re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
@@ -464,7 +466,8 @@ def text_value(text: str) -> Recognised | None:
     if _COUNT_OF.fullmatch(stripped):
         return "quantity", 0.8
     rating = _RATING.fullmatch(stripped)
-    if rating and len(stripped.split()) <= 5 and _rated(stripped, rating.group(1).lower()):
+    if rating and len(stripped.split()) <= 5 and _rated(stripped, rating.group(1).lower()) \
+            and rating.group(1) != "db":
         return _RATING_NAMES[rating.group(1).lower()], 0.7  # "1055 lm", "220-240 V AC"
     if DIMENSIONS.fullmatch(stripped):
         return "dimensions", 0.85

@@ -406,3 +406,12 @@ def test_sort_captions_of_french_and_british_carriers(caption: str) -> None:
 def test_a_range_that_runs_downwards_is_no_rating() -> None:
     assert recognise.text_value("75-2A") is None  # a sort code ("Tri" over it)
     assert recognise.text_value("220-240 V") == ("voltage", 0.7)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("12 db", "quantity"), ("48 Kartons", "quantity"), ("3 CS", "quantity"),
+    ("48 kos", "quantity"), ("69 dB", "noise"),  # "db" is Hungarian for pieces
+])
+def test_counts_of_pieces_and_cases_in_their_languages(text: str, name: str) -> None:
+    found = recognise.text_value(text)
+    assert found is not None and found[0] == name

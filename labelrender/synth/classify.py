@@ -572,6 +572,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _people_by_initials(decisions)
+    _size_systems(decisions)
     if not goods.is_goods_label(decisions):
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
@@ -630,6 +631,22 @@ _INITIALS_NAME = re.compile(r"(?:[A-Z]\.\s?){1,2}[A-ZÀ-Ý][\wÀ-ÿ'’-]+(?:[ -
 # "Ana Ferreira (#118)", "Tóth Gábor (K118)", "Marta S.".
 _GIVEN_NAME = re.compile(r"[A-ZÀ-Ý][a-zß-ÿ]{2,}(?: [A-ZÀ-Ý][a-zß-ÿ]{2,})?"
                          r"(?: [A-Z]\.| \((?:#|[A-Z]{1,2})\d{1,5}\))")
+
+
+# The size systems a shoe or garment label prints side by side ("US 10.5 | UK 9.5 |
+# EUR 44.5 | CM 28.5"): each caption names one size.
+_SIZE_SYSTEMS = frozenset({"us", "usa", "uk", "eu", "eur", "fr", "it", "jp", "cm", "cn", "mx",
+                           "mex", "br", "au", "kr", "de", "int"})
+
+
+def _size_systems(decisions: list[Decision]) -> None:
+    """Two or more values named only by a size system's caption are sizes."""
+    sized = [d for d in decisions if d.variable and not d.source.is_barcode
+             and d.name in _SIZE_SYSTEMS and d.name_certainty <= 0.5
+             and re.fullmatch(r"\d{1,3}(?:[.,]\d)?|[A-Z]{1,3}", (d.value or "").strip())]
+    if len(sized) >= 2:
+        for d in sized:
+            d.name, d.name_certainty = "size", 0.6
 
 
 def _people_by_initials(decisions: list[Decision]) -> None:

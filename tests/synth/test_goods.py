@@ -569,3 +569,8 @@ def test_the_word_for_description_over_the_goods_name_in_other_languages(label: 
                                                                           start: str) -> None:
     values = draft_values((LABELS / f"{label}.zpl").read_text(encoding="utf-8"))
     assert any(value.startswith(start) for value in values.values())
+
+
+def test_sizes_under_their_systems_captions_on_a_shoebox() -> None:
+    values = draft_values((LABELS / "dev_en_shoebox_end_label.zpl").read_text(encoding="utf-8"))
+    assert {"10.5", "9.5", "44.5"} <= {v for k, v in values.items() if k.startswith("size")}

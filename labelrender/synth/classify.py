@@ -574,6 +574,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _people_by_initials(decisions)
     _size_systems(decisions)
     if not goods.is_goods_label(decisions):
+        _notes_to_the_driver(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
@@ -647,6 +648,18 @@ def _size_systems(decisions: list[Decision]) -> None:
     if len(sized) >= 2:
         for d in sized:
             d.name, d.name_certainty = "size", 0.6
+
+
+def _notes_to_the_driver(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, a note in words ("Hinweis: Hebebühne", "Note:
+    consegnare in orario studio 9-13") tells the driver how to deliver it."""
+    if not any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions):
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and d.name == "remarks" and not d.source.is_barcode \
+                and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
+            d.name = "delivery_instructions"
 
 
 def _people_by_initials(decisions: list[Decision]) -> None:

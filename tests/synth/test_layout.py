@@ -1629,3 +1629,8 @@ def test_a_hungarian_block_gives_its_town_before_the_street() -> None:
 def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) -> None:
     values = _one_line(line)
     assert list(values) == ["operator"]
+
+
+def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
+    assert values.get("delivery_instructions") == "Hebebühne"

@@ -170,14 +170,23 @@ def _children(pid: int) -> list[int]:
 def render_process_killed(live: Live) -> None:
     """A render process killed from outside mid-render (as the OOM killer
     does): the sandbox replaces it and the job is retried."""
+    series, lost = "labelrender_worker_render_processes_replaced_total", {"limit": "lost"}
+    before = live.worker.scrape().value(series, **lost)
     caller = live.caller()
     live.in_background(lambda: caller.call(
-        "POST", "/v1/labels", {"zpl": slow_zpl(uuid.uuid4().hex, fields=40)}))
-    time.sleep(0.3)  # the render has started
-    # The worker's forkserver, then the render processes it forked.
-    for server in _children(live.worker.process.pid):
-        for render_process in _children(server):
-            os.kill(render_process, signal.SIGKILL)
+        "POST", "/v1/labels", {"zpl": slow_zpl(uuid.uuid4().hex, fields=100)}))
+    wait_for(lambda: live.worker.scrape().value("labelrender_worker_jobs_in_flight") >= 1,
+             timeout=30, what="the worker to take the render")
+    # Kill the render processes (the worker's forkserver's children) until one dies
+    # mid-render: a single kill after a fixed wait could land before the job reached a
+    # process or after a fast machine had finished it.
+    deadline = time.monotonic() + 20
+    while live.worker.scrape().value(series, **lost) <= before \
+            and time.monotonic() < deadline:
+        for server in _children(live.worker.process.pid):
+            for render_process in _children(server):
+                os.kill(render_process, signal.SIGKILL)
+        time.sleep(0.1)
 
 
 def queued_while_paused(live: Live) -> None:

@@ -124,7 +124,12 @@ def test_renders_run_on_while_slots_move_between_masters(
     assert cluster.slot_counts() != before
     answers = senders.answers
     assert answers["200"] > 0, answers
-    assert set(answers) <= {"200", "503 ServiceUnavailable"}, answers
+    # Only answers a client retries (the spec: 502, 503, 504 are transient): the API
+    # gave up waiting (503), or a render whose settling met its slot mid-move was
+    # answered only after the render timeout (504, rare: the job is still rendered,
+    # billed and stored, as checked below).
+    assert set(answers) <= {"200", "503 ServiceUnavailable", "504 RenderTimeout"}, answers
+    assert answers["504 RenderTimeout"] <= max(1, sum(answers.values()) // 200), answers
     # Every label billed is a label stored, and the other way round, once the
     # renders the API gave up on (its 503s) have finished in the workers.
     for tenant_id, secret in callers:

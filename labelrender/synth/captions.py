@@ -211,8 +211,8 @@ def caption_values(decisions: list[Decision]) -> None:
             text = words.text.strip() + ":"  # colon printed in a column of its own caption
             words.variable, words.value, words.prefix_len, words.name = False, None, 0, None
             words.reason, words.certainty = "caption, its colon in a column of its own", 0.8
-        known = shapes.is_known_caption(text) or shapes.is_caption(text) \
-            or _described(text)
+        described = _described(text)
+        known = shapes.is_known_caption(text) or shapes.is_caption(text) or described
         dating = not known and _dating_caption(text)  # (it says which date only of a date)
         if not (known or dating) or _unit_after_number(decisions, caption):
             continue
@@ -236,7 +236,7 @@ def caption_values(decisions: list[Decision]) -> None:
             wordy = not shapes.has_digits(target.text, 1)
             below = target.source.ry - caption.source.ry > 8 and not (
                 name[0] in _WORDS_BELOW and (name[1] >= 0.85 or shapes.is_caption(text)
-                                             or _described(text))
+                                             or described)
                 and target.source.font_height <= 2 * caption.source.font_height
                 or name[0] == "routing_code" and name[1] >= 0.85 and len(target.text) <= 20
                 and target.text.isupper())  # "ORIGIN" over "CHI", "Ruta" over "NORTE 3"

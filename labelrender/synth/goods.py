@@ -134,7 +134,7 @@ def refine(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name and PARTY.match(d.name) \
                 and not (d.name.startswith("ship_to_") and d.prefix_len) \
-                and d.name.split("_")[1] not in headed:
+                and _party(d) not in headed:
             # (a recipient after its caption, "Empfänger: ...", is no maker's address)
             _owners_address(d)
             if made_in(d.text):
@@ -459,17 +459,21 @@ def _description_like(text: str) -> bool:
     return not (len(words) == 1 and (text.isupper() or text.isalpha()))
 
 
+def _party(d: Decision) -> str:
+    """The party prefix of a decision's name ("ship_to_"), or ""."""
+    match = PARTY.match(d.name or "")
+    return match.group(0) if match else ""
+
+
 def _headed_blocks(decisions: list[Decision]) -> set[str]:
-    """The parties ("to", "from") whose uncaptioned block starts right under a caption
-    of words ("An Lohnbearbeiter", "Baustelle:" and its value): an address the label
-    is sent to, not its maker's."""
+    """The parties (their name's prefix) whose uncaptioned block starts right under a
+    caption of words ("Baustelle:" and its value), or with one ("An Lohnbearbeiter",
+    which this leaves static): an address the label is sent to, not its maker's."""
     tops: dict[str, Decision] = {}
     for d in decisions:
-        match = PARTY.match(d.name or "") if d.variable and not d.source.is_barcode else None
-        if match and not d.prefix_len:
-            role = d.name.split("_")[1] if d.name else ""
-            if role not in tops or d.source.ry < tops[role].source.ry:
-                tops[role] = d
+        role = _party(d) if d.variable and not d.source.is_barcode and not d.prefix_len else ""
+        if role and (role not in tops or d.source.ry < tops[role].source.ry):
+            tops[role] = d
     headed = set()
     for role, top in tops.items():
         t = top.source

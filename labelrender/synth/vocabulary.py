@@ -2551,13 +2551,13 @@ DATE_EVENTS = {
                      "slakt", "slagt", "ubój", "uboj"], "slaughter_date"),
 }
 # Abbreviations that say which date only as a whole word before it ("Lev. 26.11.2026",
-# "Del: 28/11/26", "EMB. 24/11/2026", "gedr. 23-11-26", "f. 12.04.1951").
+# "Del: 28/11/26", "EMB. 24/11/2026", "gedr. 23-11-26", "f. 12.04.1951"); whole words
+# ("Impreso", "Nasc") are DATE_EVENTS' beginnings.
 DATE_ABBREVIATIONS = {
     **dict.fromkeys(["lev", "del", "dlv", "deliv", "zust"], "delivery_date"),
     **dict.fromkeys(["emb", "pkd", "verp"], "pack_date"),
-    **dict.fromkeys(["gedr", "impr", "impreso", "impresso", "édité", "edité", "gedrukt"],
-                    "print_date"),
-    **dict.fromkeys(["f", "geb", "nasc", "nac", "ur"], "date_of_birth"),
+    **dict.fromkeys(["gedr", "impr", "edité", "gedrukt"], "print_date"),
+    **dict.fromkeys(["f", "geb", "nac", "ur"], "date_of_birth"),
 }
 
 # Country names as address blocks print them, in English and their own language,

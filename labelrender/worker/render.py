@@ -49,9 +49,12 @@ from labelrender.worker.sandbox import CallFailed, OverLimit, ProcessLost, Sandb
 
 log = logging.getLogger(__name__)
 
-# A cluster moving a slot or failing over: moments, not faults.
+# A cluster moving a slot or failing over: moments, not faults. A reshard on a
+# loaded machine can hold one slot half moved for longer than 6 s: settling keeps
+# trying for about 19 s, well inside the API's wait for the reply (30 s by default),
+# so the request still gets its answer rather than a 504.
 CLUSTER_MOVING = (TryAgainError, AskError, MovedError, ClusterDownError)
-SETTLE_RETRY_PAUSES_S = (0.1, 0.2, 0.4, 0.8, 1.6, 3.2)
+SETTLE_RETRY_PAUSES_S = (0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 3.2, 3.2, 3.2, 3.2)
 
 # The warm-up's job belongs to no tenant, and its object key to no label.
 WARM_UP_TENANT = "warm-up"
@@ -184,7 +187,7 @@ class JobHandler:
 
     @staticmethod
     def _settle(step: Callable[[], jobs.Settlement]) -> jobs.Settlement:
-        """``step`` (``jobs.finish``), tried again for a few seconds while a
+        """``step`` (``jobs.finish``), tried again for up to about 19 s while a
         Redis Cluster moves the job's slot or fails over (TRYAGAIN, ASK or MOVED
         past the client's own retries, CLUSTERDOWN): the waiting request gets
         its answer instead of the entry waiting out the claim timeout. Safe to

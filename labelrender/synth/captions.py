@@ -44,6 +44,8 @@ def raw_end(source: SourceField, start: int, printed: str,
     return None
 
 
+# How far along its line (in dots) a value beside a caption is in another column.
+_FAR = 200
 # How much larger than its caption a value may be printed for a word that is a
 # caption elsewhere to be read as the value.
 _VALUE_PRINT = 1.8
@@ -71,9 +73,11 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
              and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 12
              and shapes.has_digits(d.text, 1)]
+    # (a value far along the line, "Use by" ... "£5.45", is another column's)
     if cells and not caption.text.strip().endswith((":", "#")) \
             and shapes.caption_name(caption.text)[0] != "description" \
-            and all(shapes.words_only(_unitless(d.text)) for d in beside):  # (goods are words)
+            and all(shapes.words_only(_unitless(d.text)) or d.source.rx - c.rx > _FAR
+                    for d in beside):  # (goods are words)
         return min(cells, key=lambda d: d.source.ry)
     # Words beside a caption in its own print size are the next column's heading
     # ("GTIN" ... "COUNT", "Peso (kg)" ... "Volumen (m3)"): the value is below.
@@ -280,8 +284,10 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
 
 
 # The dates a caption of unknown words still names surely: when goods expire, were made
-# or are due (a receipt's or a collection's date is often just "date" to an integrator).
-_DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "delivery_date", "due_date"})
+# (roasted, bottled) or are due (a receipt's or a collection's date is often just "date"
+# to an integrator).
+_DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "roast_date", "bottling_date",
+                             "delivery_date", "due_date"})
 
 
 def _described(text: str) -> bool:

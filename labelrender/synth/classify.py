@@ -256,8 +256,9 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if _ADDRESS_START.match(text):
         return None
     match = _WORDS_THEN.fullmatch(text)
-    if match is None or shapes.address_role(match.group(1)) is not None:
-        return None
+    if match is None or shapes.address_role(match.group(1)) is not None \
+            or recognise.is_weekday(match.group(1)):
+        return None  # ("WED 26 NOV": the day of the week is the date's)
     caption, value = match.group(1), match.group(2)
     found = recognise.text_value(value)
     name, certainty = shapes.caption_name(caption)

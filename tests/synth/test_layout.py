@@ -989,6 +989,9 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
      {"print_date": "PRINTED 11/25/2026 02:41  LBL-DC-STR REV C"}),
     ("Cód.: VM-RML-214", {"part_number": "VM-RML-214"}),  # "código", not cash on delivery
     ("COD: PKR 2,499", {"cod_amount": "PKR 2,499"}),
+    # a day of the week is the date's, not its caption
+    ("WED 26 NOV", {"date": "WED 26 NOV"}), ("Fr 27.11.2026", {"date": "Fr 27.11.2026"}),
+    ("donderdag 26 november", {"date": "donderdag 26 november"}),
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values
@@ -1567,12 +1570,25 @@ def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
     ("Zustellung", "delivery_date"), ("Livraison", "delivery_date"),  # an event's word
     ("Uiterste gebruiksdatum", "expiry_date"),  # ("geb..." here is no birth)
     ("納品日", "delivery_date"),
+    ("ROASTED ON", "roast_date"), ("BOTTLED", "bottling_date"),  # when the goods were made
 ])
 def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"
                      "^FO30,124^A0N,34,32^FD09.12.2026^FS"
                      "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
     assert values[name] == "09.12.2026"
+
+
+def test_a_caption_names_the_value_under_it_not_one_far_along_its_line() -> None:
+    # As on a café's sandwich label: "Use by" over the day, the price in a column of
+    # its own far to the right on the caption's line.
+    values = _values("^XA^CI28^PW812^LL609^FO16,374^A0N,18,16^FDUse by^FS"
+                     "^FO16,394^A0N,30,28^FDWED 26 NOV^FS"
+                     "^FO176,374^A0N,18,16^FDEnergy per pack^FS"
+                     "^FO176,394^A0N,30,28^FD512 kcal^FS"
+                     "^FO340,380^A0N,60,50^FD£5.45^FS^XZ")
+    assert values["expiry_date"] == "WED 26 NOV"
+    assert values.get("price") == "£5.45"
 
 
 def test_phones_on_a_parcel_with_no_address_block_found_are_the_recipients_then_the_senders(

@@ -304,9 +304,13 @@ def _dating_caption(text: str) -> bool:
     if not shapes.words_only(text) or any(len(half.split()) > 7 for half in text.split(" / ")):
         return False
     name, sure = shapes.caption_name(text)
-    # (or one or two words of an event: "Zustellung", "Livraison" over a date)
+    # (or one or two words of an event: "Zustellung", "Livraison" over a date; or up to
+    # four that end in one, "NEXT EXAMINATION DUE", not a note such as "Consegna su
+    # appuntamento")
+    words = text.split()
     return sure >= 0.6 and name in _DATES_OF_GOODS \
-        or len(text.split()) <= 2 and shapes.event_date(text) in _DATES_OF_GOODS
+        or len(words) <= 2 and shapes.event_date(text) in _DATES_OF_GOODS \
+        or len(words) <= 4 and shapes.event_date(words[-1]) in _DATES_OF_GOODS
 
 
 def _symbology_named(d: Decision) -> bool:

@@ -398,7 +398,15 @@ def event_date(caption: str) -> str | None:
         for start, name in DATE_EVENTS.items():
             if word.startswith(start):
                 return name
+    for word in words:  # a long word of an event ends a compound too: "Avondlevering",
+        for start, name in DATE_EVENTS.items():  # "Anlieferung"
+            if len(start) >= _COMPOUND_HEAD and start in word[2:]:
+                return name
     return None
+
+
+# How long the word of an event is, at least, to be read inside a compound word.
+_COMPOUND_HEAD = 6
 
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
@@ -450,9 +458,13 @@ _AMOUNT = re.compile(r"(?:[^\W\d_]{1,4}\.?\s?)?\d[\d\s.,']*(?:\s?[^\W\d_]{1,4}\.
 _NAMES_BY_KEY: dict[str, str] = {}
 _GLOSSARY_BY_KEY: dict[str, str] = {}
 # The glossary's English names that are kinds of the vocabulary under another name.
+# (the next inspection, service or calibration is the date it is due, as "Next
+# inspection" in English names it)
 _GLOSSARY_KINDS = {"product_name": "description", "year_of_manufacture": "manufacture_date",
                    "packer": "operator", "inspector": "operator", "dock": "location",
-                   "door": "location", "dosage": "dosage_instructions"}
+                   "door": "location", "dosage": "dosage_instructions",
+                   "next_inspection": "due_date", "next_maintenance": "due_date",
+                   "next_calibration": "due_date"}
 
 
 def _glossary() -> dict[str, str]:

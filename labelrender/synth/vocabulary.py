@@ -2520,11 +2520,12 @@ NATIVE_CAPTIONS = {
 # a date value takes such a name ("Delivery: Standard" is no date).
 DATE_EVENTS = {
     **dict.fromkeys(["deliver", "entreg", "livr", "consegn", "zustell", "lieferdat",
-                     "liefertermin", "bezorg", "levering", "leverans", "leverdat", "doruč",
-                     "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
+                     "liefertermin", "lieferung", "bezorg", "levering", "leverans", "leverdat",
+                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
                     "delivery_date"),
+    # (goods sent back by a date are due then: "Rücklieferung", "Retour")
     **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
-                     "splatn"], "due_date"),
+                     "splatn", "rückliefer", "ruckliefer", "retour"], "due_date"),
     **dict.fromkeys(["valid", "gültig", "gultig", "válid", "valable", "geldig", "giltig",
                      "gyldig", "ważn"], "valid_until"),
     **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",

@@ -1571,6 +1571,8 @@ def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
     ("Uiterste gebruiksdatum", "expiry_date"),  # ("geb..." here is no birth)
     ("納品日", "delivery_date"),
     ("ROASTED ON", "roast_date"), ("BOTTLED", "bottling_date"),  # when the goods were made
+    ("NEXT EXAMINATION DUE", "due_date"),  # a few words that end in an event's
+    ("Avondlevering", "delivery_date"), ("Rücklieferung", "due_date"),  # compound words
 ])
 def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"

@@ -146,7 +146,10 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     # a whole caption of the glossary before a word of the vocabulary inside it
     ("Datum výroby", "manufacture_date"), ("MÜŞTERİ ADI", "customer_name"),
     # a first word that means something else in English: no sales order, no mass
-    ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam")])
+    ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam"),
+    # the next inspection, service or calibration: the date it is due
+    ("Prochain contrôle", "due_date"), ("Nächste Wartung", "due_date"),
+    ("Próxima revisión", "due_date")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

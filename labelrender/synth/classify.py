@@ -576,6 +576,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _size_systems(decisions)
     if not goods.is_goods_label(decisions):
         _notes_to_the_driver(decisions)
+        _collected_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
@@ -661,6 +662,16 @@ def _notes_to_the_driver(decisions: list[Decision]) -> None:
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
                 and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
             d.name = "delivery_instructions"
+
+
+def _collected_parcels(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, the day the carrier collected it ("Collected
+    25-11-2026") is the day it was shipped; a sample's collection date stays its own."""
+    if not any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
+            d.name = "ship_date"  # (not "Collected from:" over the sender's name)
 
 
 def _people_by_initials(decisions: list[Decision]) -> None:

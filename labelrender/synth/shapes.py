@@ -256,6 +256,11 @@ def caption_name(caption: str) -> tuple[str, float]:
     halves = caption.split("/")
     if len(halves) == 2 and all(_caption_key(half) for half in halves):
         tries += [_caption_key(half) for half in halves]
+    # "À utiliser avant le", "Gedruckt am": the article or preposition that leads to the
+    # date is no part of the caption
+    bare = _LEADS_TO_DATE.sub("", key)
+    if bare != key and len(bare) >= 4:  # (not "op = op": a word, not an abbreviation)
+        tries.append(bare)
     short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", re.sub(r"(?<=[a-z])\d$", "", key))
     words = short.split(" ") if short else [""]
     tries.append(short)
@@ -300,6 +305,11 @@ def caption_name(caption: str) -> tuple[str, float]:
     if (gloss or "/" in plain) and english:
         plain = english[0]
     return _numbered(snake(plain)) or "field", 0.45
+
+
+# The last word of a caption that leads to its date ("... avant le", "Prodotto il",
+# "Impreso el", "Gedruckt am", "Packed on", "Embalado em", "Verpakt op").
+_LEADS_TO_DATE = re.compile(r"(?<=\w) (?:le|la|il|el|am|on|em|op|den|dne|dnia)$")
 
 
 # A unit printed alone as a caption, as rating plates do: what it measures.

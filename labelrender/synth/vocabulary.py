@@ -2537,7 +2537,8 @@ DATE_EVENTS = {
                      "congelato", "frozen", "fryst"], "manufacture_date"),
     **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "impres", "édit", "stampat",
                      "vytišt", "vytist", "wydruk", "tulost", "utskr", "afgedrukt", "geprint",
-                     "issued", "émis", "emitid", "emess", "ausgestellt"], "print_date"),
+                     "issued", "émis", "emitid", "emess", "ausgestellt", "stand"],
+                    "print_date"),  # ("Stand 24.11.2026": the day the label says it is as of)
     **dict.fromkeys(["ship", "versand", "versend", "expédi", "expedi", "spedi", "envío",
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
                      "sendt", "lähet"], "ship_date"),

@@ -992,6 +992,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     # a day of the week is the date's, not its caption
     ("WED 26 NOV", {"date": "WED 26 NOV"}), ("Fr 27.11.2026", {"date": "Fr 27.11.2026"}),
     ("donderdag 26 november", {"date": "donderdag 26 november"}),
+    ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values
@@ -1647,6 +1648,11 @@ def test_a_hungarian_block_gives_its_town_before_the_street() -> None:
 def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) -> None:
     values = _one_line(line)
     assert list(values) == ["operator"]
+
+
+def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDCollected 25-11-2026^FS"))
+    assert values.get("ship_date") == "25-11-2026"
 
 
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:

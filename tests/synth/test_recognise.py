@@ -149,7 +149,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam"),
     # the next inspection, service or calibration: the date it is due
     ("Prochain contrôle", "due_date"), ("Nächste Wartung", "due_date"),
-    ("Próxima revisión", "due_date")])
+    ("Próxima revisión", "due_date"),
+    # the article or preposition that leads to the date is no part of the caption
+    ("À utiliser avant le", "expiry_date"), ("Ontvangen op", "received_date")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

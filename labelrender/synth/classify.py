@@ -147,6 +147,9 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
+        elif found is not None and found[0] == "value" and name[0] == "unit_price" \
+                and name[1] >= 0.6:
+            pass  # "Kiloprijs € 11,63": an amount, and per what
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):

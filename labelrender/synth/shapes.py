@@ -374,8 +374,9 @@ def _refers(short: str) -> bool:
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".
 _PER_UNIT = re.compile(
     r"(?:[€£$¥]|\b(?:eur|usd|gbp|chf|sek|pln|czk)\b)\s*(?:/|per |pro |au |za )\s*"
-    r"(?:kg|g|100 ?g|l|lb|oz|st|stk|pc|unit)\b|\b(?:price|prix|preis|precio|prezzo|cena|pris) "
-    r"(?:per|pro|au|al|por|za) (?:1 ?)?(?:kg|l|lb|100 ?g|litre|liter)\b", re.I)
+    r"(?:kg|g|100 ?g|l|lb|oz|st|stk|pc|unit)\b|\b(?:price|prix|preis|precio|prezzo|cena|pris|"
+    r"prijs|preço|preco|pret|preț|hinta|cijena|fiyat|ár)(?: ?/ ?| (?:per|pro|au|al|por|za|je|po) )"
+    r"(?:1 ?)?(?:kg|l|lb|100 ?g|litre|liter|litro|kilo)\b", re.I)
 
 
 def _numbered(name: str) -> str:

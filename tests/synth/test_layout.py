@@ -993,6 +993,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("WED 26 NOV", {"date": "WED 26 NOV"}), ("Fr 27.11.2026", {"date": "Fr 27.11.2026"}),
     ("donderdag 26 november", {"date": "donderdag 26 november"}),
     ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
+    ("Kiloprijs € 11,63", {"unit_price": "€ 11,63"}),  # an amount, and per what
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values

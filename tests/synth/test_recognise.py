@@ -180,6 +180,11 @@ def test_prose_after_a_caption_of_prose_is_its_value(text: str, split: int | Non
     assert shapes.caption_split(text) == split
 
 
+@pytest.mark.parametrize("caption", ["Preço/kg", "PRET/KG", "Prijs per liter", "Hinta/kg"])
+def test_a_price_per_kilo_or_litre_in_more_languages_is_a_unit_price(caption: str) -> None:
+    assert shapes.caption_name(caption) == ("unit_price", 0.85)
+
+
 def test_a_price_for_an_amount_is_a_unit_price() -> None:
     assert recognise.text_value("1 kg = 11,64 €") == ("unit_price", 0.85)
     assert recognise.text_value("100 g = 1,29 €") == ("unit_price", 0.85)

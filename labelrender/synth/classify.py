@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from . import badges, goods, recognise, shapes
+from . import badges, goods, recognise, scales, shapes
 from .addresses import address_blocks, parties, pickup_point_address
 from .captions import (
     caption_grid,
@@ -577,7 +577,9 @@ def classify(label: SourceLabel) -> list[Decision]:
     _composite_barcodes(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
-    if not goods.is_goods_label(decisions):
+    if goods.is_goods_label(decisions):
+        scales.refine(decisions)  # (once every field has its name from the layout)
+    else:
         _notes_to_the_driver(decisions)
         _collected_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its

@@ -147,9 +147,9 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
-        elif found is not None and found[0] == "value" and name[0] == "unit_price" \
+        elif found is not None and found[0] == "value" and name[0] in _WHICH_PRICE \
                 and name[1] >= 0.6:
-            pass  # "Kiloprijs € 11,63": an amount, and per what
+            pass  # "Kiloprijs € 11,63", "Was £24.99": an amount, and which
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
@@ -195,6 +195,9 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 
 
+# Captions that say which of a label's prices an amount is: per unit, before a
+# markdown, recommended.
+_WHICH_PRICE = frozenset({"unit_price", "was_price", "rrp"})
 # Attributes of goods whose value is a word or two: "Kleur wit", "Size L", "Grade A".
 _ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavour", "flavor",
                          "style", "shade", "finish", "breed", "species", "category"})

@@ -994,6 +994,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("donderdag 26 november", {"date": "donderdag 26 november"}),
     ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
     ("Kiloprijs € 11,63", {"unit_price": "€ 11,63"}),  # an amount, and per what
+    ("Was £24.99", {"was_price": "£24.99"}),  # or before a markdown
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values

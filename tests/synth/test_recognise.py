@@ -151,7 +151,12 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Prochain contrôle", "due_date"), ("Nächste Wartung", "due_date"),
     ("Próxima revisión", "due_date"),
     # the article or preposition that leads to the date is no part of the caption
-    ("À utiliser avant le", "expiry_date"), ("Ontvangen op", "received_date")])
+    ("À utiliser avant le", "expiry_date"), ("Ontvangen op", "received_date"),
+    # which date, in more languages: best before, expires, kept for pick-up until,
+    # filled, posted, issued
+    ("CONSUMIR PREF. ANTES:", "expiry_date"), ("Utgår:", "expiry_date"),
+    ("Odbierz do:", "expiry_date"), ("Dolum Tarihi", "manufacture_date"),
+    ("Feladás", "ship_date"), ("Hakko:", "print_date")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

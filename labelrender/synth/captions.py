@@ -371,6 +371,7 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             name = ("description", 0.7)  # "Produkt / Product" over the goods' name
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
+                or name[1] < 0.6 and _sort_code_of_a_parcel(decisions, target) \
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
         name = _for_words(name, target.text)
@@ -382,6 +383,16 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+
+
+def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:
+    """A code of letters and digits printed large on a parcel with a recipient ("MDP-03",
+    "DSU 8-3", "044 DO"): a sort code, whatever unknown words caption it ("Sucursal
+    distribución", "Delivery Unit", "Empfangs-NL"); a number alone may be a count or a
+    class."""
+    return target.name == "routing_code" and target.reason == "short code in a large font" \
+        and shapes.has_letters(target.text) \
+        and any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions)
 
 
 def table_rows(decisions: list[Decision]) -> None:

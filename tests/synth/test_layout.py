@@ -1652,6 +1652,14 @@ def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) ->
     assert list(values) == ["operator"]
 
 
+@pytest.mark.parametrize("caption", ["Delivery Unit", "Sucursal distribución", "Empfangs-NL"])
+def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
+        caption: str) -> None:
+    values = _values(on_a_parcel(f"^FO536,30^A0N,20,20^FD{caption}^FS"
+                                 "^FO536,56^A0N,62,60^FDDSU 8-3^FS"))
+    assert values.get("routing_code") == "DSU 8-3"
+
+
 def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDCollected 25-11-2026^FS"))
     assert values.get("ship_date") == "25-11-2026"

@@ -586,13 +586,18 @@ def classify(label: SourceLabel) -> list[Decision]:
         _notes_to_the_driver(decisions)
         _collected_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
-            if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
+            if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
+                    and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
                 # table of goods
             elif d.variable and d.name == "location" and d.reason == "data shape location" \
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+# A size by letters ("M", "XL"): a parcel locker's compartment, no measure.
+_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L", re.IGNORECASE)
 
 
 def _counted_after_words(text: str) -> bool:

@@ -438,6 +438,10 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     value = value.strip()
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
+    if name[0] == "piece_count" and re.fullmatch(r"0\d{2,}|\d{7,}", value):
+        # "CARTON NO." over "0612", "Packstück-Nr." over "105334812": no count starts
+        # with a zero or runs to millions; the package's own number
+        return "serial_number", min(name[1], 0.7)
     if name[0] == "class" and value in _NMFC_CLASSES:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:

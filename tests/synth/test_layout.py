@@ -995,6 +995,9 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
     ("Kiloprijs € 11,63", {"unit_price": "€ 11,63"}),  # an amount, and per what
     ("Was £24.99", {"was_price": "£24.99"}),  # or before a markdown
+    # a package's own number under a caption of a count: no count starts with a zero
+    ("Packstück-Nr.: 105334812", {"serial_number": "105334812"}),
+    ("CARTON NO. 0612", {"serial_number": "0612"}),
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values
@@ -1658,6 +1661,12 @@ def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
     values = _values(on_a_parcel(f"^FO536,30^A0N,20,20^FD{caption}^FS"
                                  "^FO536,56^A0N,62,60^FDDSU 8-3^FS"))
     assert values.get("routing_code") == "DSU 8-3"
+
+
+def test_a_lockers_size_by_letter_is_no_parcels_dimensions() -> None:
+    values = _values(on_a_parcel("^FO420,34^A0N,20,20^FDSuurus^FS"
+                                 "^FO440,60^A0N,80,70^FDM^FS"))
+    assert values.get("size") == "M"
 
 
 def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:

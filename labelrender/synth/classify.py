@@ -171,6 +171,8 @@ def _text(d: Decision) -> None:
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
+        if head.lower() in _UNTIL or recognise.is_weekday(head):
+            head = ""  # ("bis 12.12.2026": the date's own word, no caption)
         name = shapes.caption_name(head) if head.replace("-", "").isalpha() else ("text", 0.3)
         # "Order 1234", "PO 5521": a caption word without a colon names the value
         # an unknown word names it for review ("Ticket 0187": ticket)
@@ -251,6 +253,9 @@ _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (
 _SELF_NAMED = frozenset({"weight", "location", "dimensions", "email", "value"})
 
 
+# "Until" before a date, in the labels' languages: part of a deadline, no caption.
+_UNTIL = frozenset({"until", "till", "bis", "iki", "tot", "hasta", "até", "fino", "entro",
+                    "jusqu'au", "avant", "före", "inden", "innen", "mennessä", "ig", "pana"})
 _PAGE = re.compile(r"page|seite|página|pagina|strona|sida|side|sivu|oldal|strana", re.I)
 
 
@@ -263,8 +268,9 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
         return None
     match = _WORDS_THEN.fullmatch(text)
     if match is None or shapes.address_role(match.group(1)) is not None \
-            or recognise.is_weekday(match.group(1)):
-        return None  # ("WED 26 NOV": the day of the week is the date's)
+            or recognise.is_weekday(match.group(1)) or match.group(1).lower() in _UNTIL:
+        return None  # ("WED 26 NOV", "iki 2026-12-03": the day of the week, or "until",
+        # is the date's)
     caption, value = match.group(1), match.group(2)
     found = recognise.text_value(value)
     name, certainty = shapes.caption_name(caption)

@@ -19,6 +19,7 @@ from .vocabulary import (
     COUNTRIES,
     DATE_ABBREVIATIONS,
     DATE_EVENTS,
+    DATE_NEXT,
     NATIVE_CAPTIONS,
 )
 
@@ -413,7 +414,7 @@ def event_date(caption: str) -> str | None:
         for start, name in DATE_EVENTS.items():  # "Anlieferung"
             if len(start) >= _COMPOUND_HEAD and start in word[2:]:
                 return name
-    return None
+    return "due_date" if any(word.startswith(DATE_NEXT) for word in words) else None
 
 
 # How long the word of an event is, at least, to be read inside a compound word.

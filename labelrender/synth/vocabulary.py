@@ -2554,6 +2554,10 @@ DATE_EVENTS = {
     **dict.fromkeys(["slaught", "schlacht", "abattu", "abattag", "macell", "sacrific",
                      "slakt", "slagt", "ubój", "uboj"], "slaughter_date"),
 }
+# Words of "next": the next inspection or service ("Próx. verif.", "Nächste Prüfung") is
+# when one is due, unless another word says which event ("Prochaine livraison").
+DATE_NEXT = ("próx", "prox", "prochain", "nächst", "naechst", "volgend", "nästa", "następn",
+             "nastepn", "seuraav")
 # Abbreviations that say which date only as a whole word before it ("Lev. 26.11.2026",
 # "Del: 28/11/26", "EMB. 24/11/2026", "gedr. 23-11-26", "f. 12.04.1951"); whole words
 # ("Impreso", "Nasc") are DATE_EVENTS' beginnings.

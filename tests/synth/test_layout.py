@@ -992,6 +992,7 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
     # a day of the week is the date's, not its caption
     ("WED 26 NOV", {"date": "WED 26 NOV"}), ("Fr 27.11.2026", {"date": "Fr 27.11.2026"}),
     ("donderdag 26 november", {"date": "donderdag 26 november"}),
+    ("bis 12.12.2026", {"date": "bis 12.12.2026"}),  # and so is "until"
     ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
     ("Kiloprijs € 11,63", {"unit_price": "€ 11,63"}),  # an amount, and per what
     ("Was £24.99", {"was_price": "£24.99"}),  # or before a markdown
@@ -1579,6 +1580,7 @@ def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
     ("ROASTED ON", "roast_date"), ("BOTTLED", "bottling_date"),  # when the goods were made
     ("NEXT EXAMINATION DUE", "due_date"),  # a few words that end in an event's
     ("Avondlevering", "delivery_date"), ("Rücklieferung", "due_date"),  # compound words
+    ("Próx. verif.:", "due_date"),  # the next check: when it is due
 ])
 def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"

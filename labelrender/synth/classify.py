@@ -586,6 +586,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _composite_barcodes(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    _times_of_dates(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -681,6 +682,21 @@ def _notes_to_the_driver(decisions: list[Decision]) -> None:
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
                 and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
             d.name = "delivery_instructions"
+
+
+def _times_of_dates(decisions: list[Decision]) -> None:
+    """A time of day printed right under a date that its caption named ("EXPIRES" over
+    "29 DEC 2026", then "23:59") is the hour of that same event: the expiry time."""
+    for d in decisions:
+        if not d.variable or d.name != "time" or d.source.is_barcode:
+            continue
+        s = d.source
+        dates = [e for e in decisions if e.variable and not e.source.is_barcode
+                 and (e.name or "").endswith("_date") and abs(e.source.rx - s.rx) <= 20
+                 and 0 < s.ry - e.source.ry <= 2.5 * e.source.font_height]
+        if dates:
+            event = max(dates, key=lambda e: e.source.ry).name or ""
+            d.name = event.removesuffix("_date") + "_time"
 
 
 def _collected_parcels(decisions: list[Decision]) -> None:

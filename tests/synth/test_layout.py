@@ -1164,6 +1164,13 @@ def test_a_caption_over_a_date_in_a_larger_print_names_it() -> None:
     assert values["expiry_date"] == "29 DEC 2026"
 
 
+def test_a_time_under_a_named_date_is_that_events_hour() -> None:
+    zpl = ("^XA^PW812^LL812^FO426,520^A0N,22,20^FDEXPIRES^FS^FO426,552^A0N,48,44^FD29 DEC 2026^FS"
+           "^FO426,606^A0N,36,32^FD23:59^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("expiry_time") == "23:59"
+
+
 def test_a_phone_line_with_more_after_the_number_is_the_partys_phone() -> None:
     # As the written de_dhl_ecommerce_cn22: the phone and the e-mail on one line.
     values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",

@@ -156,7 +156,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     # filled, posted, issued
     ("CONSUMIR PREF. ANTES:", "expiry_date"), ("Utgår:", "expiry_date"),
     ("Odbierz do:", "expiry_date"), ("Dolum Tarihi", "manufacture_date"),
-    ("Feladás", "ship_date"), ("Hakko:", "print_date")])
+    ("Feladás", "ship_date"), ("Hakko:", "print_date"),
+    # a parcel locker, where the recipient picks the parcel up
+    ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

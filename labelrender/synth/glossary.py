@@ -1589,6 +1589,10 @@ GLOSSARY: dict[str, str] = {
     **_words("dimensions", "dimensions du colis", "dimensioni collo", "medidas del bulto",
              "dimensiones del bulto", "dimensões do volume", "afmetingen colli"),
     **_words("cod_amount", "montant à encaisser", "importo da incassare", "remboursbedrag"),
+    # How many items or order lines, as "Items" counts them in English.
+    **_words("quantity", "positionen", "artigos", "artículos", "articoli", "artikelen",
+             "artiklar", "artikler", "tuotteet", "pozycje", "položky", "tételek", "nb uc",
+             "gönderi adedi"),
     **_words("pickup_point", "ophaalpunt", "paštomatas", "pakiautomaat", "pakomāts",
              "pakomats", "pakettiautomaatti", "noutopisteen tunnus", "pakkeautomat",
              "paketautomat"),

@@ -158,7 +158,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Odbierz do:", "expiry_date"), ("Dolum Tarihi", "manufacture_date"),
     ("Feladás", "ship_date"), ("Hakko:", "print_date"),
     # a parcel locker, where the recipient picks the parcel up
-    ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point")])
+    ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point"),
+    # how many items or order lines
+    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

@@ -44,6 +44,8 @@ def raw_end(source: SourceField, start: int, printed: str,
     return None
 
 
+# How far along its line (in dots) a value beside a caption is in another column.
+_FAR = 200
 # How much larger than its caption a value may be printed for a word that is a
 # caption elsewhere to be read as the value.
 _VALUE_PRINT = 1.8
@@ -71,9 +73,11 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     cells = [d for d in candidates if 0 < d.source.ry - c.ry <= max(reach, 4 * c.font_height)
              and abs(d.source.rx - c.rx) <= 30 and len(d.text) <= 12
              and shapes.has_digits(d.text, 1)]
+    # (a value far along the line, "Use by" ... "£5.45", is another column's)
     if cells and not caption.text.strip().endswith((":", "#")) \
             and shapes.caption_name(caption.text)[0] != "description" \
-            and all(shapes.words_only(_unitless(d.text)) for d in beside):  # (goods are words)
+            and all(shapes.words_only(_unitless(d.text)) or d.source.rx - c.rx > _FAR
+                    for d in beside):  # (goods are words)
         return min(cells, key=lambda d: d.source.ry)
     # Words beside a caption in its own print size are the next column's heading
     # ("GTIN" ... "COUNT", "Peso (kg)" ... "Volumen (m3)"): the value is below.
@@ -280,8 +284,10 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
 
 
 # The dates a caption of unknown words still names surely: when goods expire, were made
-# or are due (a receipt's or a collection's date is often just "date" to an integrator).
-_DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "delivery_date", "due_date"})
+# (roasted, bottled) or are due (a receipt's or a collection's date is often just "date"
+# to an integrator).
+_DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "roast_date", "bottling_date",
+                             "delivery_date", "due_date"})
 
 
 def _described(text: str) -> bool:
@@ -298,9 +304,13 @@ def _dating_caption(text: str) -> bool:
     if not shapes.words_only(text) or any(len(half.split()) > 7 for half in text.split(" / ")):
         return False
     name, sure = shapes.caption_name(text)
-    # (or one or two words of an event: "Zustellung", "Livraison" over a date)
+    # (or one or two words of an event: "Zustellung", "Livraison" over a date; or up to
+    # four that end in one, "NEXT EXAMINATION DUE", not a note such as "Consegna su
+    # appuntamento")
+    words = text.split()
     return sure >= 0.6 and name in _DATES_OF_GOODS \
-        or len(text.split()) <= 2 and shapes.event_date(text) in _DATES_OF_GOODS
+        or len(words) <= 2 and shapes.event_date(text) in _DATES_OF_GOODS \
+        or len(words) <= 4 and shapes.event_date(words[-1]) in _DATES_OF_GOODS
 
 
 def _symbology_named(d: Decision) -> bool:
@@ -361,6 +371,7 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             name = ("description", 0.7)  # "Produkt / Product" over the goods' name
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
+                or name[1] < 0.6 and _sort_code_of_a_parcel(decisions, target) \
                 or name[1] < 0.85 and target.name == "description":
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
         name = _for_words(name, target.text)
@@ -372,6 +383,16 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+
+
+def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:
+    """A code of letters and digits printed large on a parcel with a recipient ("MDP-03",
+    "DSU 8-3", "044 DO"): a sort code, whatever unknown words caption it ("Sucursal
+    distribución", "Delivery Unit", "Empfangs-NL"); a number alone may be a count or a
+    class."""
+    return target.name == "routing_code" and target.reason == "short code in a large font" \
+        and shapes.has_letters(target.text) \
+        and any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions)
 
 
 def table_rows(decisions: list[Decision]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from . import badges, goods, recognise, shapes
+from . import badges, goods, recognise, scales, shapes
 from .addresses import address_blocks, parties, pickup_point_address
 from .captions import (
     caption_grid,
@@ -147,6 +147,9 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
+        elif found is not None and found[0] == "value" and name[0] in _WHICH_PRICE \
+                and name[1] >= 0.6:
+            pass  # "Kiloprijs € 11,63", "Was £24.99": an amount, and which
         elif found is not None and not shape_only and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
@@ -168,6 +171,8 @@ def _text(d: Decision) -> None:
         _variable(d, "short code in a large font", 0.7, indent, ("routing_code", 0.7))
     elif shapes.data_digits(text, 4) and len(_PROSE.findall(text)) < 4:
         head = text.split()[0].rstrip(".:#") if len(text.split()) in (2, 3) else ""
+        if head.lower() in _UNTIL or recognise.is_weekday(head):
+            head = ""  # ("bis 12.12.2026": the date's own word, no caption)
         name = shapes.caption_name(head) if head.replace("-", "").isalpha() else ("text", 0.3)
         # "Order 1234", "PO 5521": a caption word without a colon names the value
         # an unknown word names it for review ("Ticket 0187": ticket)
@@ -192,6 +197,9 @@ def _text(d: Decision) -> None:
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
 
 
+# Captions that say which of a label's prices an amount is: per unit, before a
+# markdown, recommended.
+_WHICH_PRICE = frozenset({"unit_price", "was_price", "rrp"})
 # Attributes of goods whose value is a word or two: "Kleur wit", "Size L", "Grade A".
 _ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavour", "flavor",
                          "style", "shade", "finish", "breed", "species", "category"})
@@ -245,6 +253,9 @@ _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (
 _SELF_NAMED = frozenset({"weight", "location", "dimensions", "email", "value"})
 
 
+# "Until" before a date, in the labels' languages: part of a deadline, no caption.
+_UNTIL = frozenset({"until", "till", "bis", "iki", "tot", "hasta", "até", "fino", "entro",
+                    "jusqu'au", "avant", "före", "inden", "innen", "mennessä", "ig", "pana"})
 _PAGE = re.compile(r"page|seite|página|pagina|strona|sida|side|sivu|oldal|strana", re.I)
 
 
@@ -256,8 +267,10 @@ def _words_then_value(d: Decision, indent: int) -> int | None:
     if _ADDRESS_START.match(text):
         return None
     match = _WORDS_THEN.fullmatch(text)
-    if match is None or shapes.address_role(match.group(1)) is not None:
-        return None
+    if match is None or shapes.address_role(match.group(1)) is not None \
+            or recognise.is_weekday(match.group(1)) or match.group(1).lower() in _UNTIL:
+        return None  # ("WED 26 NOV", "iki 2026-12-03": the day of the week, or "until",
+        # is the date's)
     caption, value = match.group(1), match.group(2)
     found = recognise.text_value(value)
     name, certainty = shapes.caption_name(caption)
@@ -573,16 +586,25 @@ def classify(label: SourceLabel) -> list[Decision]:
     _composite_barcodes(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
-    if not goods.is_goods_label(decisions):
+    _times_of_dates(decisions)
+    if goods.is_goods_label(decisions):
+        scales.refine(decisions)  # (once every field has its name from the layout)
+    else:
         _notes_to_the_driver(decisions)
+        _collected_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
-            if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d):
+            if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
+                    and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
                 d.name = "dimensions"  # dimensions; a garment's is its size, as in a
                 # table of goods
             elif d.variable and d.name == "location" and d.reason == "data shape location" \
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+# A size by letters ("M", "XL"): a parcel locker's compartment, no measure.
+_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L", re.IGNORECASE)
 
 
 def _counted_after_words(text: str) -> bool:
@@ -660,6 +682,31 @@ def _notes_to_the_driver(decisions: list[Decision]) -> None:
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
                 and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
             d.name = "delivery_instructions"
+
+
+def _times_of_dates(decisions: list[Decision]) -> None:
+    """A time of day printed right under a date that its caption named ("EXPIRES" over
+    "29 DEC 2026", then "23:59") is the hour of that same event: the expiry time."""
+    for d in decisions:
+        if not d.variable or d.name != "time" or d.source.is_barcode:
+            continue
+        s = d.source
+        dates = [e for e in decisions if e.variable and not e.source.is_barcode
+                 and (e.name or "").endswith("_date") and abs(e.source.rx - s.rx) <= 20
+                 and 0 < s.ry - e.source.ry <= 2.5 * e.source.font_height]
+        if dates:
+            event = max(dates, key=lambda e: e.source.ry).name or ""
+            d.name = event.removesuffix("_date") + "_time"
+
+
+def _collected_parcels(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, the day the carrier collected it ("Collected
+    25-11-2026") is the day it was shipped; a sample's collection date stays its own."""
+    if not any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
+            d.name = "ship_date"  # (not "Collected from:" over the sender's name)
 
 
 def _people_by_initials(decisions: list[Decision]) -> None:

@@ -79,9 +79,20 @@ _MONTH = (r"(?:jan(?:uar[iy]?|vier)?|feb(?:ruar[iy]?)?|f[ée]v(?:r(?:ier)?)?|m[�
           r"nov(?:ember|embre)?|d[eé]c(?:ember|embre)?|de[zc]|dic(?:iembre|embre)?|"
           r"sty|lut|kwi|cze|lip|sie|wrz|pa[zź]|lis|gru)\.?")
 _WEEKDAY = r"(?:mon|tue|wed|thu|fri|sat|sun|mo|di|mi|do|fr|sa|so|lun|mar|mer|jeu|ven|sam|dim)\.?"
+# A day of the week alone: the day-dot labels of a kitchen's rotation.
+_DAY_NAMES = (
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|"
+    r"donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
+    r"lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|"
+    r"domenica|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|"
+    r"segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira|maandag|dinsdag|"
+    r"woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|"
+    r"söndag|mandag|tirsdag|lørdag|søndag|poniedziałek|wtorek|środa|czwartek|piątek|sobota|"
+    r"niedziela)")
+_DAY_NAME = re.compile(rf"^{_DAY_NAMES}\.?$", re.IGNORECASE)
 _TIME = r"\d{1,2}[:.h]\d{2}(?::\d{2})?\s?(?:[ap]\.?m?\.?)?"
 _NAMED_DATE = re.compile(
-    rf"^(?:{_WEEKDAY}\s*[-,]?\s*)?(?:\d{{1,2}}\.?[\s-]?{_MONTH}(?:[\s-]?\d{{2,4}})?|"
+    rf"^(?:(?:{_WEEKDAY}|{_DAY_NAMES})\s*[-,]?\s*)?(?:\d{{1,2}}\.?[\s-]?{_MONTH}(?:[\s-]?\d{{2,4}})?|"
     rf"{_MONTH}\s\d{{1,2}}(?:st|nd|rd|th)?,?(?:\s\d{{4}})?)(?:,?\s+{_TIME})?$", re.IGNORECASE)
 _DATE_AND_TIME = re.compile(
     rf"^(?:\d{{1,2}}[./-]\d{{1,2}}[./-]\d{{2,4}}|\d{{4}}[./-]\d{{2}}[./-]\d{{2}}),?\s+"
@@ -127,16 +138,15 @@ _TEMPERATURE = re.compile(rf"^(?:[^\W\d_]{{2,12}}\s+)?{_DEGREE}(?:\s?°\s?[CF]?)
 # A passenger's name as airlines print it: "TREMBLAY/ISABELLE MS".
 _PASSENGER = re.compile(r"^[^\W\d_]{2,}(?:[ -][^\W\d_]{2,})?/[^\W\d_]{2,}(?: [^\W\d_]+)?"
                         r" (?:MR|MRS|MS|MISS|MSTR|DR|CHD|INF)$")
-# A day of the week alone: the day-dot labels of a kitchen's rotation.
-_DAY_NAME = re.compile(
-    r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|"
-    r"donnerstag|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|"
-    r"lunedì|lunedi|martedì|martedi|mercoledì|mercoledi|giovedì|giovedi|venerdì|venerdi|sabato|"
-    r"domenica|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|"
-    r"segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira|maandag|dinsdag|"
-    r"woensdag|donderdag|vrijdag|zaterdag|zondag|måndag|tisdag|onsdag|torsdag|fredag|lördag|"
-    r"söndag|mandag|tirsdag|lørdag|søndag|poniedziałek|wtorek|środa|czwartek|piątek|sobota|"
-    r"niedziela)\.?$", re.IGNORECASE)
+
+
+def is_weekday(word: str) -> bool:
+    """A day of the week, whole or abbreviated ("WED", "Fr.", "jueves"): before a date
+    it is part of the date, not a caption."""
+    return re.fullmatch(_WEEKDAY, word, re.IGNORECASE) is not None \
+        or _DAY_NAME.fullmatch(word) is not None
+
+
 _ABV = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:\s?/\s?vol\.?)?)$", re.I)
 # A length of time alone: "10 min", "168 hours", "8 Std.".
 _DURATION = re.compile(r"^\d{1,4}(?:[.,]\d)?\s?(?:min|mins|minutes?|minuten|h|hrs?|hours?|std|"
@@ -147,7 +157,8 @@ _DATE_CODE = re.compile(r"^(?:WK|KW|CW|DC|D/C|YYWW)\s?:?\s?(?:\d{2}[0-5]\d|[0-5]
                         re.IGNORECASE)
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
 _CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
-_WEEKDAY_DAY_MONTH = re.compile(rf"^{_WEEKDAY}\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}\.?$", re.I)
+_WEEKDAY_DAY_MONTH = re.compile(rf"^(?:{_WEEKDAY}|{_DAY_NAMES})\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}"
+                                rf"(?:\.?|[./-]\d{{2,4}})$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort
 # ("CA 902 1-00", "ID 834 9-01 X", "NL 1011 0-01").
 _UPS_ROUTING = re.compile(r"[A-Z]{2} \d{3,4} \d-\d{2}(?: [A-Z])?")

@@ -19,6 +19,7 @@ from .vocabulary import (
     COUNTRIES,
     DATE_ABBREVIATIONS,
     DATE_EVENTS,
+    DATE_NEXT,
     NATIVE_CAPTIONS,
 )
 
@@ -256,6 +257,11 @@ def caption_name(caption: str) -> tuple[str, float]:
     halves = caption.split("/")
     if len(halves) == 2 and all(_caption_key(half) for half in halves):
         tries += [_caption_key(half) for half in halves]
+    # "À utiliser avant le", "Gedruckt am": the article or preposition that leads to the
+    # date is no part of the caption
+    bare = _LEADS_TO_DATE.sub("", key)
+    if bare != key and len(bare) >= 4:  # (not "op = op": a word, not an abbreviation)
+        tries.append(bare)
     short = re.sub(r"(?:\s(?:no|nr|#|number|id|\d+))+$", "", re.sub(r"(?<=[a-z])\d$", "", key))
     words = short.split(" ") if short else [""]
     tries.append(short)
@@ -300,6 +306,11 @@ def caption_name(caption: str) -> tuple[str, float]:
     if (gloss or "/" in plain) and english:
         plain = english[0]
     return _numbered(snake(plain)) or "field", 0.45
+
+
+# The last word of a caption that leads to its date ("... avant le", "Prodotto il",
+# "Impreso el", "Gedruckt am", "Packed on", "Embalado em", "Verpakt op").
+_LEADS_TO_DATE = re.compile(r"(?<=\w) (?:le|la|il|el|am|on|em|op|den|dne|dnia)$")
 
 
 # A unit printed alone as a caption, as rating plates do: what it measures.
@@ -364,8 +375,9 @@ def _refers(short: str) -> bool:
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".
 _PER_UNIT = re.compile(
     r"(?:[€£$¥]|\b(?:eur|usd|gbp|chf|sek|pln|czk)\b)\s*(?:/|per |pro |au |za )\s*"
-    r"(?:kg|g|100 ?g|l|lb|oz|st|stk|pc|unit)\b|\b(?:price|prix|preis|precio|prezzo|cena|pris) "
-    r"(?:per|pro|au|al|por|za) (?:1 ?)?(?:kg|l|lb|100 ?g|litre|liter)\b", re.I)
+    r"(?:kg|g|100 ?g|l|lb|oz|st|stk|pc|unit)\b|\b(?:price|prix|preis|precio|prezzo|cena|pris|"
+    r"prijs|preço|preco|pret|preț|hinta|cijena|fiyat|ár)(?: ?/ ?| (?:per|pro|au|al|por|za|je|po) )"
+    r"(?:1 ?)?(?:kg|l|lb|100 ?g|litre|liter|litro|kilo)\b", re.I)
 
 
 def _numbered(name: str) -> str:
@@ -398,7 +410,15 @@ def event_date(caption: str) -> str | None:
         for start, name in DATE_EVENTS.items():
             if word.startswith(start):
                 return name
-    return None
+    for word in words:  # a long word of an event ends a compound too: "Avondlevering",
+        for start, name in DATE_EVENTS.items():  # "Anlieferung"
+            if len(start) >= _COMPOUND_HEAD and start in word[2:]:
+                return name
+    return "due_date" if any(word.startswith(DATE_NEXT) for word in words) else None
+
+
+# How long the word of an event is, at least, to be read inside a compound word.
+_COMPOUND_HEAD = 6
 
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
@@ -419,6 +439,10 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     value = value.strip()
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
+    if name[0] == "piece_count" and re.fullmatch(r"0\d{2,}|\d{7,}", value):
+        # "CARTON NO." over "0612", "Packstück-Nr." over "105334812": no count starts
+        # with a zero or runs to millions; the package's own number
+        return "serial_number", min(name[1], 0.7)
     if name[0] == "class" and value in _NMFC_CLASSES:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:
@@ -450,9 +474,13 @@ _AMOUNT = re.compile(r"(?:[^\W\d_]{1,4}\.?\s?)?\d[\d\s.,']*(?:\s?[^\W\d_]{1,4}\.
 _NAMES_BY_KEY: dict[str, str] = {}
 _GLOSSARY_BY_KEY: dict[str, str] = {}
 # The glossary's English names that are kinds of the vocabulary under another name.
+# (the next inspection, service or calibration is the date it is due, as "Next
+# inspection" in English names it)
 _GLOSSARY_KINDS = {"product_name": "description", "year_of_manufacture": "manufacture_date",
                    "packer": "operator", "inspector": "operator", "dock": "location",
-                   "door": "location", "dosage": "dosage_instructions"}
+                   "door": "location", "dosage": "dosage_instructions",
+                   "next_inspection": "due_date", "next_maintenance": "due_date",
+                   "next_calibration": "due_date"}
 
 
 def _glossary() -> dict[str, str]:

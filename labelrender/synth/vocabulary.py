@@ -321,9 +321,11 @@ CAPTION_NAMES = {
              "année de fabrication", "anno di costruzione", "anno di fabbricazione",
              "año de fabricación", "ano de fabrico", "bouwjaar", "tillverkningsår",
              "rok produkcji", "rok výroby", "valmistusvuosi", "yom"),
+    # (wine and spirits are bottled, not packed: the bottling date is when they were made)
+    **_words("bottling_date", "bottled", "bottled on", "abgefüllt", "abgefüllt am",
+             "mis en bouteille le", "imbottigliato il", "embotellado", "engarrafado"),
     **_words("pack_date", "packed", "packed on", "pack date", "date packed", "packing date",
-             "bottled", "bottled on", "abgefüllt", "abgefüllt am", "mis en bouteille le",
-             "imbottigliato il", "embotellado", "abgepackt",
+             "abgepackt",
              "abgepackt am", "verpackt am", "packdatum", "emballé le", "date d emballage",
              "confezionato il", "fecha de envasado", "envasado", "pakdatum", "förpackad",
              "data pakowania", "csomagolva"),
@@ -687,7 +689,7 @@ NATIVE_CAPTIONS = {
     **_words("storage", "условия хранения", "хранение", "хранить"),
     **_words("storage_temperature", "температура хранения"),
     **_words("price", "цена", "сумма", "итого", "цена руб", "розничная цена"),
-    **_words("old_price", "старая цена"),
+    **_words("was_price", "старая цена"),
     **_words("unit_price", "цена за", "цена за кг", "цена за 1 кг", "цена за единицу",
              "цена за шт", "цена за 100 г", "цена за литр", "цена за 1 л", "цена за л"),
     **_words("barcode", "штрихкод", "штрих-код", "штрих код"),
@@ -2518,23 +2520,25 @@ NATIVE_CAPTIONS = {
 # a date value takes such a name ("Delivery: Standard" is no date).
 DATE_EVENTS = {
     **dict.fromkeys(["deliver", "entreg", "livr", "consegn", "zustell", "lieferdat",
-                     "liefertermin", "bezorg", "levering", "leverans", "leverdat", "doruč",
-                     "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
+                     "liefertermin", "lieferung", "bezorg", "levering", "leverans", "leverdat",
+                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
                     "delivery_date"),
+    # (goods sent back by a date are due then: "Rücklieferung", "Retour")
     **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
-                     "splatn"], "due_date"),
+                     "splatn", "rückliefer", "ruckliefer", "retour"], "due_date"),
     **dict.fromkeys(["valid", "gültig", "gultig", "válid", "valable", "geldig", "giltig",
                      "gyldig", "ważn"], "valid_until"),
     **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",
                      "tostat"], "roast_date"),
     **dict.fromkeys(["bottl", "abgefüllt", "abgefullt", "embotell", "imbottigl",
-                     "mis en bouteille"], "bottling_date"),
+                     "mis en bouteille", "engarraf"], "bottling_date"),
     **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
     **dict.fromkeys(["ingevroren", "eingefroren", "congelé", "congele", "congelado",
                      "congelato", "frozen", "fryst"], "manufacture_date"),
     **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "impres", "édit", "stampat",
                      "vytišt", "vytist", "wydruk", "tulost", "utskr", "afgedrukt", "geprint",
-                     "issued", "émis", "emitid", "emess", "ausgestellt"], "print_date"),
+                     "issued", "émis", "emitid", "emess", "ausgestellt", "stand"],
+                    "print_date"),  # ("Stand 24.11.2026": the day the label says it is as of)
     **dict.fromkeys(["ship", "versand", "versend", "expédi", "expedi", "spedi", "envío",
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
                      "sendt", "lähet"], "ship_date"),
@@ -2550,6 +2554,10 @@ DATE_EVENTS = {
     **dict.fromkeys(["slaught", "schlacht", "abattu", "abattag", "macell", "sacrific",
                      "slakt", "slagt", "ubój", "uboj"], "slaughter_date"),
 }
+# Words of "next": the next inspection or service ("Próx. verif.", "Nächste Prüfung") is
+# when one is due, unless another word says which event ("Prochaine livraison").
+DATE_NEXT = ("próx", "prox", "prochain", "nächst", "naechst", "volgend", "nästa", "następn",
+             "nastepn", "seuraav")
 # Abbreviations that say which date only as a whole word before it ("Lev. 26.11.2026",
 # "Del: 28/11/26", "EMB. 24/11/2026", "gedr. 23-11-26", "f. 12.04.1951"); whole words
 # ("Impreso", "Nasc") are DATE_EVENTS' beginnings.

@@ -574,3 +574,20 @@ def test_the_word_for_description_over_the_goods_name_in_other_languages(label: 
 def test_sizes_under_their_systems_captions_on_a_shoebox() -> None:
     values = draft_values((LABELS / "dev_en_shoebox_end_label.zpl").read_text(encoding="utf-8"))
     assert {"10.5", "9.5", "44.5"} <= {v for k, v in values.items() if k.startswith("size")}
+
+
+@pytest.mark.parametrize(("weight", "per_unit", "total"), [
+    ("0,312 kg", "29,80 €", "9,30 €"),  # by the kilo, the price per kilo printed larger
+    ("452 g", "12,800", "57,856"),  # by 100 g, in won
+])
+def test_a_scales_weight_times_its_price_per_unit_is_the_price(weight: str, per_unit: str,
+                                                              total: str) -> None:
+    # As a cheese counter's scale label: the weight, the price per kilo and the price
+    # to pay side by side, under captions that say little.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO14,72^A0N,30,28^FDComté AOP 18 mois^FS"
+        "^FO14,196^A0N,22,20^FDLOT C261104^FS^FO200,196^A0N,22,20^FDEMB. 24/11/2026^FS"
+        f"^FO14,302^A0N,26,24^FD{weight}^FS^FO150,302^A0N,26,24^FD{per_unit}^FS"
+        f"^FO300,290^A0N,48,44^FD{total}^FS^FO14,344^BEN,60,Y,N^FD239812000930^FS^XZ")
+    assert values.get("unit_price") == per_unit
+    assert values.get("price") == total

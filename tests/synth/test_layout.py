@@ -989,6 +989,16 @@ def test_a_block_over_a_phone_without_caption_or_postcode() -> None:
      {"print_date": "PRINTED 11/25/2026 02:41  LBL-DC-STR REV C"}),
     ("Cód.: VM-RML-214", {"part_number": "VM-RML-214"}),  # "código", not cash on delivery
     ("COD: PKR 2,499", {"cod_amount": "PKR 2,499"}),
+    # a day of the week is the date's, not its caption
+    ("WED 26 NOV", {"date": "WED 26 NOV"}), ("Fr 27.11.2026", {"date": "Fr 27.11.2026"}),
+    ("donderdag 26 november", {"date": "donderdag 26 november"}),
+    ("bis 12.12.2026", {"date": "bis 12.12.2026"}),  # and so is "until"
+    ("Stand 24.11.2026", {"print_date": "24.11.2026"}),  # the day a shelf label is as of
+    ("Kiloprijs € 11,63", {"unit_price": "€ 11,63"}),  # an amount, and per what
+    ("Was £24.99", {"was_price": "£24.99"}),  # or before a markdown
+    # a package's own number under a caption of a count: no count starts with a zero
+    ("Packstück-Nr.: 105334812", {"serial_number": "105334812"}),
+    ("CARTON NO. 0612", {"serial_number": "0612"}),
 ])
 def test_a_caption_and_its_value_in_one_line(line: str, values: dict[str, str]) -> None:
     assert _one_line(line) == values
@@ -1152,6 +1162,13 @@ def test_a_caption_over_a_date_in_a_larger_print_names_it() -> None:
            "^FO426,606^A0N,36,32^FD23:59^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values["expiry_date"] == "29 DEC 2026"
+
+
+def test_a_time_under_a_named_date_is_that_events_hour() -> None:
+    zpl = ("^XA^PW812^LL812^FO426,520^A0N,22,20^FDEXPIRES^FS^FO426,552^A0N,48,44^FD29 DEC 2026^FS"
+           "^FO426,606^A0N,36,32^FD23:59^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("expiry_time") == "23:59"
 
 
 def test_a_phone_line_with_more_after_the_number_is_the_partys_phone() -> None:
@@ -1567,12 +1584,28 @@ def test_bins_under_from_and_to_captions_are_places_not_parties() -> None:
     ("Zustellung", "delivery_date"), ("Livraison", "delivery_date"),  # an event's word
     ("Uiterste gebruiksdatum", "expiry_date"),  # ("geb..." here is no birth)
     ("納品日", "delivery_date"),
+    ("ROASTED ON", "roast_date"), ("BOTTLED", "bottling_date"),  # when the goods were made
+    ("NEXT EXAMINATION DUE", "due_date"),  # a few words that end in an event's
+    ("Avondlevering", "delivery_date"), ("Rücklieferung", "due_date"),  # compound words
+    ("Próx. verif.:", "due_date"),  # the next check: when it is due
 ])
 def test_a_caption_that_says_which_date_names_the_date_under_it(caption: str, name: str) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO30,100^A0N,20,18^FD" + caption + "^FS"
                      "^FO30,124^A0N,34,32^FD09.12.2026^FS"
                      "^FO420,100^A0N,20,18^FDLot^FS^FO420,124^A0N,34,32^FDL26329B^FS^XZ")
     assert values[name] == "09.12.2026"
+
+
+def test_a_caption_names_the_value_under_it_not_one_far_along_its_line() -> None:
+    # As on a café's sandwich label: "Use by" over the day, the price in a column of
+    # its own far to the right on the caption's line.
+    values = _values("^XA^CI28^PW812^LL609^FO16,374^A0N,18,16^FDUse by^FS"
+                     "^FO16,394^A0N,30,28^FDWED 26 NOV^FS"
+                     "^FO176,374^A0N,18,16^FDEnergy per pack^FS"
+                     "^FO176,394^A0N,30,28^FD512 kcal^FS"
+                     "^FO340,380^A0N,60,50^FD£5.45^FS^XZ")
+    assert values["expiry_date"] == "WED 26 NOV"
+    assert values.get("price") == "£5.45"
 
 
 def test_phones_on_a_parcel_with_no_address_block_found_are_the_recipients_then_the_senders(
@@ -1629,6 +1662,25 @@ def test_a_hungarian_block_gives_its_town_before_the_street() -> None:
 def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) -> None:
     values = _one_line(line)
     assert list(values) == ["operator"]
+
+
+@pytest.mark.parametrize("caption", ["Delivery Unit", "Sucursal distribución", "Empfangs-NL"])
+def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
+        caption: str) -> None:
+    values = _values(on_a_parcel(f"^FO536,30^A0N,20,20^FD{caption}^FS"
+                                 "^FO536,56^A0N,62,60^FDDSU 8-3^FS"))
+    assert values.get("routing_code") == "DSU 8-3"
+
+
+def test_a_lockers_size_by_letter_is_no_parcels_dimensions() -> None:
+    values = _values(on_a_parcel("^FO420,34^A0N,20,20^FDSuurus^FS"
+                                 "^FO440,60^A0N,80,70^FDM^FS"))
+    assert values.get("size") == "M"
+
+
+def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDCollected 25-11-2026^FS"))
+    assert values.get("ship_date") == "25-11-2026"
 
 
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:

@@ -146,7 +146,21 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     # a whole caption of the glossary before a word of the vocabulary inside it
     ("Datum výroby", "manufacture_date"), ("MÜŞTERİ ADI", "customer_name"),
     # a first word that means something else in English: no sales order, no mass
-    ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam")])
+    ("Số tem", "so_tem"), ("Masa tanam", "masa_tanam"),
+    # the next inspection, service or calibration: the date it is due
+    ("Prochain contrôle", "due_date"), ("Nächste Wartung", "due_date"),
+    ("Próxima revisión", "due_date"),
+    # the article or preposition that leads to the date is no part of the caption
+    ("À utiliser avant le", "expiry_date"), ("Ontvangen op", "received_date"),
+    # which date, in more languages: best before, expires, kept for pick-up until,
+    # filled, posted, issued
+    ("CONSUMIR PREF. ANTES:", "expiry_date"), ("Utgår:", "expiry_date"),
+    ("Odbierz do:", "expiry_date"), ("Dolum Tarihi", "manufacture_date"),
+    ("Feladás", "ship_date"), ("Hakko:", "print_date"),
+    # a parcel locker, where the recipient picks the parcel up
+    ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point"),
+    # how many items or order lines
+    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).
@@ -173,6 +187,11 @@ def test_an_itf14_and_its_printed_form_are_a_gtin() -> None:
     ("TOBACCO: FEDERAL LAW REQUIRES PROOF OF AGE", None)])
 def test_prose_after_a_caption_of_prose_is_its_value(text: str, split: int | None) -> None:
     assert shapes.caption_split(text) == split
+
+
+@pytest.mark.parametrize("caption", ["Preço/kg", "PRET/KG", "Prijs per liter", "Hinta/kg"])
+def test_a_price_per_kilo_or_litre_in_more_languages_is_a_unit_price(caption: str) -> None:
+    assert shapes.caption_name(caption) == ("unit_price", 0.85)
 
 
 def test_a_price_for_an_amount_is_a_unit_price() -> None:

@@ -17,6 +17,7 @@ from .addresses import address_blocks, parties, pickup_point_address
 from .captions import (
     caption_grid,
     caption_values,
+    captions_over_barcodes,
     captions_over_large_values,
     captions_over_letters,
     column_captions,
@@ -569,6 +570,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     captions_over_large_values(decisions)
     caption_grid(decisions)
     captions_over_letters(decisions)
+    captions_over_barcodes(decisions)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _people_by_initials(decisions)

@@ -2651,7 +2651,7 @@ GLOSSARY: dict[str, str] = {
     **_words("temperature", "temp"),
     **_words("date_code", "datecode", "yyww", "julian", "julian date"),
     **_words("mac_address", "mac"),
-    **_words("imei", "meid"),
+    **_words("imei", "imei", "meid"),
     **_words("iccid", "sim"),
     **_words("approval_number", "fcc", "ic id", "cmiit"),
     **_words("hardware_version", "hw", "hw ver", "hw rev", "hardware", "pcb rev"),

@@ -1634,3 +1634,24 @@ def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) ->
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
     assert values.get("delivery_instructions") == "Hebebühne"
+
+
+@pytest.mark.parametrize(("caption", "data", "name"), [
+    ("IMEI 1", "356789104523418", "imei"),
+    ("WLAN MAC", "3CA62F8B14E7", "mac_address"),
+    ("Specimen ID", "CB-2611-0073", "specimen_id"),
+])
+def test_a_caption_over_a_barcode_names_it_and_its_printed_form(caption: str, data: str,
+                                                                 name: str) -> None:
+    # (the printed form holds the barcode's value: one field)
+    zpl = (f"^XA^CI28^PW812^LL406^FO20,110^A0N,20,20^FD{caption}^FS"
+           f"^FO20,132^BCN,60,N^FD{data}^FS^FO20,200^A0N,22,22^FD{data}^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
+def test_a_caption_just_left_of_a_barcode_names_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
+           "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["mac_address"]

@@ -344,18 +344,21 @@ def _plain(text: str) -> str:
 
 
 def _barcodes_of_captioned_values(decisions: list[Decision],
-                                  barcodes: list[tuple[str, Decision]]) -> None:
+                                  barcodes: list[tuple[str, Decision]],
+                                  apart: bool = False) -> None:
     """A barcode whose data is a captioned value without its dashes ("R2611048213"
     under "RMA: R-2611-048213") is that value: the caption names it better than
-    the barcode's shape does."""
+    the barcode's shape does. With ``apart``, the caption may be a field of its own
+    ("資産番号" over "IT-2026-03381")."""
     for data, barcode in barcodes:
         if barcode.name_certainty >= 0.7 or len(data) < 2:
             continue
         for d in decisions:
-            if d.source.is_barcode or not d.variable or not d.prefix_len or not d.name \
-                    or d.name_certainty < 0.85 or not d.value:
+            if d.source.is_barcode or not d.variable or not (d.prefix_len or apart) \
+                    or not d.name or d.name_certainty < 0.85 or not d.value:
                 continue
-            if _plain(d.value) == data and (len(data) >= 5 or d.value.strip() == data):
+            held = (data, _plain(barcode.value or "")) if apart else (data,)
+            if _plain(d.value) in held and (len(data) >= 5 or d.value.strip() == data):
                 barcode.name, barcode.name_certainty = d.name, 0.75
                 break
 
@@ -571,6 +574,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_grid(decisions)
     captions_over_letters(decisions)
     captions_over_barcodes(decisions)
+    _barcodes_of_captioned_values(decisions, barcodes, apart=True)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _people_by_initials(decisions)

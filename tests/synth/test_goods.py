@@ -574,3 +574,14 @@ def test_the_word_for_description_over_the_goods_name_in_other_languages(label: 
 def test_sizes_under_their_systems_captions_on_a_shoebox() -> None:
     values = draft_values((LABELS / "dev_en_shoebox_end_label.zpl").read_text(encoding="utf-8"))
     assert {"10.5", "9.5", "44.5"} <= {v for k, v in values.items() if k.startswith("size")}
+
+
+@pytest.mark.parametrize(("caption", "name"), [("Lot No.", "lot_number"),
+                                               ("Order No.", "order_number")])
+def test_a_barcode_takes_the_name_of_its_value_captioned_apart(caption: str, name: str) -> None:
+    # the caption a field of its own over the printed value; the QR code beside them
+    decisions = classify(read_first_label(
+        "^XA^PW812^LL406^FO18,13^A0N,22,22^FDHokuto Denki^FS^FO18,36^A0N,22,22^FDStore dry^FS"
+        f"^FO18,60^A0N,22,22^FD{caption}^FS"
+        "^FO18,86^A0N,48,44^FDIT-2026-03381^FS^FO430,62^BQN,2,4^FDQA,IT-2026-03381^FS^XZ"))
+    assert [d.name for d in decisions if d.source.is_barcode] == [name]

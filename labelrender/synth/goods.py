@@ -248,10 +248,14 @@ def _prices(decisions: list[Decision]) -> None:
 
 # Words anywhere on a label that say what its one unnamed identifier is.
 _CONTEXT = (
-    (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra)\b", re.I),
+    # (a biobank's aliquot or a frozen vial of cells is a sample too; Dutch "monster"
+    # ends its compounds: "bodemmonster", "bloedmonster")
+    (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra|biobank|aliquot|"
+                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer)\b", re.I),
      "specimen_id"),
     (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum|do not remove|"
-                r"report loss|if found)\b", re.I),
+                r"report loss|if found|cespite|inventario|inventaris|inwentarz\w*)\b|資産|资产",
+                re.I),
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )

@@ -147,6 +147,10 @@ def test_data_identifiers_name_the_barcodes_and_the_values_they_repeat() -> None
 @pytest.mark.parametrize(("footer", "name"), [
     ("Do not remove. Report loss: (555) 010-0142", "asset_number"),  # an asset tag
     ("Handle with care", "serial_number"),  # a code of goods, not a parcel's number
+    ("Master bank - 1.0E6 cells/vial", "specimen_id"),  # a frozen vial of cells
+    ("UMC Biobank - aliquot", "specimen_id"),
+    ("Bodemmonster - koel bewaren", "specimen_id"),  # a soil sample, in Dutch
+    ("Cespite - non rimuovere", "asset_number"),  # an asset tag, in Italian
 ])
 def test_a_long_code_on_goods_is_no_tracking_number(footer: str, name: str) -> None:
     # As on the written fixed-asset tag: owner header, the code and its Code 128, room.

@@ -2518,6 +2518,8 @@ GLOSSARY: dict[str, str] = {
     **_words("work_center", "production cell"),
     **_words("drum_number", "drum", "spool", "bobbin"),
     **_words("coil_number", "mother coil", "roll no"),
+    # A bundle of profiles or bars, in Swedish.
+    **_words("bundle_number", "bunt", "bunt nr", "buntnummer", "buntnr"),
     **_words("heat_number", "heat", "melt no"),
     **_words("storage_temperature", "storage temperature", "temperature zone"),
     **_words("temperature", "max temp", "min temp", "operating temp", "operating temperature",

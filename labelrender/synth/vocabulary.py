@@ -351,6 +351,8 @@ CAPTION_NAMES = {
              "check no", "prüfziffer", "prüfziffern", "kontrollziffer", "chiffre de contrôle",
              "cifra di controllo", "dígito de control", "dígito verificador",
              "controlecijfer", "kontrollsiffra", "cyfra kontrolna", "kontrolní číslice"),
+    # A bundle of profiles, bars or sawn timber: its own number.
+    **_words("bundle_number", "bundle", "bundle no", "bundle #", "bundle number", "bundle id"),
     **_words("asset_number", "asset", "asset no", "asset #", "asset tag", "asset id",
              "asset number", "inventory no", "inventory #", "inventar nr", "inventarnummer",
              "inv nr", "anlagennummer", "equipment id", "equipment no", "equipment #"),

@@ -173,6 +173,16 @@ def test_small_captions_above_codes_name_them_known_or_not() -> None:
                       "weight": "24 455 kg"}  # a weight by its unit
 
 
+@pytest.mark.parametrize("caption", ["Bundle No.", "Bund-Nr. / Bundle no."])
+def test_a_bundle_number_over_its_code_names_it(caption: str) -> None:
+    # As on an extrusion bundle tag: the bundle's number printed large under its caption.
+    values = draft_values(
+        "^XA^PW812^LL1218^FO20,20^A0N,30,28^FDSTRANGPRESSPROFILE / EXTRUSIONS^FS"
+        f"^FO20,98^A0N,22,20^FD{caption}^FS^FO20,122^A0N,56,50^FDB26-118407^FS"
+        "^FO20,184^BCN,90,N^FDB26118407^FS^XZ")
+    assert values == {"bundle_number": "B26-118407", "bundle_number_2": "B26118407"}
+
+
 def test_a_makers_name_over_the_product_does_not_name_it() -> None:
     values = draft_values("^XA^PW406^LL203^FO14,12^A0N,22,20^FDGRÜNHAND SAATGUT^FS"
                           "^FO14,40^A0N,38,34^FDTomate 'Ochsenherz'^FS"

@@ -1657,8 +1657,12 @@ def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     assert names == ["mac_address"]
 
 
-@pytest.mark.parametrize("caption", ["資産番号", "资产编号", "資產編號", "자산번호"])
-def test_an_asset_number_captioned_in_chinese_japanese_or_korean(caption: str) -> None:
+@pytest.mark.parametrize(("caption", "name"), [
+    ("資産番号", "asset_number"), ("资产编号", "asset_number"), ("資產編號", "asset_number"),
+    ("자산번호", "asset_number"), ("店番", "store_number"), ("门店编号", "store_number"),
+    ("매장번호", "store_number"),
+])
+def test_an_identifier_captioned_in_chinese_japanese_or_korean(caption: str, name: str) -> None:
     values = _values(f"^XA^CI28^PW812^LL406^FO18,13^A0N,22,22^FDHokuto Denki^FS"
                      f"^FO18,60^A0N,22,22^FD{caption}^FS^FO18,86^A0N,48,44^FDIT-2026-03381^FS^XZ")
-    assert values.get("asset_number") == "IT-2026-03381"
+    assert values.get(name) == "IT-2026-03381"

@@ -599,3 +599,13 @@ def test_a_barcode_takes_the_name_of_its_value_captioned_apart(caption: str, nam
         f"^FO18,60^A0N,22,22^FD{caption}^FS"
         "^FO18,86^A0N,48,44^FDIT-2026-03381^FS^FO430,62^BQN,2,4^FDQA,IT-2026-03381^FS^XZ"))
     assert [d.name for d in decisions if d.source.is_barcode] == [name]
+
+
+@pytest.mark.parametrize(("line", "name"), [("NDC 55111-0467-01", "ndc"),
+                                            ("UDI-DI 08051234567892", "gtin")])
+def test_a_known_abbreviation_before_a_code_names_it(line: str, name: str) -> None:
+    values = draft_values(
+        "^XA^PW812^LL406^FO24,20^A0N,30,28^FDAmoxicillin 500 mg capsules^FS"
+        "^FO24,70^A0N,22,20^FDLot: L2611-04^FS^FO24,100^A0N,22,20^FDExp: 11/2027^FS"
+        f"^FO24,140^A0N,22,20^FD{line}^FS^XZ")
+    assert values.get(name) == line

@@ -1666,3 +1666,15 @@ def test_an_identifier_captioned_in_chinese_japanese_or_korean(caption: str, nam
     values = _values(f"^XA^CI28^PW812^LL406^FO18,13^A0N,22,22^FDHokuto Denki^FS"
                      f"^FO18,60^A0N,22,22^FD{caption}^FS^FO18,86^A0N,48,44^FDIT-2026-03381^FS^XZ")
     assert values.get(name) == "IT-2026-03381"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Venda: 2000012318874420", "order_number"),  # a marketplace's sale, in Portuguese
+    ("Br. porudžbine: ZP-09127", "order_number"),  # Serbian
+    ("Mã đơn shop: BTM-251124-066", "order_number"),  # the shop's order, in Vietnamese
+    ("Manifesto No: KEX-M-261125-031", "manifest_number"),  # Turkish
+])
+def test_an_order_or_manifest_caption_names_a_code_shaped_like_a_parcel_number(
+        line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,400^A0N,24,24^FD{line}^FS"))
+    assert values.get(name) == line.split(": ")[1]

@@ -241,8 +241,10 @@ def _prices(decisions: list[Decision]) -> None:
         elif d.variable and d.name == "routing_code" and shapes.is_country(d.value or ""):
             d.name, d.name_certainty = "country_of_origin", 0.7  # "Origin: Italy"
         elif d.variable and d.name == "reference" and d.prefix_len \
-                and re.match(r"\s*r[ée]f", d.source.raw, re.IGNORECASE):
-            # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference
+                and re.fullmatch(r"\s*r[ée]f\.?\s*:?\s*", d.source.raw[:d.prefix_len],
+                                 re.IGNORECASE):
+            # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference (not a
+            # "Referenz-Nr.", a reference number, nor "Ref./Lote", the batch's)
             d.name, d.name_certainty = "part_number", 0.6
 
 

@@ -609,3 +609,13 @@ def test_a_known_abbreviation_before_a_code_names_it(line: str, name: str) -> No
         "^FO24,70^A0N,22,20^FDLot: L2611-04^FS^FO24,100^A0N,22,20^FDExp: 11/2027^FS"
         f"^FO24,140^A0N,22,20^FD{line}^FS^XZ")
     assert values.get(name) == line
+
+
+@pytest.mark.parametrize(("line", "name"), [("Ref. HR-DC-050", "part_number"),
+                                            ("Referenz-Nr.: AT-HB-2611-0873", "reference")])
+def test_ref_on_goods_is_the_article_but_a_reference_number_is_not(line: str, name: str) -> None:
+    values = draft_values(
+        "^XA^PW812^LL406^FO24,20^A0N,30,28^FDRindfleisch Hüftsteak^FS"
+        "^FO24,70^A0N,22,20^FDVerbrauchen bis: 02.12.2026^FS"
+        f"^FO24,100^A0N,22,20^FD{line}^FS^XZ")
+    assert values.get(name) == line.split(" ", 1)[1]

@@ -570,3 +570,57 @@ def _short_words(d: Decision) -> bool:
         and not (text.isalpha() and text.isupper()) \
         and not text.endswith((":", ".", "!")) and not shapes.reads_as_caption(text) \
         and not shapes.is_web(text) and shapes.address_role(text) is None
+
+
+
+# A caption over a barcode: up to three words, perhaps numbered ("IMEI 2"), naming
+# one thing ("AWB + PIECE" names a code made of two).
+_CAPTION_WORDS = re.compile(r"[^\W\d_][^\s\d+&]+(?: [^\W\d_][^\s\d+&]*){0,2}(?: \d)?")
+
+
+def captions_over_barcodes(decisions: list[Decision]) -> None:
+    """A known caption printed right over a barcode, flush with it ("IMEI 1", "WLAN
+    MAC", "Specimen ID"), names what the barcode holds, and its printed form too: the
+    caption says more than the shape of a long code does."""
+    for code in decisions:
+        if not code.source.is_barcode or not code.variable or code.name_certainty >= 0.7 \
+                or (code.name or "").endswith("_data"):
+            continue
+        caption = _caption_over(decisions, code.source)
+        if caption is None:
+            continue
+        name, sure = shapes.caption_name(caption.text)
+        if sure < 0.5 or name in ("field", "service", "form_version", code.name):
+            continue
+        data, guess = shapes.compact(code.text), code.name
+        for d in decisions:
+            if d is code or _printed_form(d, data, guess):
+                d.name, d.name_certainty = name, min(sure, 0.7)
+
+
+def _printed_form(d: Decision, data: str, guess: str | None) -> bool:
+    """``d`` prints barcode data ``data`` and is named only as the barcode was, or by
+    a guess of its own ("contains a number")."""
+    text = shapes.compact(d.text)
+    return d.variable and not d.source.is_barcode and not d.prefix_len and bool(text) and (
+        d.reason == "printed form of barcode data" and text in data and d.name == guess
+        or text == data and d.name_certainty <= 0.6)
+
+
+def _caption_over(decisions: list[Decision], code: SourceField) -> Decision | None:
+    """The caption right over barcode ``code``, flush with its left edge, or ending just
+    left of its top ("MAC" before the bars; not "CHECK" over its check digits)."""
+    return next((c for c in decisions if not c.variable and not c.source.is_barcode
+                 and _CAPTION_WORDS.fullmatch(c.text.strip()) is not None
+                 and (0 < code.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
+                      and abs(code.rx - c.source.rx) <= 24
+                      or _just_left(c, code)
+                      and not any(above(c.source, v.source) for v in decisions if v.variable))),
+                None)
+
+
+def _just_left(caption: Decision, code: SourceField) -> bool:
+    """``caption`` ends within a few letters left of ``code``, on the line of its top."""
+    c = caption.source
+    end = c.rx + 0.6 * c.font_height * len(caption.text.strip())
+    return abs(code.ry - c.ry) <= max(c.font_height, 12) and 0 <= code.rx - end <= 2 * c.font_height

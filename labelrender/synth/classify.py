@@ -17,6 +17,7 @@ from .addresses import address_blocks, parties, pickup_point_address
 from .captions import (
     caption_grid,
     caption_values,
+    captions_over_barcodes,
     captions_over_large_values,
     captions_over_letters,
     column_captions,
@@ -356,18 +357,21 @@ def _plain(text: str) -> str:
 
 
 def _barcodes_of_captioned_values(decisions: list[Decision],
-                                  barcodes: list[tuple[str, Decision]]) -> None:
+                                  barcodes: list[tuple[str, Decision]],
+                                  apart: bool = False) -> None:
     """A barcode whose data is a captioned value without its dashes ("R2611048213"
     under "RMA: R-2611-048213") is that value: the caption names it better than
-    the barcode's shape does."""
+    the barcode's shape does. With ``apart``, the caption may be a field of its own
+    ("資産番号" over "IT-2026-03381")."""
     for data, barcode in barcodes:
         if barcode.name_certainty >= 0.7 or len(data) < 2:
             continue
         for d in decisions:
-            if d.source.is_barcode or not d.variable or not d.prefix_len or not d.name \
-                    or d.name_certainty < 0.85 or not d.value:
+            if d.source.is_barcode or not d.variable or not (d.prefix_len or apart) \
+                    or not d.name or d.name_certainty < 0.85 or not d.value:
                 continue
-            if _plain(d.value) == data and (len(data) >= 5 or d.value.strip() == data):
+            held = (data, _plain(barcode.value or "")) if apart else (data,)
+            if _plain(d.value) in held and (len(data) >= 5 or d.value.strip() == data):
                 barcode.name, barcode.name_certainty = d.name, 0.75
                 break
 
@@ -582,6 +586,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     captions_over_large_values(decisions)
     caption_grid(decisions)
     captions_over_letters(decisions)
+    captions_over_barcodes(decisions)
+    _barcodes_of_captioned_values(decisions, barcodes, apart=True)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _people_by_initials(decisions)

@@ -241,17 +241,23 @@ def _prices(decisions: list[Decision]) -> None:
         elif d.variable and d.name == "routing_code" and shapes.is_country(d.value or ""):
             d.name, d.name_certainty = "country_of_origin", 0.7  # "Origin: Italy"
         elif d.variable and d.name == "reference" and d.prefix_len \
-                and re.match(r"\s*r[ée]f", d.source.raw, re.IGNORECASE):
-            # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference
+                and re.fullmatch(r"\s*r[ée]f\.?\s*:?\s*", d.source.raw[:d.prefix_len],
+                                 re.IGNORECASE):
+            # "Ref. HR-DC-050", "Réf. 4711" on goods: the article's reference (not a
+            # "Referenz-Nr.", a reference number, nor "Ref./Lote", the batch's)
             d.name, d.name_certainty = "part_number", 0.6
 
 
 # Words anywhere on a label that say what its one unnamed identifier is.
 _CONTEXT = (
-    (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra)\b", re.I),
+    # (a biobank's aliquot or a frozen vial of cells is a sample too; Dutch "monster"
+    # ends its compounds: "bodemmonster", "bloedmonster")
+    (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra|biobank|aliquot|"
+                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer)\b", re.I),
      "specimen_id"),
     (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum|do not remove|"
-                r"report loss|if found)\b", re.I),
+                r"report loss|if found|cespite|inventario|inventaris|inwentarz\w*)\b|資産|资产",
+                re.I),
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
@@ -313,7 +319,11 @@ def _identifiers(decisions: list[Decision]) -> None:
             continue
         if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
             continue  # words, or a web address: not an identifier
-        if heading is not None:
+        led = _led_by_abbreviation(d.value or "")
+        if led is not None:
+            d.name, d.name_certainty = led, 0.6  # "NDC 55111-0467-01": the code its
+            # abbreviation names, whatever the label is about
+        elif heading is not None:
             d.name, d.name_certainty = heading, 0.6
         elif d.source.font_height >= _LARGE and not d.source.is_barcode:
             d.name, d.name_certainty = "location", 0.5  # "B-14-03-2" across a rack label
@@ -328,6 +338,16 @@ def _identifiers(decisions: list[Decision]) -> None:
         if d.variable and d.name == "routing_code" and d.reason == "short code in a large font":
             place = re.fullmatch(r"[A-Z]{1,2}-?\d{1,3}(?:-\d{1,3})*", (d.value or "").strip())
             d.name, d.name_certainty = ("location", 0.55) if place else ("part_number", 0.45)
+
+
+def _led_by_abbreviation(text: str) -> str | None:
+    """The name a known abbreviation in capitals gives the code after it ("NDC
+    55111-0467-01", "UDI-DI 08051234567892"), if any."""
+    led = re.fullmatch(r"([A-Z][A-Z-]{1,6}[A-Z])\s+(\S*\d\S*)", text.strip())
+    if led is None:
+        return None
+    name, sure = shapes.caption_name(led.group(1))
+    return name if sure >= 0.6 and name not in ("field", "service", "form_version") else None
 
 
 def _people(decisions: list[Decision]) -> None:

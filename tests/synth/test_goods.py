@@ -147,6 +147,10 @@ def test_data_identifiers_name_the_barcodes_and_the_values_they_repeat() -> None
 @pytest.mark.parametrize(("footer", "name"), [
     ("Do not remove. Report loss: (555) 010-0142", "asset_number"),  # an asset tag
     ("Handle with care", "serial_number"),  # a code of goods, not a parcel's number
+    ("Master bank - 1.0E6 cells/vial", "specimen_id"),  # a frozen vial of cells
+    ("UMC Biobank - aliquot", "specimen_id"),
+    ("Bodemmonster - koel bewaren", "specimen_id"),  # a soil sample, in Dutch
+    ("Cespite - non rimuovere", "asset_number"),  # an asset tag, in Italian
 ])
 def test_a_long_code_on_goods_is_no_tracking_number(footer: str, name: str) -> None:
     # As on the written fixed-asset tag: owner header, the code and its Code 128, room.
@@ -167,6 +171,16 @@ def test_small_captions_above_codes_name_them_known_or_not() -> None:
         "^FO420,512^A0N,22,20^FDGross weight^FS^FO420,538^A0N,48,44^FD24 455 kg^FS^XZ")
     assert values == {"coil_number": "K6-204417", "heat_number": "8N3152", "grade": "S355MC",
                       "weight": "24 455 kg"}  # a weight by its unit
+
+
+@pytest.mark.parametrize("caption", ["Bundle No.", "Bund-Nr. / Bundle no."])
+def test_a_bundle_number_over_its_code_names_it(caption: str) -> None:
+    # As on an extrusion bundle tag: the bundle's number printed large under its caption.
+    values = draft_values(
+        "^XA^PW812^LL1218^FO20,20^A0N,30,28^FDSTRANGPRESSPROFILE / EXTRUSIONS^FS"
+        f"^FO20,98^A0N,22,20^FD{caption}^FS^FO20,122^A0N,56,50^FDB26-118407^FS"
+        "^FO20,184^BCN,90,N^FDB26118407^FS^XZ")
+    assert values == {"bundle_number": "B26-118407", "bundle_number_2": "B26118407"}
 
 
 def test_a_makers_name_over_the_product_does_not_name_it() -> None:
@@ -591,3 +605,34 @@ def test_a_scales_weight_times_its_price_per_unit_is_the_price(weight: str, per_
         f"^FO300,290^A0N,48,44^FD{total}^FS^FO14,344^BEN,60,Y,N^FD239812000930^FS^XZ")
     assert values.get("unit_price") == per_unit
     assert values.get("price") == total
+
+
+@pytest.mark.parametrize(("caption", "name"), [("Lot No.", "lot_number"),
+                                               ("Order No.", "order_number")])
+def test_a_barcode_takes_the_name_of_its_value_captioned_apart(caption: str, name: str) -> None:
+    # the caption a field of its own over the printed value; the QR code beside them
+    decisions = classify(read_first_label(
+        "^XA^PW812^LL406^FO18,13^A0N,22,22^FDHokuto Denki^FS^FO18,36^A0N,22,22^FDStore dry^FS"
+        f"^FO18,60^A0N,22,22^FD{caption}^FS"
+        "^FO18,86^A0N,48,44^FDIT-2026-03381^FS^FO430,62^BQN,2,4^FDQA,IT-2026-03381^FS^XZ"))
+    assert [d.name for d in decisions if d.source.is_barcode] == [name]
+
+
+@pytest.mark.parametrize(("line", "name"), [("NDC 55111-0467-01", "ndc"),
+                                            ("UDI-DI 08051234567892", "gtin")])
+def test_a_known_abbreviation_before_a_code_names_it(line: str, name: str) -> None:
+    values = draft_values(
+        "^XA^PW812^LL406^FO24,20^A0N,30,28^FDAmoxicillin 500 mg capsules^FS"
+        "^FO24,70^A0N,22,20^FDLot: L2611-04^FS^FO24,100^A0N,22,20^FDExp: 11/2027^FS"
+        f"^FO24,140^A0N,22,20^FD{line}^FS^XZ")
+    assert values.get(name) == line
+
+
+@pytest.mark.parametrize(("line", "name"), [("Ref. HR-DC-050", "part_number"),
+                                            ("Referenz-Nr.: AT-HB-2611-0873", "reference")])
+def test_ref_on_goods_is_the_article_but_a_reference_number_is_not(line: str, name: str) -> None:
+    values = draft_values(
+        "^XA^PW812^LL406^FO24,20^A0N,30,28^FDRindfleisch Hüftsteak^FS"
+        "^FO24,70^A0N,22,20^FDVerbrauchen bis: 02.12.2026^FS"
+        f"^FO24,100^A0N,22,20^FD{line}^FS^XZ")
+    assert values.get(name) == line.split(" ", 1)[1]

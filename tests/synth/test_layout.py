@@ -1686,3 +1686,47 @@ def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
     assert values.get("delivery_instructions") == "Hebebühne"
+
+
+@pytest.mark.parametrize(("caption", "data", "name"), [
+    ("IMEI 1", "356789104523418", "imei"),
+    ("WLAN MAC", "3CA62F8B14E7", "mac_address"),
+    ("Specimen ID", "CB-2611-0073", "specimen_id"),
+])
+def test_a_caption_over_a_barcode_names_it_and_its_printed_form(caption: str, data: str,
+                                                                 name: str) -> None:
+    # (the printed form holds the barcode's value: one field)
+    zpl = (f"^XA^CI28^PW812^LL406^FO20,110^A0N,20,20^FD{caption}^FS"
+           f"^FO20,132^BCN,60,N^FD{data}^FS^FO20,200^A0N,22,22^FD{data}^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
+def test_a_caption_just_left_of_a_barcode_names_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
+           "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["mac_address"]
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("資産番号", "asset_number"), ("资产编号", "asset_number"), ("資產編號", "asset_number"),
+    ("자산번호", "asset_number"), ("店番", "store_number"), ("门店编号", "store_number"),
+    ("매장번호", "store_number"),
+])
+def test_an_identifier_captioned_in_chinese_japanese_or_korean(caption: str, name: str) -> None:
+    values = _values(f"^XA^CI28^PW812^LL406^FO18,13^A0N,22,22^FDHokuto Denki^FS"
+                     f"^FO18,60^A0N,22,22^FD{caption}^FS^FO18,86^A0N,48,44^FDIT-2026-03381^FS^XZ")
+    assert values.get(name) == "IT-2026-03381"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Venda: 2000012318874420", "order_number"),  # a marketplace's sale, in Portuguese
+    ("Br. porudžbine: ZP-09127", "order_number"),  # Serbian
+    ("Mã đơn shop: BTM-251124-066", "order_number"),  # the shop's order, in Vietnamese
+    ("Manifesto No: KEX-M-261125-031", "manifest_number"),  # Turkish
+])
+def test_an_order_or_manifest_caption_names_a_code_shaped_like_a_parcel_number(
+        line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,400^A0N,24,24^FD{line}^FS"))
+    assert values.get(name) == line.split(": ")[1]

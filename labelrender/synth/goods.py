@@ -92,8 +92,11 @@ _INSTRUCTION = re.compile(
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)(?:\s+[A-Z]\.?)?$|"
                      r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
                      r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
-_MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
-                      r"fabricado en)\s+\S.*$", re.IGNORECASE)
+_MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué (?:en|au)|prodotto in|"
+                      r"fabbricato in|fabricado e[nm]|hecho en|feito em|gemaakt in|"
+                      r"fremstillet i|tillverkad i|produsert i|wyprodukowano w|"
+                      r"vyrobeno v|vyrobené v|fabricat în)\s+[^\W\d_][^,;]{1,30}$", re.IGNORECASE)
+# (the place is a few words: "Wyprodukowano w Chinach dla ..., ..." is a notice)
 
 
 def is_goods_label(decisions: list[Decision]) -> bool:
@@ -399,6 +402,11 @@ def _descriptions(decisions: list[Decision]) -> None:
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
             # smaller line right under such a title ("Weaving mill - Prato, Italia")
+        if made_in(text):  # ("MADE IN VIETNAM" on a product's own box: classify leaves
+            # a case's marking in capitals static, but not on such a box)
+            mark_variable(d, "where the goods are made", 0.6, leading_spaces(d),
+                          ("country_of_origin", 0.6))
+            continue
         mark_variable(d, "a line of words on a label of goods", 0.55, leading_spaces(d),
                       ("description", 0.5))
 

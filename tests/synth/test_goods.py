@@ -574,3 +574,20 @@ def test_the_word_for_description_over_the_goods_name_in_other_languages(label: 
 def test_sizes_under_their_systems_captions_on_a_shoebox() -> None:
     values = draft_values((LABELS / "dev_en_shoebox_end_label.zpl").read_text(encoding="utf-8"))
     assert {"10.5", "9.5", "44.5"} <= {v for k, v in values.items() if k.startswith("size")}
+
+
+@pytest.mark.parametrize("line", ["Hecho en Portugal", "Fremstillet i Malaysia",
+                                  "Tillverkad i Sverige"])
+def test_where_goods_are_made_in_other_languages(line: str) -> None:
+    # As the probes dev_es_etiqueta_precio_textil and dev_da_elektronik_emballage_serienr.
+    decision = one_line(line, 24)
+    assert (decision.variable, decision.name) == (True, "country_of_origin")
+
+
+def test_a_made_in_line_in_capitals_on_a_products_box_is_its_origin() -> None:
+    # As the probe dev_en_shoebox_end_label: no case's marking, the box of one product.
+    values = draft_values(
+        "^XA^PW406^LL203^FO20,20^A0N,28,28^FDTrail Runner 3 GTX^FS"
+        "^FO20,55^A0N,20,20^FDSKU: TR3-M-041^FS^FO20,85^BCN,50,N,N,N^FDTR3-M-041^FS"
+        "^FO320,20^A0N,40,40^FD$89.99^FS^FO20,150^A0N,20,20^FDMADE IN VIETNAM^FS^XZ")
+    assert values.get("country_of_origin") == "MADE IN VIETNAM"

@@ -147,9 +147,12 @@ def refine(decisions: list[Decision]) -> None:
                 and d.reason.startswith("value after caption") \
                 and (d.name in _MAKERS or d.name_certainty < 0.6
                      and COMPANY.search(d.value or "") is not None) \
-                and _postal_part(d.value or ""):
+                and _postal_part(d.value or "") \
+                or d.variable and d.prefix_len and d.name_certainty < 0.6 \
+                and _ends_with_phone(d.value or ""):
             # "Gyártja: Tisza-Paprika Kft., 6728 Szeged, ...": who made or sells the
-            # goods, with their address: the label's owner, printed on every label
+            # goods, with their address: the label's owner, printed on every label; so
+            # is an address and its phone after a caption unknown ("地址：... 电话：...")
             _owners_address(d)
     for d in decisions:
         split = raw_caption_split(d.source) if d.reason.startswith("product line") else None
@@ -518,6 +521,12 @@ def _postal_part(text: str) -> bool:
     CE"), not a description."""
     return any(shapes.is_postal_line(part.strip())
                for part in re.split(r"\s[-–·]\s|,", text) + [text])
+
+
+def _ends_with_phone(text: str) -> bool:
+    """Words ending in a phone number with its caption: a contact's line."""
+    return any(recognise.starts_with_phone(text[word.start():])
+               for word in re.finditer(r"(?<=\s)\S", text))
 
 
 def bilingual_caption(text: str) -> bool:

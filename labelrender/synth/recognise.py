@@ -54,7 +54,8 @@ DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER}
 _PHONE_WORD = (r"(?:telf|telefon|t[eé]l(?:e?m)?|phone|ph|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
                r"電話|电话|手机|тел)\.?")
 # One caption or a caption in two languages ("Tél. / Tel.").
-_PHONE_CAPTION = re.compile(rf"{_PHONE_WORD}(?:\s?/\s?{_PHONE_WORD})?\s?:?\s*", re.I)
+# (Chinese and Japanese write the colon full width: "电话：")
+_PHONE_CAPTION = re.compile(rf"{_PHONE_WORD}(?:\s?/\s?{_PHONE_WORD})?\s?[:：]?\s*", re.I)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 

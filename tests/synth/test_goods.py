@@ -591,3 +591,15 @@ def test_a_made_in_line_in_capitals_on_a_products_box_is_its_origin() -> None:
         "^FO20,55^A0N,20,20^FDSKU: TR3-M-041^FS^FO20,85^BCN,50,N,N,N^FDTR3-M-041^FS"
         "^FO320,20^A0N,40,40^FD$89.99^FS^FO20,150^A0N,20,20^FDMADE IN VIETNAM^FS^XZ")
     assert values.get("country_of_origin") == "MADE IN VIETNAM"
+
+
+def test_an_address_and_phone_after_a_caption_unknown_on_goods_is_the_makers() -> None:
+    # As the probe dev_zh_dianlan_panbiao: the cable maker's address at the foot.
+    zpl = ("^XA^CI28^PW812^FO30,30^A0N,30,30^FD电缆盘标^FS"
+           "^FO30,80^A0N,24,24^FD批号：B2611204^FS^FO30,120^A0N,24,24^FD重量：2860 kg^FS"
+           "^FO30,160^A0N,24,24^FD生产日期：2026-11-20^FS"
+           "^FO30,700^A0N,22,22^FD地址：江苏省宜兴市官林镇工业集中区 电话：0510-8721 5566^FS"
+           "^XZ")
+    values = draft_values(zpl)
+    assert not any("0510" in value for value in values.values())
+    assert "B2611204" in values.values()

@@ -415,3 +415,18 @@ def test_a_range_that_runs_downwards_is_no_rating() -> None:
 def test_counts_of_pieces_and_cases_in_their_languages(text: str, name: str) -> None:
     found = recognise.text_value(text)
     assert found is not None and found[0] == name
+
+
+@pytest.mark.parametrize(("text", "split"), [
+    ("订单号：JD20261126447018", 4),  # the probe dev_cn_sf_express_waybill
+    ("部署：経理部 財務課", 3),  # the probe dev_ja_it_shisan_kanri_label
+    ("签收时间：    月    日    时", None),  # a blank to write the date in by hand
+])
+def test_a_caption_with_a_full_width_colon(text: str, split: int | None) -> None:
+    assert shapes.caption_split(text) == split
+
+
+def test_an_asset_tags_japanese_captions_and_a_full_width_colon_after_a_phone() -> None:
+    assert shapes.caption_name("部署")[0] == "department"
+    assert shapes.caption_name("使用者")[0] == "user"
+    assert recognise.starts_with_phone("电话：0510-8721 5566")

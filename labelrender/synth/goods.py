@@ -362,8 +362,29 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "a person's name beside a patient record", 0.7, leading_spaces(d),
                           ("patient_name", 0.7))
+        elif record and not d.variable and _NAMED_PERSON.fullmatch(text) \
+                and not _PHARMACY.search(text) and _on_patients_line(decisions, d):
+            mark_variable(d, "a person's name on the line of a patient's record", 0.7,
+                          leading_spaces(d), ("patient_name", 0.7))
 
 
+def _on_patients_line(decisions: list[Decision], d: Decision) -> bool:
+    """``d`` shares its line with the patient's birth date ("Herr Beat Zürcher" ...
+    "geb. 14.03.1951"), or follows a caption that asks for a name ("Nome")."""
+    return any(
+        (o.variable and o.name == "date_of_birth" and (beside(d.source, o.source)
+                                                      or beside(o.source, d.source))
+         or not o.variable and shapes.words_only(o.text) and beside(o.source, d.source)
+         and shapes.caption_name(o.text)[0] in ("name", "patient_name"))
+        for o in decisions if o is not d and not o.source.is_barcode)
+
+
+# A person in given names and surname, each with a capital, a salutation before them
+# ("Herr Beat Zürcher", "Ingrid Solheim", "Maria da Conceição Ferreira Lopes").
+_NAMED_PERSON = re.compile(
+    r"(?:(?i:herr|frau|mr|mrs|ms|mme|m|sr|sra|sig|pan|pani|hr|fr)\.?\s+)?"
+    r"[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|den|la|le)\s+)?"
+    r"[A-ZÀ-Ý][a-zß-ÿ'-]+){1,4}")
 # How urgent a patient's sample or order is, as a word alone.
 _PRIORITY = re.compile(r"stat|cito|notfall|eilig|urgent|urgente|urgence|pilne|spoed|asap|"
                        r"routine|normal|akut", re.IGNORECASE)

@@ -603,3 +603,17 @@ def test_an_address_and_phone_after_a_caption_unknown_on_goods_is_the_makers() -
     values = draft_values(zpl)
     assert not any("0510" in value for value in values.values())
     assert "B2611204" in values.values()
+
+
+@pytest.mark.parametrize(("line", "patient"), [
+    ("^FO10,70^A0N,26,26^FDHerr Beat Zürcher^FS^FO400,76^A0N,20,20^FDgeb. 14.03.1951^FS",
+     "Herr Beat Zürcher"),  # the probe dev_ch_apotheke_abgabeetikett_dosierung
+    ("^FO20,166^A0N,20,20^FDNome^FS^FO120,160^A0N,30,30^FDMaria da Conceição Lopes^FS"
+     "^FO20,210^A0N,20,20^FDData nasc.: 14/03/1941^FS",
+     "Maria da Conceição Lopes"),  # the probe pt_hospital_identificacao_cama
+])
+def test_a_name_on_the_line_of_a_birth_date_or_after_a_name_caption_is_the_patient(
+        line: str, patient: str) -> None:
+    values = draft_values(f"^XA^CI28^PW812^LL406^FO10,8^A0N,24,24^FDApotheke am Platz^FS{line}"
+                          "^FO10,300^A0N,22,22^FDAbgabe^FS^FO96,300^A0N,22,22^FD25.11.2026^FS^XZ")
+    assert values.get("patient_name") == patient

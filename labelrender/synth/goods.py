@@ -426,6 +426,10 @@ def _descriptions(decisions: list[Decision]) -> None:
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
             # smaller line right under such a title ("Weaving mill - Prato, Italia")
+        offer = _offer(text)
+        if offer is not None:
+            mark_variable(d, "the price's offer", 0.6, leading_spaces(d), (offer, 0.6))
+            continue
         if made_in(text):  # ("MADE IN VIETNAM" on a product's own box: classify leaves
             # a case's marking in capitals static, but not on such a box)
             mark_variable(d, "where the goods are made", 0.6, leading_spaces(d),
@@ -433,6 +437,22 @@ def _descriptions(decisions: list[Decision]) -> None:
             continue
         mark_variable(d, "a line of words on a label of goods", 0.55, leading_spaces(d),
                       ("description", 0.5))
+
+
+# What a price tag's offer saves ("Save 40%", "-25 %", "Sparen Sie 30%") and the
+# offers of several for a price ("Any 3 for £10.00", "3 for 2", "2 für 5 €").
+_DISCOUNT = re.compile(r"(?:save|you save|spare|sparen(?: sie)?|économisez|risparmi|ahorra|"
+                       r"bespaar|spar|oszczędzasz)\s+(?:up to\s+|bis zu\s+)?\d{1,2}\s?%|"
+                       r"-\s?\d{1,2}\s?%", re.IGNORECASE)
+_MULTIBUY = re.compile(r"(?:any\s+|buy\s+)?\d\s+(?:for|für|pour|per|por|voor|för)\s+"
+                       r"(?:\d|[£$€]\s?\d).{0,10}", re.IGNORECASE)
+
+
+def _offer(text: str) -> str | None:
+    """The name of a price tag's offer, or None."""
+    if _DISCOUNT.fullmatch(text):
+        return "discount"
+    return "promotion" if _MULTIBUY.fullmatch(text) else None
 
 
 def _heads_a_value(texts: list[Decision], d: Decision) -> bool:

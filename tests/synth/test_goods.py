@@ -617,3 +617,17 @@ def test_a_name_on_the_line_of_a_birth_date_or_after_a_name_caption_is_the_patie
     values = draft_values(f"^XA^CI28^PW812^LL406^FO10,8^A0N,24,24^FDApotheke am Platz^FS{line}"
                           "^FO10,300^A0N,22,22^FDAbgabe^FS^FO96,300^A0N,22,22^FD25.11.2026^FS^XZ")
     assert values.get("patient_name") == patient
+
+
+@pytest.mark.parametrize(("offer", "name"), [
+    ("Save 40%", "discount"),  # the probe retail_markdown_price_tag
+    ("Any 3 for £10.00", "promotion"),  # the probe dev_en_shelf_edge_multibuy_offer
+    ("2 für 5 €", "promotion"),
+])
+def test_a_price_tags_offer_is_named_by_what_it_offers(offer: str, name: str) -> None:
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO14,64^A0N,28,28^FDMen's Quilted Field Jacket^FS"
+        "^FO14,122^A0N,22,22^FDWas^FS^FO64,118^A0N,30,30^FD$89.99^FS"
+        f"^FO400,300^A0N,24,24^FD{offer}^FS^FO14,158^A0N,22,22^FDNOW^FS"
+        "^FO84,150^A0N,40,40^FD$53.99^FS^FO14,220^BCN,50,N,N,N^FD04817263001^FS^XZ")
+    assert values.get(name) == offer

@@ -430,3 +430,9 @@ def test_an_asset_tags_japanese_captions_and_a_full_width_colon_after_a_phone() 
     assert shapes.caption_name("部署")[0] == "department"
     assert shapes.caption_name("使用者")[0] == "user"
     assert recognise.starts_with_phone("电话：0510-8721 5566")
+
+
+@pytest.mark.parametrize("text", ["512 kcal", "2140 kJ", "2140 kJ / 512 kcal"])
+def test_a_foods_energy_is_named_by_its_unit(text: str) -> None:
+    # As the probe dev_en_cafe_sandwich_ppds_allergens ("Energy per pack" over it).
+    assert recognise.text_value(text) == ("energy", 0.7)

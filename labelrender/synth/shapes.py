@@ -208,14 +208,19 @@ def caption_split(text: str) -> int | None:
     name, certainty = caption_name(text[:colon])
     if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
             and not (name in _PROSE_CAPTIONS and certainty >= 0.85) \
+            and not (certainty >= 0.6 and _LISTED.fullmatch(rest.strip())) \
             and not ((certainty >= 0.6 or address_role(text[:colon + 1]) is not None)
                      and _TITLED.fullmatch(rest.strip().replace(",", ""))):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
-        # not after "Ingredients:" or "Description:", nor a name after a known caption
-        # ("Ditta: Studio Tecnico Ferrario & Associati")
+        # not after "Ingredients:" or "Description:", nor a list or a name after a known
+        # caption ("Allergens: wheat, barley, egg", "Ditta: Studio Tecnico Ferrario")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
+# A list of three or more items of a word or two: "wheat, barley, egg, mustard",
+# "Plenary - Workshops - Gala dinner".
+_LISTED = re.compile(r"[^\W\d_][\w'-]*(?: [\w'-]+)?"
+                     r"(?:(?:,| -| ·) [^\W\d_][\w'-]*(?: [\w'-]+)?){2,}")
 # Spaces left before the units of a date, to fill in by hand: "    月    日    时".
 _DATE_BLANK = re.compile(r"(?:\s{2,}[年月日时時分])+\s*")
 # Words each with a capital, or joining ones: a name, not a sentence.

@@ -436,3 +436,12 @@ def test_an_asset_tags_japanese_captions_and_a_full_width_colon_after_a_phone() 
 def test_a_foods_energy_is_named_by_its_unit(text: str) -> None:
     # As the probe dev_en_cafe_sandwich_ppds_allergens ("Energy per pack" over it).
     assert recognise.text_value(text) == ("energy", 0.7)
+
+
+@pytest.mark.parametrize(("text", "split"), [
+    ("Allergens: wheat, barley, egg, mustard, celery", 11),  # dev_en_cafe_sandwich_ppds_allergens
+    ("Access: Plenary - Workshops - Gala dinner", 8),  # the probe conference_attendee_badge
+    ("WARNING: KEEP OUT OF REACH OF CHILDREN", None),  # prose, no list
+])
+def test_a_list_after_a_known_caption_is_its_value(text: str, split: int | None) -> None:
+    assert shapes.caption_split(text) == split

@@ -194,7 +194,7 @@ def test_a_caption_left_of_its_value_names_it_and_stays_static() -> None:
         "^FO30,200^A0N,24,22^FDCross-section^FS^FO260,192^A0N,60,54^FD5x16 mm²^FS"
         "^FO30,270^A0N,24,22^FDData logger^FS^FO260,264^A0N,40,36^FDTL-5521-0087^FS"
         "^FO30,330^A0N,24,22^FDLot^FS^FO260,326^A0N,30,28^FDB26-1187^FS^XZ")
-    assert values == {"cross_section": "5x16 mm²", "data_logger": "TL-5521-0087",
+    assert values == {"cross_section": "5x16 mm²", "serial_number": "TL-5521-0087",
                       "lot_number": "B26-1187"}
 
 

@@ -445,3 +445,16 @@ def test_a_foods_energy_is_named_by_its_unit(text: str) -> None:
 ])
 def test_a_list_after_a_known_caption_is_its_value(text: str, split: int | None) -> None:
     assert shapes.caption_split(text) == split
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("NF", "invoice"), ("Cubagem", "volume"), ("Empfangsrelation", "routing_code"),
+    ("Empfangs-NL", "routing_code"), ("Datenlogger-Nr.", "serial_number"),
+    ("Data logger", "serial_number"), ("Mã đơn", "tracking_number"),
+    ("Mã đơn shop", "order_number"), ("Må stilles", "delivery_instructions"),
+    ("Zustellung bis", "delivery_date"), ("Příjemka", "receipt_number"),
+    ("Leveranciersnr.", "supplier_number"), ("Total HU", "piece_count"), ("Teil", "part_number"),
+    ("Tasting", "tasting_notes"), ("Cust.", "customer_number"), ("Eng. Chg.", "revision")])
+def test_captions_that_were_named_by_their_own_words(caption: str, name: str) -> None:
+    # As the probes' foreign or shortened captions, once copied into the name.
+    assert shapes.caption_name(caption)[0] == name

@@ -454,7 +454,11 @@ def test_a_list_after_a_known_caption_is_its_value(text: str, split: int | None)
     ("Mã đơn shop", "order_number"), ("Må stilles", "delivery_instructions"),
     ("Zustellung bis", "delivery_date"), ("Příjemka", "receipt_number"),
     ("Leveranciersnr.", "supplier_number"), ("Total HU", "piece_count"), ("Teil", "part_number"),
-    ("Tasting", "tasting_notes"), ("Cust.", "customer_number"), ("Eng. Chg.", "revision")])
+    ("Tasting", "tasting_notes"), ("Cust.", "customer_number"), ("Eng. Chg.", "revision"),
+    ("N° d'expédition", "tracking_number"), ("LDV n.", "tracking_number"), ("Travée", "bay"),
+    ("Prescrit par", "prescriber"), ("Préleveur", "operator"), ("Procesmonster", "specimen_id"),
+    ("Tratamiento postcosecha", "treatment"), ("Reseptnr.", "prescription_number"),
+    ("Löpmeter", "length"), ("Sortownia", "routing_code"), ("Acc", "account_number")])
 def test_captions_that_were_named_by_their_own_words(caption: str, name: str) -> None:
     # As the probes' foreign or shortened captions, once copied into the name.
     assert shapes.caption_name(caption)[0] == name

@@ -352,7 +352,9 @@ def _people(decisions: list[Decision]) -> None:
             mark_variable(d, "the priority of a patient's sample", 0.6, leading_spaces(d),
                           ("priority", 0.6))
             continue
-        if pharmacy and _DOCTOR.fullmatch(text):
+        if pharmacy and d.variable and d.name_certainty <= 0.3 and _DRUG.fullmatch(text):
+            d.name, d.name_certainty = "description", 0.5  # not named by its first word
+        elif pharmacy and _DOCTOR.fullmatch(text):
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
@@ -379,6 +381,9 @@ def _on_patients_line(decisions: list[Decision], d: Decision) -> bool:
         for o in decisions if o is not d and not o.source.is_barcode)
 
 
+# A medicine and its strength: "Vancomycin 1,250 mg", "Amoxicillin 500mg".
+_DRUG = re.compile(r"[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,3} \d+(?:[.,]\d+)*\s?"
+                   r"(?i:mg|mcg|µg|g|ml|iu|ie)")
 # A person in given names and surname, each with a capital, a salutation before them
 # ("Herr Beat Zürcher", "Ingrid Solheim", "Maria da Conceição Ferreira Lopes").
 _NAMED_PERSON = re.compile(

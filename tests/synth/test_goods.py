@@ -631,3 +631,12 @@ def test_a_price_tags_offer_is_named_by_what_it_offers(offer: str, name: str) ->
         f"^FO400,300^A0N,24,24^FD{offer}^FS^FO14,158^A0N,22,22^FDNOW^FS"
         "^FO84,150^A0N,40,40^FD$53.99^FS^FO14,220^BCN,50,N,N,N^FD04817263001^FS^XZ")
     assert values.get(name) == offer
+
+
+def test_a_medicine_and_its_strength_on_a_pharmacys_label_is_the_description() -> None:
+    # As the probe dev_us_pharmacy_iv_bag: not named by the drug's own first word.
+    values = draft_values(
+        "^XA^PW812^LL812^FO20,16^A0N,22,22^FDST. ALDRIC MEDICAL CENTER - INPATIENT PHARMACY^FS"
+        "^FO20,80^A0N,30,30^FDHALVORSEN, ERIK J^FS"
+        "^FO20,118^A0N,22,22^FDMRN 004418265^FS^FO20,168^A0N,30,30^FDVancomycin 1,250 mg^FS^XZ")
+    assert values.get("description") == "Vancomycin 1,250 mg"

@@ -179,6 +179,39 @@ def continued_lines(decisions: list[Decision]) -> None:
                       (first.name, min(0.6, first.name_certainty)))
 
 
+# A row that starts with its number, then a gap: "20  CNC MILL OP1      WC-240".
+_NUMBERED_ROW = re.compile(r"(\d{1,4})\s{2,}\S")
+_GUESSED = frozenset({"text", "field", "description"})
+
+
+def repeated_rows(decisions: list[Decision]) -> None:
+    """Rows printed under a named row, in its column and print and of its form (an
+    operation's number, a gap, words: "10  SAW CUT BLANKS  WC-110" over "20  CNC MILL
+    OP1  WC-240"), are more rows of the same kind, whatever a guess named them."""
+    rows = sorted((d for d in decisions if not d.source.is_barcode and d.text),
+                  key=lambda d: d.source.ry)
+    for first in rows:
+        form = _NUMBERED_ROW.match(first.text)
+        if not first.variable or form is None or first.prefix_len \
+                or first.name_certainty < 0.6 or first.name in _GUESSED \
+                or re.match(PARTY, first.name or ""):
+            continue
+        line = first
+        while True:
+            f = line.source
+            nxt = [d for d in rows if d.variable and not d.prefix_len and d.name in _GUESSED
+                   and d.name_certainty <= 0.5 and abs(d.source.rx - f.rx) <= 6
+                   and abs(d.source.font_height - f.font_height) <= 2
+                   and 0 < d.source.ry - f.ry <= 2.5 * f.font_height]
+            if not nxt:
+                break
+            line = min(nxt, key=lambda d: d.source.ry)
+            row = _NUMBERED_ROW.match(line.text)
+            if row is None or len(row.group(1)) != len(form.group(1)):
+                break
+            line.name, line.name_certainty = first.name, 0.6
+
+
 def _shape_guess(d: Decision) -> bool:
     """A name only the value's shape gave: a long code looks like a parcel number, a
     short one printed large like a sort code."""

@@ -24,6 +24,7 @@ from .captions import (
     continued_lines,
     raw_caption_split,
     raw_end,
+    repeated_rows,
     table_rows,
 )
 from .decision import Decision, leading_spaces
@@ -578,6 +579,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     column_captions(decisions, goods.is_goods_label(decisions))
     table_rows(decisions)
     continued_lines(decisions)
+    repeated_rows(decisions)
     _data_identifiers(decisions)
     _barcodes_of_printed_codes(decisions)
     _letter_codes(decisions)

@@ -92,8 +92,11 @@ _INSTRUCTION = re.compile(
 _PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)(?:\s+[A-Z]\.?)?$|"
                      r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
                      r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
-_MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué en|prodotto in|"
-                      r"fabricado en)\s+\S.*$", re.IGNORECASE)
+_MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué (?:en|au)|prodotto in|"
+                      r"fabbricato in|fabricado e[nm]|hecho en|feito em|gemaakt in|"
+                      r"fremstillet i|tillverkad i|produsert i|wyprodukowano w|"
+                      r"vyrobeno v|vyrobené v|fabricat în)\s+[^\W\d_][^,;]{1,30}$", re.IGNORECASE)
+# (the place is a few words: "Wyprodukowano w Chinach dla ..., ..." is a notice)
 
 
 def is_goods_label(decisions: list[Decision]) -> bool:
@@ -144,9 +147,12 @@ def refine(decisions: list[Decision]) -> None:
                 and d.reason.startswith("value after caption") \
                 and (d.name in _MAKERS or d.name_certainty < 0.6
                      and COMPANY.search(d.value or "") is not None) \
-                and _postal_part(d.value or ""):
+                and _postal_part(d.value or "") \
+                or d.variable and d.prefix_len and d.name_certainty < 0.6 \
+                and _ends_with_phone(d.value or ""):
             # "Gyártja: Tisza-Paprika Kft., 6728 Szeged, ...": who made or sells the
-            # goods, with their address: the label's owner, printed on every label
+            # goods, with their address: the label's owner, printed on every label; so
+            # is an address and its phone after a caption unknown ("地址：... 电话：...")
             _owners_address(d)
     for d in decisions:
         split = raw_caption_split(d.source) if d.reason.startswith("product line") else None
@@ -366,7 +372,9 @@ def _people(decisions: list[Decision]) -> None:
             mark_variable(d, "the priority of a patient's sample", 0.6, leading_spaces(d),
                           ("priority", 0.6))
             continue
-        if pharmacy and _DOCTOR.fullmatch(text):
+        if pharmacy and d.variable and d.name_certainty <= 0.3 and _DRUG.fullmatch(text):
+            d.name, d.name_certainty = "description", 0.5  # not named by its first word
+        elif pharmacy and _DOCTOR.fullmatch(text):
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
@@ -376,8 +384,32 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "a person's name beside a patient record", 0.7, leading_spaces(d),
                           ("patient_name", 0.7))
+        elif record and not d.variable and _NAMED_PERSON.fullmatch(text) \
+                and not _PHARMACY.search(text) and _on_patients_line(decisions, d):
+            mark_variable(d, "a person's name on the line of a patient's record", 0.7,
+                          leading_spaces(d), ("patient_name", 0.7))
 
 
+def _on_patients_line(decisions: list[Decision], d: Decision) -> bool:
+    """``d`` shares its line with the patient's birth date ("Herr Beat Zürcher" ...
+    "geb. 14.03.1951"), or follows a caption that asks for a name ("Nome")."""
+    return any(
+        (o.variable and o.name == "date_of_birth" and (beside(d.source, o.source)
+                                                      or beside(o.source, d.source))
+         or not o.variable and shapes.words_only(o.text) and beside(o.source, d.source)
+         and shapes.caption_name(o.text)[0] in ("name", "patient_name"))
+        for o in decisions if o is not d and not o.source.is_barcode)
+
+
+# A medicine and its strength: "Vancomycin 1,250 mg", "Amoxicillin 500mg".
+_DRUG = re.compile(r"[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,3} \d+(?:[.,]\d+)*\s?"
+                   r"(?i:mg|mcg|µg|g|ml|iu|ie)")
+# A person in given names and surname, each with a capital, a salutation before them
+# ("Herr Beat Zürcher", "Ingrid Solheim", "Maria da Conceição Ferreira Lopes").
+_NAMED_PERSON = re.compile(
+    r"(?:(?i:herr|frau|mr|mrs|ms|mme|m|sr|sra|sig|pan|pani|hr|fr)\.?\s+)?"
+    r"[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|den|la|le)\s+)?"
+    r"[A-ZÀ-Ý][a-zß-ÿ'-]+){1,4}")
 # How urgent a patient's sample or order is, as a word alone.
 _PRIORITY = re.compile(r"stat|cito|notfall|eilig|urgent|urgente|urgence|pilne|spoed|asap|"
                        r"routine|normal|akut", re.IGNORECASE)
@@ -419,8 +451,33 @@ def _descriptions(decisions: list[Decision]) -> None:
         if d is top and text.isupper() or d is subtitle:
             continue  # the owner's name or the form's title across the top, and the
             # smaller line right under such a title ("Weaving mill - Prato, Italia")
+        offer = _offer(text)
+        if offer is not None:
+            mark_variable(d, "the price's offer", 0.6, leading_spaces(d), (offer, 0.6))
+            continue
+        if made_in(text):  # ("MADE IN VIETNAM" on a product's own box: classify leaves
+            # a case's marking in capitals static, but not on such a box)
+            mark_variable(d, "where the goods are made", 0.6, leading_spaces(d),
+                          ("country_of_origin", 0.6))
+            continue
         mark_variable(d, "a line of words on a label of goods", 0.55, leading_spaces(d),
                       ("description", 0.5))
+
+
+# What a price tag's offer saves ("Save 40%", "-25 %", "Sparen Sie 30%") and the
+# offers of several for a price ("Any 3 for £10.00", "3 for 2", "2 für 5 €").
+_DISCOUNT = re.compile(r"(?:save|you save|spare|sparen(?: sie)?|économisez|risparmi|ahorra|"
+                       r"bespaar|spar|oszczędzasz)\s+(?:up to\s+|bis zu\s+)?\d{1,2}\s?%|"
+                       r"-\s?\d{1,2}\s?%", re.IGNORECASE)
+_MULTIBUY = re.compile(r"(?:any\s+|buy\s+)?\d\s+(?:for|für|pour|per|por|voor|för)\s+"
+                       r"(?:\d|[£$€]\s?\d).{0,10}", re.IGNORECASE)
+
+
+def _offer(text: str) -> str | None:
+    """The name of a price tag's offer, or None."""
+    if _DISCOUNT.fullmatch(text):
+        return "discount"
+    return "promotion" if _MULTIBUY.fullmatch(text) else None
 
 
 def _heads_a_value(texts: list[Decision], d: Decision) -> bool:
@@ -530,6 +587,12 @@ def _postal_part(text: str) -> bool:
     CE"), not a description."""
     return any(shapes.is_postal_line(part.strip())
                for part in re.split(r"\s[-–·]\s|,", text) + [text])
+
+
+def _ends_with_phone(text: str) -> bool:
+    """Words ending in a phone number with its caption: a contact's line."""
+    return any(recognise.starts_with_phone(text[word.start():])
+               for word in re.finditer(r"(?<=\s)\S", text))
 
 
 def bilingual_caption(text: str) -> bool:

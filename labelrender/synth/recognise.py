@@ -33,10 +33,11 @@ _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
 _RATING = re.compile(r"^(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
-                     r"(lm|lx|k|w|kw|kwh|wh|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|min-1|"
-                     r"1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
+                     r"(lm|lx|k|w|kw|kwh|wh|kcal|kj|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|"
+                     r"min-1|1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
 _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temperature",
                  "w": "power", "kw": "power", "kwh": "energy", "wh": "capacity",
+                 "kcal": "energy", "kj": "energy",  # (a food's energy, per pack or portion)
                  "mah": "capacity", "ah": "capacity", "v": "voltage", "kv": "voltage",
                  "kva": "apparent_power", "vac": "voltage",
                  "vdc": "voltage", "v ac": "voltage", "v dc": "voltage", "a": "current",
@@ -54,7 +55,8 @@ DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER}
 _PHONE_WORD = (r"(?:telf|telefon|t[eé]l(?:e?m)?|phone|ph|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
                r"電話|电话|手机|тел)\.?")
 # One caption or a caption in two languages ("Tél. / Tel.").
-_PHONE_CAPTION = re.compile(rf"{_PHONE_WORD}(?:\s?/\s?{_PHONE_WORD})?\s?:?\s*", re.I)
+# (Chinese and Japanese write the colon full width: "电话：")
+_PHONE_CAPTION = re.compile(rf"{_PHONE_WORD}(?:\s?/\s?{_PHONE_WORD})?\s?[:：]?\s*", re.I)
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 

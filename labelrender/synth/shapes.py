@@ -187,8 +187,9 @@ _NUMBER_CAPTION = re.compile(
 
 @lru_cache(maxsize=8192)
 def caption_split(text: str) -> int | None:
-    """Where the value starts in "Caption: value" text, or None."""
-    colon = text.find(":")
+    """Where the value starts in "Caption: value" text, or None. Chinese and Japanese
+    write the colon full width ("订单号：JD2026...")."""
+    colon = min((at for at in (text.find(":"), text.find("：")) if at >= 0), default=-1)
     if colon < 0:
         match = _NUMBER_CAPTION.match(text)
         return match.end() if match and len(text.split()) <= 6 else None
@@ -201,19 +202,28 @@ def caption_split(text: str) -> int | None:
         return None
     rest = text[colon + 1 :]
     if not rest.strip() or rest.startswith("//") or (rest[:1].isdigit()
-                                                     and text[colon - 1 : colon].isdigit()):
-        return None  # nothing after it, a URL, or a time of day such as 22:00
+                                                     and text[colon - 1 : colon].isdigit()) \
+            or _DATE_BLANK.fullmatch(rest):
+        return None  # nothing after it, a URL, a time of day such as 22:00, or a blank
+        # to write a date in by hand ("签收时间：    月    日    时")
     name, certainty = caption_name(text[:colon])
     if len(rest.split()) >= 5 and not any(c.isdigit() for c in rest) \
             and not (name in _PROSE_CAPTIONS and certainty >= 0.85) \
+            and not (certainty >= 0.6 and _LISTED.fullmatch(rest.strip())) \
             and not ((certainty >= 0.6 or address_role(text[:colon + 1]) is not None)
                      and _TITLED.fullmatch(rest.strip().replace(",", ""))):
         return None  # prose after a heading ("TOBACCO: FEDERAL LAW REQUIRES ..."), but
-        # not after "Ingredients:" or "Description:", nor a name after a known caption
-        # ("Ditta: Studio Tecnico Ferrario & Associati")
+        # not after "Ingredients:" or "Description:", nor a list or a name after a known
+        # caption ("Allergens: wheat, barley, egg", "Ditta: Studio Tecnico Ferrario")
     return colon + 1 + (len(rest) - len(rest.lstrip()))
 
 
+# A list of three or more items of a word or two: "wheat, barley, egg, mustard",
+# "Plenary - Workshops - Gala dinner".
+_LISTED = re.compile(r"[^\W\d_][\w'-]*(?: [\w'-]+)?"
+                     r"(?:(?:,| -| ·) [^\W\d_][\w'-]*(?: [\w'-]+)?){2,}")
+# Spaces left before the units of a date, to fill in by hand: "    月    日    时".
+_DATE_BLANK = re.compile(r"(?:\s{2,}[年月日时時分])+\s*")
 # Words each with a capital, or joining ones: a name, not a sentence.
 _TITLED = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.-]*|&|and|und|et|e|y|of|de|di|da|van|von|der)"
                      r"(?:\s+|$))+")

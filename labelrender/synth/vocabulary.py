@@ -1573,7 +1573,8 @@ NATIVE_CAPTIONS = {
     **_words("date_of_birth", "生年月日"),
     **_words("age", "年齢"),
     **_words("ward", "病棟"),
-    **_words("department", "診療科"),
+    **_words("department", "診療科", "部署", "所属部署", "部門"),
+    **_words("user", "使用者", "利用者"),  # (who an asset is lent to)
     **_words("room", "病室"),
     **_words("doctor", "医師", "主治医", "担当医", "医師名"),
     **_words("specimen_id", "検体番号", "検体"),

@@ -208,7 +208,7 @@ def test_a_caption_left_of_its_value_names_it_and_stays_static() -> None:
         "^FO30,200^A0N,24,22^FDCross-section^FS^FO260,192^A0N,60,54^FD5x16 mm²^FS"
         "^FO30,270^A0N,24,22^FDData logger^FS^FO260,264^A0N,40,36^FDTL-5521-0087^FS"
         "^FO30,330^A0N,24,22^FDLot^FS^FO260,326^A0N,30,28^FDB26-1187^FS^XZ")
-    assert values == {"cross_section": "5x16 mm²", "data_logger": "TL-5521-0087",
+    assert values == {"cross_section": "5x16 mm²", "serial_number": "TL-5521-0087",
                       "lot_number": "B26-1187"}
 
 
@@ -636,3 +636,69 @@ def test_ref_on_goods_is_the_article_but_a_reference_number_is_not(line: str, na
         "^FO24,70^A0N,22,20^FDVerbrauchen bis: 02.12.2026^FS"
         f"^FO24,100^A0N,22,20^FD{line}^FS^XZ")
     assert values.get(name) == line.split(" ", 1)[1]
+
+
+@pytest.mark.parametrize("line", ["Hecho en Portugal", "Fremstillet i Malaysia",
+                                  "Tillverkad i Sverige"])
+def test_where_goods_are_made_in_other_languages(line: str) -> None:
+    # As the probes dev_es_etiqueta_precio_textil and dev_da_elektronik_emballage_serienr.
+    decision = one_line(line, 24)
+    assert (decision.variable, decision.name) == (True, "country_of_origin")
+
+
+def test_a_made_in_line_in_capitals_on_a_products_box_is_its_origin() -> None:
+    # As the probe dev_en_shoebox_end_label: no case's marking, the box of one product.
+    values = draft_values(
+        "^XA^PW406^LL203^FO20,20^A0N,28,28^FDTrail Runner 3 GTX^FS"
+        "^FO20,55^A0N,20,20^FDSKU: TR3-M-041^FS^FO20,85^BCN,50,N,N,N^FDTR3-M-041^FS"
+        "^FO320,20^A0N,40,40^FD$89.99^FS^FO20,150^A0N,20,20^FDMADE IN VIETNAM^FS^XZ")
+    assert values.get("country_of_origin") == "MADE IN VIETNAM"
+
+
+def test_an_address_and_phone_after_a_caption_unknown_on_goods_is_the_makers() -> None:
+    # As the probe dev_zh_dianlan_panbiao: the cable maker's address at the foot.
+    zpl = ("^XA^CI28^PW812^FO30,30^A0N,30,30^FD电缆盘标^FS"
+           "^FO30,80^A0N,24,24^FD批号：B2611204^FS^FO30,120^A0N,24,24^FD重量：2860 kg^FS"
+           "^FO30,160^A0N,24,24^FD生产日期：2026-11-20^FS"
+           "^FO30,700^A0N,22,22^FD地址：江苏省宜兴市官林镇工业集中区 电话：0510-8721 5566^FS"
+           "^XZ")
+    values = draft_values(zpl)
+    assert not any("0510" in value for value in values.values())
+    assert "B2611204" in values.values()
+
+
+@pytest.mark.parametrize(("line", "patient"), [
+    ("^FO10,70^A0N,26,26^FDHerr Beat Zürcher^FS^FO400,76^A0N,20,20^FDgeb. 14.03.1951^FS",
+     "Herr Beat Zürcher"),  # the probe dev_ch_apotheke_abgabeetikett_dosierung
+    ("^FO20,166^A0N,20,20^FDNome^FS^FO120,160^A0N,30,30^FDMaria da Conceição Lopes^FS"
+     "^FO20,210^A0N,20,20^FDData nasc.: 14/03/1941^FS",
+     "Maria da Conceição Lopes"),  # the probe pt_hospital_identificacao_cama
+])
+def test_a_name_on_the_line_of_a_birth_date_or_after_a_name_caption_is_the_patient(
+        line: str, patient: str) -> None:
+    values = draft_values(f"^XA^CI28^PW812^LL406^FO10,8^A0N,24,24^FDApotheke am Platz^FS{line}"
+                          "^FO10,300^A0N,22,22^FDAbgabe^FS^FO96,300^A0N,22,22^FD25.11.2026^FS^XZ")
+    assert values.get("patient_name") == patient
+
+
+@pytest.mark.parametrize(("offer", "name"), [
+    ("Save 40%", "discount"),  # the probe retail_markdown_price_tag
+    ("Any 3 for £10.00", "promotion"),  # the probe dev_en_shelf_edge_multibuy_offer
+    ("2 für 5 €", "promotion"),
+])
+def test_a_price_tags_offer_is_named_by_what_it_offers(offer: str, name: str) -> None:
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO14,64^A0N,28,28^FDMen's Quilted Field Jacket^FS"
+        "^FO14,122^A0N,22,22^FDWas^FS^FO64,118^A0N,30,30^FD$89.99^FS"
+        f"^FO400,300^A0N,24,24^FD{offer}^FS^FO14,158^A0N,22,22^FDNOW^FS"
+        "^FO84,150^A0N,40,40^FD$53.99^FS^FO14,220^BCN,50,N,N,N^FD04817263001^FS^XZ")
+    assert values.get(name) == offer
+
+
+def test_a_medicine_and_its_strength_on_a_pharmacys_label_is_the_description() -> None:
+    # As the probe dev_us_pharmacy_iv_bag: not named by the drug's own first word.
+    values = draft_values(
+        "^XA^PW812^LL812^FO20,16^A0N,22,22^FDST. ALDRIC MEDICAL CENTER - INPATIENT PHARMACY^FS"
+        "^FO20,80^A0N,30,30^FDHALVORSEN, ERIK J^FS"
+        "^FO20,118^A0N,22,22^FDMRN 004418265^FS^FO20,168^A0N,30,30^FDVancomycin 1,250 mg^FS^XZ")
+    assert values.get("description") == "Vancomycin 1,250 mg"

@@ -1730,3 +1730,19 @@ def test_an_order_or_manifest_caption_names_a_code_shaped_like_a_parcel_number(
         line: str, name: str) -> None:
     values = _values(on_a_parcel(f"^FO40,400^A0N,24,24^FD{line}^FS"))
     assert values.get(name) == line.split(": ")[1]
+
+
+def test_rows_of_a_named_rows_form_under_it_are_rows_of_the_same_kind() -> None:
+    # As the probe dev_us_wip_traveler: a job traveller's operations, each a number, a
+    # gap and words; the first named by the column's caption, the others alike.
+    rows = ["10  SAW CUT BLANKS    WC-110", "20  CNC MILL OP1      WC-240",
+            "30  DEBURR            WC-310", "40  FINAL INSPECT     QC-01"]
+    zpl = ("^XA^PW812^LL1218^FO36,34^A0N,40,40^FDJOB TRAVELER^FS"
+           "^FO30,442^A0N,22,22^FDOP^FS^FO110,442^A0N,22,22^FDOPERATION^FS"
+           "^FO470,442^A0N,22,22^FDWORK CTR^FS^FO610,442^A0N,22,22^FDOPER^FS"
+           "^FO680,442^A0N,22,22^FDDATE^FS^FO740,442^A0N,22,22^FDQTY^FS"
+           + "".join(f"^FO30,{480 + 44 * i}^A0N,24,24^FD{row}^FS" for i, row in enumerate(rows))
+           + "^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert [values.get(name) for name in ("operation", "operation_2", "operation_3",
+                                          "operation_4")] == rows

@@ -434,3 +434,50 @@ def test_a_range_that_runs_downwards_is_no_rating() -> None:
 def test_counts_of_pieces_and_cases_in_their_languages(text: str, name: str) -> None:
     found = recognise.text_value(text)
     assert found is not None and found[0] == name
+
+
+@pytest.mark.parametrize(("text", "split"), [
+    ("订单号：JD20261126447018", 4),  # the probe dev_cn_sf_express_waybill
+    ("部署：経理部 財務課", 3),  # the probe dev_ja_it_shisan_kanri_label
+    ("签收时间：    月    日    时", None),  # a blank to write the date in by hand
+])
+def test_a_caption_with_a_full_width_colon(text: str, split: int | None) -> None:
+    assert shapes.caption_split(text) == split
+
+
+def test_an_asset_tags_japanese_captions_and_a_full_width_colon_after_a_phone() -> None:
+    assert shapes.caption_name("部署")[0] == "department"
+    assert shapes.caption_name("使用者")[0] == "user"
+    assert recognise.starts_with_phone("电话：0510-8721 5566")
+
+
+@pytest.mark.parametrize("text", ["512 kcal", "2140 kJ", "2140 kJ / 512 kcal"])
+def test_a_foods_energy_is_named_by_its_unit(text: str) -> None:
+    # As the probe dev_en_cafe_sandwich_ppds_allergens ("Energy per pack" over it).
+    assert recognise.text_value(text) == ("energy", 0.7)
+
+
+@pytest.mark.parametrize(("text", "split"), [
+    ("Allergens: wheat, barley, egg, mustard, celery", 11),  # dev_en_cafe_sandwich_ppds_allergens
+    ("Access: Plenary - Workshops - Gala dinner", 8),  # the probe conference_attendee_badge
+    ("WARNING: KEEP OUT OF REACH OF CHILDREN", None),  # prose, no list
+])
+def test_a_list_after_a_known_caption_is_its_value(text: str, split: int | None) -> None:
+    assert shapes.caption_split(text) == split
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("NF", "invoice"), ("Cubagem", "volume"), ("Empfangsrelation", "routing_code"),
+    ("Empfangs-NL", "routing_code"), ("Datenlogger-Nr.", "serial_number"),
+    ("Data logger", "serial_number"), ("Mã đơn", "tracking_number"),
+    ("Mã đơn shop", "order_number"), ("Må stilles", "delivery_instructions"),
+    ("Zustellung bis", "delivery_date"), ("Příjemka", "receipt_number"),
+    ("Leveranciersnr.", "supplier_number"), ("Total HU", "piece_count"), ("Teil", "part_number"),
+    ("Tasting", "tasting_notes"), ("Cust.", "customer_number"), ("Eng. Chg.", "revision"),
+    ("N° d'expédition", "tracking_number"), ("LDV n.", "tracking_number"), ("Travée", "bay"),
+    ("Prescrit par", "prescriber"), ("Préleveur", "operator"), ("Procesmonster", "specimen_id"),
+    ("Tratamiento postcosecha", "treatment"), ("Reseptnr.", "prescription_number"),
+    ("Löpmeter", "length"), ("Sortownia", "routing_code"), ("Acc", "account_number")])
+def test_captions_that_were_named_by_their_own_words(caption: str, name: str) -> None:
+    # As the probes' foreign or shortened captions, once copied into the name.
+    assert shapes.caption_name(caption)[0] == name

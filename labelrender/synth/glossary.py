@@ -4104,7 +4104,7 @@ GLOSSARY: dict[str, str] = {
     **_words("prescription_number", "reseptnr", "reseptnummer"),
     **_words("call_number", "sygn", "sygnatura"),
     **_words("reference", "tytułem"),
-    **_words("bottling_date", "engarrafado", "engarrafado em"),
+    **_words("bottling_date", "engarrafado em"),
     **_words("case_number", "caixa n.º"),
     **_words("grammage", "gramagem", "gramatura"),
     **_words("variety", "hibrid", "hibridul"),

@@ -905,6 +905,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None
+        elif street == 0 and name_line is not None and _second_name(lines, i, postal):
+            part = "name"  # a person, then the company or the name in another script
+            # ("Tomasz Wieczorek" / "Hyde Park Physiotherapy" / "42 Headingley Lane")
+            name_line = None
         else:
             street += 1
             part = f"address_{street}"
@@ -912,3 +916,26 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
         _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))
+
+
+# A department or a building under the name is part of the address, not a second
+# name: "SHIPPING DEPT", "Research Finance Office", "Dun Roamin Cottage".
+_DEPARTMENT = re.compile(r"\b(?:dept|department|office|abteilung|wareneingang|warenannahme|"
+                         r"receiving|shipping|mailroom|poststelle)\b", re.IGNORECASE)
+_PREMISES = re.compile(r"(?:cottage|house|farm|park|building|centre|center|court|hall|"
+                       r"tower|lodge|manor|estate|campus)\.?$", re.IGNORECASE)
+
+
+def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
+    """A line of words right under the block's name, over its street: the block's
+    second name, as the street is its first line with a number."""
+    text = lines[at].text.strip()
+    if not shapes.words_only(text) or shapes.is_country(text) or _DEPARTMENT.search(text) \
+            or _PREMISES.search(text) or text.lower().startswith("c/"):
+        return False
+    if any(re.fullmatch(r"\d{4,5}", d.text.strip()) for d in lines[at + 1:]):
+        return False  # a postcode alone, and the town over the street ("Budapest")
+    below = next((i for i in range(at + 1, len(lines)) if not recognise.phone(lines[i].text)
+                  and not shapes.words_only(lines[i].text)), None)
+    return below is not None and below != postal and (
+        _street(lines[below].text) or not shapes.is_postal_line(lines[below].text))

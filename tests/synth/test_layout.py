@@ -1634,3 +1634,16 @@ def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) ->
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
     assert values.get("delivery_instructions") == "Hebebühne"
+
+
+@pytest.mark.parametrize(("second", "name"), [
+    ("Hyde Park Physiotherapy", "ship_to_name_2"), ("Praxis am Rosenberg", "ship_to_name_2"),
+    ("عبدالرحمن القحطاني", "ship_to_name_2"), ("Shipping Dept", "ship_to_address_1"),
+    ("Dun Roamin Cottage", "ship_to_address_1"),
+])
+def test_a_line_of_words_between_the_name_and_the_street_names_the_party(second: str,
+                                                                         name: str) -> None:
+    values = _stacked(["Deliver To:", "Tomasz Wieczorek", second, "42 Headingley Lane",
+                       "Leeds LS6 2AB"], 40, 300, 40, 30)
+    assert values["ship_to_name"] == "Tomasz Wieczorek"
+    assert values[name] == second

@@ -195,6 +195,9 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
             d is not caption and d.source.orientation == c.orientation and not d.source.is_barcode
             and abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60
             for d in decisions):
+        over = _column_over(decisions, caption)
+        if over is not None:
+            return over
         side = _side_first_line(decisions, caption, upright)  # a caption turned down the
         if side is not None:  # label's edge beside an upright block, alone in its direction
             return side
@@ -214,6 +217,23 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     form = bool(beside) and _form_column(below, caption)
     pick = below if below and far and not form else beside
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
+
+
+def _column_over(decisions: list[Decision], caption: Decision) -> Decision | None:
+    """The top of a column turned like its caption that ends at the caption: a block
+    turned down the label's edge whose caption was printed after its lines (the upright
+    block beside it has a caption of its own)."""
+    c = caption.source
+    column = sorted((d for d in decisions if d is not caption and d.text
+                     and d.source.orientation == c.orientation and not d.source.is_barcode
+                     and abs(d.source.rx - c.rx) <= COLUMN_TOLERANCE and d.source.ry < c.ry),
+                    key=lambda d: -d.source.ry)
+    top = None
+    for d in column:
+        if (top or caption).source.ry - d.source.ry > 3 * d.source.font_height:
+            break
+        top = d
+    return top
 
 
 def _form_column(below: list[Decision], caption: Decision) -> bool:
@@ -278,6 +298,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)
         lines = _block_lines(decisions, first, first.source.ry, rules)
+        if first.source.orientation == caption.source.orientation != _dominant(decisions) \
+                and first.source.ry + first.source.font_height <= caption.source.ry:
+            lines.reverse()  # a block turned down the edge, stacked away from its caption
+            # after it: it reads from the caption outward
         stop = min((d.source.ry for d in decisions if d is not caption
                     and _starts_party(d) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)

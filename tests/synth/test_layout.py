@@ -1647,3 +1647,27 @@ def test_a_line_of_words_between_the_name_and_the_street_names_the_party(second:
                        "Leeds LS6 2AB"], 40, 300, 40, 30)
     assert values["ship_to_name"] == "Tomasz Wieczorek"
     assert values[name] == second
+
+
+def _sideways_sender(fields: str = "") -> str:
+    """A sender turned down the left edge, its caption printed at the edge, beside an
+    upright recipient's block under its own caption (as Turkish carriers print them)."""
+    return ("^XA^CI28^PW812^LL1218"
+            "^FO40,40^A0N,46,46^FDMNG KARGO^FS^FO430,45^A0N,26,26^FDStandart Gönderi^FS"
+            "^FO30,120^A0R,22,22^FDGönderici^FS"
+            "^FO60,120^A0R,24,24^FDKuzey Elektronik A.Ş.^FS"
+            "^FO90,120^A0R,22,22^FDİkitelli OSB Mah. 7. Sk. No:3^FS"
+            "^FO120,120^A0R,22,22^FDBaşakşehir / İSTANBUL^FS"
+            "^FO180,120^A0N,22,22^FDAlıcı Adı Soyadı^FS"
+            "^FO180,148^A0N,38,38^FDZeynep Kaya^FS"
+            "^FO180,222^A0N,28,28^FDAlipaşa Mah. Kışla Cad. Güneş Apt.^FS"
+            "^FO180,290^A0N,34,34^FDŞehitkamil / GAZİANTEP^FS"
+            f"{fields}^XZ")
+
+
+def test_a_caption_turned_down_the_edge_labels_its_own_column_not_the_upright_block() -> None:
+    values = _values(_sideways_sender())
+    assert values["ship_to_name"] == "Zeynep Kaya"
+    assert values["ship_to_city"] == "Şehitkamil / GAZİANTEP"
+    assert values["ship_from_address_1"] == "İkitelli OSB Mah. 7. Sk. No:3"
+    assert values["ship_from_city"] == "Başakşehir / İSTANBUL"

@@ -58,7 +58,12 @@ def parties(decisions: list[Decision]) -> None:
             d.name = f"{shapes.address_role(caption.text)}_{d.name}"
             continue
         best: tuple[float, str] | None = None
-        for role, lines in blocks.items():
+        for role, block in blocks.items():
+            # (positions compare only in one reading frame: a block turned down the
+            # edge is no neighbour of an upright phone)
+            lines = [x for x in block if x.source.orientation == d.source.orientation]
+            if not lines:
+                continue
             top = min(x.source.ry for x in lines) - 60
             bottom = max(x.source.ry for x in lines) + 120
             if not top <= d.source.ry <= bottom:

@@ -1671,3 +1671,12 @@ def test_a_caption_turned_down_the_edge_labels_its_own_column_not_the_upright_bl
     assert values["ship_to_city"] == "Şehitkamil / GAZİANTEP"
     assert values["ship_from_address_1"] == "İkitelli OSB Mah. 7. Sk. No:3"
     assert values["ship_from_city"] == "Başakşehir / İSTANBUL"
+
+
+def test_captions_and_phones_pair_only_with_fields_that_read_their_way() -> None:
+    # "Telefon" over the recipient's number is level with the sender's first line as that
+    # line reads down the edge: neither the caption nor the phone is the sender's.
+    values = _values(_sideways_sender("^FO180,335^A0N,22,22^FDTelefon^FS"
+                                      "^FO180,362^A0N,30,30^FD+90 533 604 12 85^FS"))
+    assert values["ship_from_name"] == "Kuzey Elektronik A.Ş."
+    assert values["ship_to_phone"] == "+90 533 604 12 85"

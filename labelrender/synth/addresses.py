@@ -196,10 +196,8 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
     upright = _dominant(decisions)
-    if c.orientation != upright and not any(
-            d is not caption and d.source.orientation == c.orientation and not d.source.is_barcode
-            and abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60
-            for d in decisions):
+    line = max(6, min(16, c.font_height // 2))
+    if c.orientation != upright and not any(_own_line(d, caption, line) for d in decisions):
         over = _column_over(decisions, caption)
         if over is not None:
             return over
@@ -207,7 +205,6 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
         if side is not None:  # label's edge beside an upright block, alone in its direction
             return side
     # A bigger first line beside a small caption starts a little higher.
-    line = max(6, min(16, c.font_height // 2))
     near = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
             and not shapes.is_caption(d.text)
             and c.rx - 40 <= d.source.rx <= c.rx + 420
@@ -222,6 +219,17 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     form = bool(beside) and _form_column(below, caption)
     pick = below if below and far and not form else beside
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
+
+
+def _own_line(d: Decision, caption: Decision, line: int) -> bool:
+    """A line turned like ``caption``, below it or beside it on its line (not another
+    caption): the caption's own block."""
+    c = caption.source
+    if d is caption or d.source.orientation != c.orientation or d.source.is_barcode:
+        return False
+    return abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60 \
+        or abs(d.source.ry - c.ry) <= line and 0 < d.source.rx - c.rx <= 420 \
+        and not shapes.is_caption(d.text) and shapes.address_role(d.text) is None
 
 
 def _column_over(decisions: list[Decision], caption: Decision) -> Decision | None:

@@ -1680,3 +1680,22 @@ def test_captions_and_phones_pair_only_with_fields_that_read_their_way() -> None
                                       "^FO180,362^A0N,30,30^FD+90 533 604 12 85^FS"))
     assert values["ship_from_name"] == "Kuzey Elektronik A.Ş."
     assert values["ship_to_phone"] == "+90 533 604 12 85"
+
+
+def test_a_caption_turned_up_the_edge_with_its_block_beside_it_takes_that_block() -> None:
+    # "Lähettäjä" reads up the edge, its block on its lines further up: the upright
+    # "Lähetystunnus" (the shipment's number) beside it is no sender.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO30,710^A0B,22,20^FDLähettäjä^FS"
+                     "^FO28,420^A0B,26,24^FDSähkötarvike Nieminen Oy^FS"
+                     "^FO56,420^A0B,24,22^FDTeollisuuskatu 8^FS"
+                     "^FO84,420^A0B,24,22^FD33100 TAMPERE^FS"
+                     "^FO140,148^A0N,22,20^FDVastaanottaja^FS"
+                     "^FO140,176^A0N,38,34^FDJuho Hämäläinen^FS"
+                     "^FO140,224^A0N,30,28^FDKaarlenkatu 11 B 24^FS"
+                     "^FO140,268^A0N,34,30^FD00530 HELSINKI^FS"
+                     "^FO140,636^A0N,22,20^FDLähetystunnus^FS"
+                     "^FO170,670^BY3^BCN,160,N,N,N^FDMH19572048361^FS^XZ")
+    assert values["ship_from_name"] == "Sähkötarvike Nieminen Oy"
+    assert values["ship_from_postal_city"] == "33100 TAMPERE"
+    assert "Lähetystunnus" not in values.values()

@@ -51,6 +51,7 @@ def parties(decisions: list[Decision]) -> None:
         if not d.variable or d.name not in PARTY_CAPTIONED:
             continue
         caption = next((c for c in decisions if not c.variable and c.text
+                        and c.source.orientation == d.source.orientation
                         and abs(c.source.ry - d.source.ry) <= max(6, c.source.font_height // 2)
                         and 0 < d.source.rx - c.source.rx <= 300
                         and shapes.address_role(c.text) in ("ship_to", "ship_from")), None)
@@ -58,12 +59,11 @@ def parties(decisions: list[Decision]) -> None:
             d.name = f"{shapes.address_role(caption.text)}_{d.name}"
             continue
         best: tuple[float, str] | None = None
-        for role, block in blocks.items():
-            # (positions compare only in one reading frame: a block turned down the
-            # edge is no neighbour of an upright phone)
-            lines = [x for x in block if x.source.orientation == d.source.orientation]
-            if not lines:
-                continue
+        # (positions compare only in one reading frame: a block turned down the edge is
+        # no neighbour of an upright phone)
+        own = {role: lines for role, block in blocks.items() if (lines := [
+            x for x in block if x.source.orientation == d.source.orientation])} or blocks
+        for role, lines in own.items():
             top = min(x.source.ry for x in lines) - 60
             bottom = max(x.source.ry for x in lines) + 120
             if not top <= d.source.ry <= bottom:
@@ -77,9 +77,9 @@ def parties(decisions: list[Decision]) -> None:
         if best is not None:
             d.name, d.name_certainty = f"{best[1]}_{d.name}", min(d.name_certainty, 0.75)
         elif blocks:  # whose phone? the nearest block's, for a person to check
-            role = min(blocks, key=lambda r: min(
+            role = min(own, key=lambda r: min(
                 abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
-                for x in blocks[r]))
+                for x in own[r]))
             d.name, d.name_certainty = f"{role}_{d.name}", min(d.name_certainty, 0.5)
         elif d.name == "phone" and unplaced < 2 and not d.source.is_barcode:
             d.name = ("ship_to_phone", "ship_from_phone")[unplaced]
@@ -134,6 +134,7 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
     """The lines of the column that starts at ``start``, top to bottom."""
     # Empty fields count as lines: an address line left blank keeps its place.
     column = [d for d in decisions if not d.source.is_barcode
+              and d.source.orientation == start.source.orientation
               and abs(d.source.rx - start.source.rx) <= COLUMN_TOLERANCE
               and d.source.ry >= first_y]
     column.sort(key=lambda d: (d.source.ry, d.source.rx))

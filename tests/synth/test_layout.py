@@ -1699,3 +1699,19 @@ def test_a_caption_turned_up_the_edge_with_its_block_beside_it_takes_that_block(
     assert values["ship_from_name"] == "Sähkötarvike Nieminen Oy"
     assert values["ship_from_postal_city"] == "33100 TAMPERE"
     assert "Lähetystunnus" not in values.values()
+
+
+def test_a_block_turned_down_the_edge_takes_no_upright_line_into_its_column() -> None:
+    # The sender's name reads down the edge; in its frame the recipient's upright phone
+    # lines up under it, but a block's lines all read one way.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO78,30^A0R,22,20^FDFeladó:^FS"
+                     "^FO78,130^A0R,24,22^FDKertész-Pont Webáruház Kft.^FS"
+                     "^FO130,24^A0N,70,64^FDGLS^FS^FO532,28^A0N,22,20^FDHU 1134^FS"
+                     "^FO130,164^A0N,22,22^FDCímzett:^FS"
+                     "^FO130,194^A0N,48,44^FDSzabó Eszter^FS"
+                     "^FO130,250^A0N,38,34^FDVáci út 47/B.^FS"
+                     "^FO130,300^A0N,38,34^FD1134 Budapest^FS"
+                     "^FO130,436^A0N,28,26^FD+36 30 214 5587^FS^XZ")
+    assert values["ship_from_name"] == "Kertész-Pont Webáruház Kft."
+    assert values["ship_to_phone"] == "+36 30 214 5587"

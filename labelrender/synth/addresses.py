@@ -390,6 +390,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                 and not shapes.has_digits(block[0].text, 1):
             _pickup_block(block, claimed)
             continue
+        heading = _pickup_heading(decisions, block[0]) if role != "ship_to" else None
+        if heading is not None:  # "Collect at locker:" over a block placed as the sender's
+            _pickup_block([heading, *block], claimed)  # is where the recipient collects
+            continue
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
 
@@ -414,6 +418,15 @@ def _pickup_block(block: list[Decision], claimed: set[int]) -> None:
         line.variable = False
         _variable(line, "a line of the pickup point", 0.6, leading_spaces(line),
                   ("pickup_point", 0.55))
+
+
+def _pickup_heading(decisions: list[Decision], top: Decision) -> Decision | None:
+    """A pickup caption of words right over a block's first line."""
+    t = top.source
+    return next((d for d in decisions if not d.variable and d.source.orientation == t.orientation
+                 and abs(d.source.rx - t.rx) <= COLUMN_TOLERANCE
+                 and 0 < t.ry - d.source.ry <= 2 * max(t.font_height, d.source.font_height)
+                 and shapes.words_only(d.text) and _PICKUP_CAPTION.search(d.text)), None)
 
 
 def _blocks_at_phones(decisions: list[Decision], claimed: set[int],

@@ -1715,3 +1715,18 @@ def test_a_block_turned_down_the_edge_takes_no_upright_line_into_its_column() ->
                      "^FO130,436^A0N,28,26^FD+36 30 214 5587^FS^XZ")
     assert values["ship_from_name"] == "Kertész-Pont Webáruház Kft."
     assert values["ship_to_phone"] == "+36 30 214 5587"
+
+
+@pytest.mark.parametrize("caption", ["Collect at locker:", "Pickup point:", "Paczkomat:"])
+def test_a_block_under_a_pickup_caption_above_the_recipient_is_no_sender(caption: str) -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     f"^FO40,170^A0N,22,22^FD{caption}^FS"
+                     "^FO40,200^A0N,34,34^FDTesco Express Camden^FS"
+                     "^FO40,240^A0N,30,30^FD45 Camden High Street^FS"
+                     "^FO40,278^A0N,34,34^FDLondon NW1 7JH^FS"
+                     "^FO40,345^A0N,22,22^FDRecipient:^FS"
+                     "^FO40,375^A0N,40,40^FDPriya Raman^FS"
+                     "^FO40,422^A0N,28,28^FD+44 7700 900418^FS^XZ")
+    assert not any(name.startswith("ship_from") for name in values)
+    assert values["pickup_point"] == "Tesco Express Camden"
+    assert values["ship_to_name"] == "Priya Raman"

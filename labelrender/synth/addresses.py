@@ -294,8 +294,11 @@ def _side_first_line(decisions: list[Decision], caption: Decision,
 def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> None:
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
+    returning = _return_is_recipient(decisions)
     for caption in decisions:
         role = shapes.address_role(caption.text)
+        if returning and _RETURN_TO.fullmatch(shapes.caption_key(caption.text)):
+            role = "ship_to"
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
@@ -418,6 +421,23 @@ def _pickup_block(block: list[Decision], claimed: set[int]) -> None:
         line.variable = False
         _variable(line, "a line of the pickup point", 0.6, leading_spaces(line),
                   ("pickup_point", 0.55))
+
+
+# "RETURN TO" on its own: where a parcel goes back to, the sender's address, unless
+# the sender has a caption of its own: then the label sends a return to that address.
+_RETURN_TO = re.compile(r"(?:PLEASE )?RETURN TO|RETOURNER [AÀ]|ZURÜCK AN|DEVOLVER A|"
+                        r"RETURNERA TILL|RETURNERES TIL|ZWROT DO|RESTITUIRE A")
+
+
+def _return_is_recipient(decisions: list[Decision]) -> bool:
+    """A label with a "RETURN TO" caption, another sender's caption and no recipient's:
+    a return label, whose "RETURN TO" block is where the parcel goes."""
+    keys = [shapes.caption_key(d.text) for d in decisions
+            if not d.variable and d.text and shapes.address_role(d.text)]
+    roles = [shapes.address_role(key) for key in keys]
+    return "ship_to" not in roles and any(_RETURN_TO.fullmatch(key) for key in keys) \
+        and any(role == "ship_from" and not _RETURN_TO.fullmatch(key)
+                for key, role in zip(keys, roles, strict=True))
 
 
 def _pickup_heading(decisions: list[Decision], top: Decision) -> Decision | None:

@@ -1730,3 +1730,21 @@ def test_a_block_under_a_pickup_caption_above_the_recipient_is_no_sender(caption
     assert not any(name.startswith("ship_from") for name in values)
     assert values["pickup_point"] == "Tesco Express Camden"
     assert values["ship_to_name"] == "Priya Raman"
+
+
+@pytest.mark.parametrize(("first", "second", "role"), [
+    ("FROM", "RETURN TO", "ship_to"), ("Absender:", "Zurück an:", "ship_to"),
+    ("SHIP TO", "RETURN TO", "ship_from"),
+])
+def test_return_to_is_the_recipient_only_on_a_label_whose_sender_has_its_own_caption(
+        first: str, second: str, role: str) -> None:
+    values = _values("^XA^CI28^PW812^LL812"
+                     f"^FO30,126^A0N,18,16^FD{first}^FS"
+                     "^FO30,148^A0N,26,24^FDDerek Lindqvist^FS"
+                     "^FO30,178^A0N,26,24^FD418 NE Brazee St^FS"
+                     "^FO30,208^A0N,26,24^FDPortland OR 97212^FS"
+                     f"^FO30,266^A0N,18,16^FD{second}^FS"
+                     "^FO30,292^A0N,36,32^FDNorthwind Apparel Returns^FS"
+                     "^FO30,376^A0N,36,32^FD2250 S 208th St^FS"
+                     "^FO30,418^A0N,36,32^FDKent WA 98032-1307^FS^XZ")
+    assert values[f"{role}_name"] == "Northwind Apparel Returns"

@@ -1748,3 +1748,12 @@ def test_return_to_is_the_recipient_only_on_a_label_whose_sender_has_its_own_cap
                      "^FO30,376^A0N,36,32^FD2250 S 208th St^FS"
                      "^FO30,418^A0N,36,32^FDKent WA 98032-1307^FS^XZ")
     assert values[f"{role}_name"] == "Northwind Apparel Returns"
+
+
+@pytest.mark.parametrize("caption", ["Collected from:", "Picked up from:", "Collection address"])
+def test_where_a_courier_collected_the_parcel_is_the_sender_even_under_the_recipient(
+        caption: str) -> None:
+    values = _values(two_blocks("Deliver to:", caption))
+    assert values["ship_to_name"] == "Merchant AB"
+    assert values["ship_from_name"] == "Ingrid Tester"
+    assert values["ship_from_postal_city"] == "532 38 Ankeborg"

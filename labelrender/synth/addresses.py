@@ -48,7 +48,8 @@ def parties(decisions: list[Decision]) -> None:
             blocks.setdefault(match.group(1), []).append(d)
     unplaced = 0  # phones with no block on the label: the recipient's, then the sender's
     for d in decisions:
-        if not d.variable or d.name not in PARTY_CAPTIONED:
+        if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
+                or d.name == "postal_code" and d.source.is_barcode:
             continue
         caption = next((c for c in decisions if not c.variable and c.text
                         and c.source.orientation == d.source.orientation

@@ -573,6 +573,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _composite_barcodes(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    parties(decisions)  # again: phones and postcodes the column captions named
     if not goods.is_goods_label(decisions):
         _notes_to_the_driver(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its

@@ -1757,3 +1757,15 @@ def test_where_a_courier_collected_the_parcel_is_the_sender_even_under_the_recip
     assert values["ship_to_name"] == "Merchant AB"
     assert values["ship_from_name"] == "Ingrid Tester"
     assert values["ship_from_postal_city"] == "532 38 Ankeborg"
+
+
+@pytest.mark.parametrize("caption", ["PSČ", "Postcode", "PLZ"])
+def test_a_postcode_under_its_own_caption_beside_a_block_is_that_partys(caption: str) -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO40,282^A0N,22,22^FDAdresát^FS"
+                     "^FO40,314^A0N,48,44^FDIng. Tomáš Novotný^FS"
+                     "^FO40,370^A0N,42,38^FDÚdolní 512/33^FS"
+                     "^FO40,424^A0N,56,52^FDBrno^FS"
+                     f"^FO534,428^A0N,20,20^FD{caption}^FS"
+                     "^FO534,456^A0N,64,60^FD602 00^FS^XZ")
+    assert values["ship_to_postal_code"] == "602 00"

@@ -804,6 +804,18 @@ COMPANY = re.compile(
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 
 
+# A street ending with its house number: "Am Stedtfelder Weg 2", "Pärnu mnt 139c".
+_NUMBER_LAST = re.compile(r"[^\W\d_][^\d,]*\s\d{1,5}[^\W\d_]?(?:[-/]\w{1,4})?")
+
+
+def _whole_address(text: str) -> bool:
+    """A street, a comma, then the postcode and town on one line ("Fabrikstrasse 8,
+    3012 Bern"): the whole address, no town line."""
+    head, comma, tail = text.partition(",")
+    return bool(comma) and shapes.is_postal_line(tail.strip()) and (
+        _street(head.strip()) or bool(_NUMBER_LAST.fullmatch(head.strip())))
+
+
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
                 or _NUMBERED_STREET.match(text))
@@ -871,7 +883,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone
     (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len and not _street_line(d.text)
+                  and not d.prefix_len and not _street_line(d.text) and not _whole_address(d.text)
                   and not recognise.starts_with_phone(d.text)),
                  default=None)  # "REF: PO-1234", "Tel. 514-555-0273" are no town
     # A postcode on a line of its own under the town (British, Australian forms):

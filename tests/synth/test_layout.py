@@ -1769,3 +1769,11 @@ def test_a_postcode_under_its_own_caption_beside_a_block_is_that_partys(caption:
                      f"^FO534,428^A0N,20,20^FD{caption}^FS"
                      "^FO534,456^A0N,64,60^FD602 00^FS^XZ")
     assert values["ship_to_postal_code"] == "602 00"
+
+
+@pytest.mark.parametrize("line", ["Fabrikstrasse 8, 3012 Bern",
+                                  "Am Stedtfelder Weg 2, 99817 Eisenach",
+                                  "Pärnu mnt 139c, 11317 Tallinn"])
+def test_a_street_and_its_town_on_one_line_are_the_address(line: str) -> None:
+    values = _stacked(["Empfänger:", "Labor Länggasse AG", line], 40, 300, 40, 30)
+    assert values["ship_to_address_1"] == line

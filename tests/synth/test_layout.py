@@ -1777,3 +1777,11 @@ def test_a_postcode_under_its_own_caption_beside_a_block_is_that_partys(caption:
 def test_a_street_and_its_town_on_one_line_are_the_address(line: str) -> None:
     values = _stacked(["Empfänger:", "Labor Länggasse AG", line], 40, 300, 40, 30)
     assert values["ship_to_address_1"] == line
+
+
+@pytest.mark.parametrize("phone", ["38067***5803", "138****5678", "+420 *** *** 318"])
+def test_a_phone_with_its_middle_digits_masked_is_the_partys_phone(phone: str) -> None:
+    values = _stacked(["Deliver To:", "Olena Kovalenko", phone, "Sumska St 9", "61000 Kharkiv"],
+                      40, 300, 40, 30)
+    assert values["ship_to_phone"] == phone
+    assert values["ship_to_address_1"] == "Sumska St 9"

@@ -708,6 +708,16 @@ def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int],
     return min(found, key=lambda d: d.source.rx) if found else None
 
 
+def _under_a_line(decisions: list[Decision], d: Decision) -> bool:
+    """A field right under another line of its column: the last line of a block of
+    its own (the other party's "US" level with this party's town)."""
+    s = d.source
+    return any(o is not d and o.text and o.source.orientation == s.orientation
+               and not o.source.is_barcode and abs(o.source.rx - s.rx) <= COLUMN_TOLERANCE
+               and 0 < s.ry - o.source.ry <= 2 * max(o.source.font_height, s.font_height)
+               for o in decisions)
+
+
 def _one_line(a: SourceField, b: SourceField) -> bool:
     """Two fields printed on one line: their tops level, or, in two print sizes, their
     feet ("C1425DBP" and "CIUDAD AUTÓNOMA DE BUENOS AIRES" on one baseline)."""
@@ -727,7 +737,7 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
     beside = [d for d in decisions if d.source.position not in claimed and not d.variable
               and not d.source.is_barcode and shapes.is_country(d.text)
               and _one_line(d.source, line.source)
-              and 0 < d.source.rx - line.source.rx <= 800]
+              and 0 < d.source.rx - line.source.rx <= 800 and not _under_a_line(decisions, d)]
     if beside:
         country = min(beside, key=lambda d: d.source.rx)
         claimed.add(country.source.position)

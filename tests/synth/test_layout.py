@@ -1785,3 +1785,18 @@ def test_a_phone_with_its_middle_digits_masked_is_the_partys_phone(phone: str) -
                       40, 300, 40, 30)
     assert values["ship_to_phone"] == phone
     assert values["ship_to_address_1"] == "Sumska St 9"
+
+
+def test_a_country_ending_the_other_column_is_not_this_towns() -> None:
+    # The recipient's block ends with its country level with the sender's town line.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO20,20^A0N,20,20^FDFROM:^FS"
+                     "^FO20,46^A0N,22,22^FDCEDARLINE HOME GOODS^FS"
+                     "^FO20,72^A0N,22,22^FD2201 E Valley Rd Dock 9^FS"
+                     "^FO20,96^A0N,22,22^FDRenton, WA 98057^FS"
+                     "^FO420,20^A0N,20,20^FDSHIP TO:^FS"
+                     "^FO420,46^A0N,22,22^FDAmazon.com Services^FS"
+                     "^FO420,72^A0N,22,22^FDHebron, KY 41048-9122^FS"
+                     "^FO420,96^A0N,22,22^FDUS^FS^XZ")
+    assert values["ship_to_country"] == "US"
+    assert "ship_from_country" not in values

@@ -1800,3 +1800,10 @@ def test_a_country_ending_the_other_column_is_not_this_towns() -> None:
                      "^FO420,96^A0N,22,22^FDUS^FS^XZ")
     assert values["ship_to_country"] == "US"
     assert "ship_from_country" not in values
+
+
+def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
+    values = _stacked(["Destinatário:", "Marcenaria Bom Lar Ltda ME",
+                       "Rua Prof. Pedro Viriato, 3901", "81200-100  Curitiba/PR",
+                       "Fone (41) 3027-5518"], 20, 458, 44, 30)
+    assert values["ship_to_postal_city"] == "81200-100  Curitiba/PR"

@@ -48,6 +48,10 @@ def parties(decisions: list[Decision]) -> None:
             blocks.setdefault(match.group(1), []).append(d)
     unplaced = 0  # phones with no block on the label: the recipient's, then the sender's
     for d in decisions:
+        if d.variable and d.name in ("contact", "delivery_instructions") and d.prefix_len \
+                and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
+            d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
+            # the number to call them on
         if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
                 or d.name == "postal_code" and d.source.is_barcode:
             continue

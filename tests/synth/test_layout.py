@@ -1807,3 +1807,10 @@ def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
                        "Rua Prof. Pedro Viriato, 3901", "81200-100  Curitiba/PR",
                        "Fone (41) 3027-5518"], 20, 458, 44, 30)
     assert values["ship_to_postal_city"] == "81200-100  Curitiba/PR"
+
+
+@pytest.mark.parametrize("line", ["Kontakt: +49 541 90876-0 / wareneingang@hafen.de",
+                                  "Avis: 02305 97 41 80"])
+def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,335^A0N,24,24^FD{line}^FS"))
+    assert values["ship_to_phone"] == line.split(": ", 1)[1]

@@ -48,9 +48,15 @@ def parties(decisions: list[Decision]) -> None:
             blocks.setdefault(match.group(1), []).append(d)
     unplaced = 0  # phones with no block on the label: the recipient's, then the sender's
     for d in decisions:
-        if not d.variable or d.name not in PARTY_CAPTIONED:
+        if d.variable and d.name in ("contact", "delivery_instructions") and d.prefix_len \
+                and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
+            d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
+            # the number to call them on
+        if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
+                or d.name == "postal_code" and d.source.is_barcode:
             continue
         caption = next((c for c in decisions if not c.variable and c.text
+                        and c.source.orientation == d.source.orientation
                         and abs(c.source.ry - d.source.ry) <= max(6, c.source.font_height // 2)
                         and 0 < d.source.rx - c.source.rx <= 300
                         and shapes.address_role(c.text) in ("ship_to", "ship_from")), None)
@@ -58,7 +64,11 @@ def parties(decisions: list[Decision]) -> None:
             d.name = f"{shapes.address_role(caption.text)}_{d.name}"
             continue
         best: tuple[float, str] | None = None
-        for role, lines in blocks.items():
+        # (positions compare only in one reading frame: a block turned down the edge is
+        # no neighbour of an upright phone)
+        own = {role: lines for role, block in blocks.items() if (lines := [
+            x for x in block if x.source.orientation == d.source.orientation])} or blocks
+        for role, lines in own.items():
             top = min(x.source.ry for x in lines) - 60
             bottom = max(x.source.ry for x in lines) + 120
             if not top <= d.source.ry <= bottom:
@@ -72,9 +82,9 @@ def parties(decisions: list[Decision]) -> None:
         if best is not None:
             d.name, d.name_certainty = f"{best[1]}_{d.name}", min(d.name_certainty, 0.75)
         elif blocks:  # whose phone? the nearest block's, for a person to check
-            role = min(blocks, key=lambda r: min(
+            role = min(own, key=lambda r: min(
                 abs(x.source.ry - d.source.ry) + 0.2 * abs(x.source.rx - d.source.rx)
-                for x in blocks[r]))
+                for x in own[r]))
             d.name, d.name_certainty = f"{role}_{d.name}", min(d.name_certainty, 0.5)
         elif d.name == "phone" and unplaced < 2 and not d.source.is_barcode:
             d.name = ("ship_to_phone", "ship_from_phone")[unplaced]
@@ -129,6 +139,7 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
     """The lines of the column that starts at ``start``, top to bottom."""
     # Empty fields count as lines: an address line left blank keeps its place.
     column = [d for d in decisions if not d.source.is_barcode
+              and d.source.orientation == start.source.orientation
               and abs(d.source.rx - start.source.rx) <= COLUMN_TOLERANCE
               and d.source.ry >= first_y]
     column.sort(key=lambda d: (d.source.ry, d.source.rx))
@@ -191,15 +202,15 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     """The first address line for ``caption``: beside it on the same line, or below."""
     c = caption.source
     upright = _dominant(decisions)
-    if c.orientation != upright and not any(
-            d is not caption and d.source.orientation == c.orientation and not d.source.is_barcode
-            and abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60
-            for d in decisions):
+    line = max(6, min(16, c.font_height // 2))
+    if c.orientation != upright and not any(_own_line(d, caption, line) for d in decisions):
+        over = _column_over(decisions, caption)
+        if over is not None:
+            return over
         side = _side_first_line(decisions, caption, upright)  # a caption turned down the
         if side is not None:  # label's edge beside an upright block, alone in its direction
             return side
     # A bigger first line beside a small caption starts a little higher.
-    line = max(6, min(16, c.font_height // 2))
     near = [d for d in decisions if d is not caption and not d.source.is_barcode and d.text
             and not shapes.is_caption(d.text)
             and c.rx - 40 <= d.source.rx <= c.rx + 420
@@ -214,6 +225,34 @@ def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None
     form = bool(beside) and _form_column(below, caption)
     pick = below if below and far and not form else beside
     return min(pick, key=lambda d: (d.source.ry, d.source.rx)) if pick else None
+
+
+def _own_line(d: Decision, caption: Decision, line: int) -> bool:
+    """A line turned like ``caption``, below it or beside it on its line (not another
+    caption): the caption's own block."""
+    c = caption.source
+    if d is caption or d.source.orientation != c.orientation or d.source.is_barcode:
+        return False
+    return abs(d.source.rx - c.rx) <= 120 and 0 <= d.source.ry - c.ry <= 3 * c.font_height + 60 \
+        or abs(d.source.ry - c.ry) <= line and 0 < d.source.rx - c.rx <= 420 \
+        and not shapes.is_caption(d.text) and shapes.address_role(d.text) is None
+
+
+def _column_over(decisions: list[Decision], caption: Decision) -> Decision | None:
+    """The top of a column turned like its caption that ends at the caption: a block
+    turned down the label's edge whose caption was printed after its lines (the upright
+    block beside it has a caption of its own)."""
+    c = caption.source
+    column = sorted((d for d in decisions if d is not caption and d.text
+                     and d.source.orientation == c.orientation and not d.source.is_barcode
+                     and abs(d.source.rx - c.rx) <= COLUMN_TOLERANCE and d.source.ry < c.ry),
+                    key=lambda d: -d.source.ry)
+    top = None
+    for d in column:
+        if (top or caption).source.ry - d.source.ry > 3 * d.source.font_height:
+            break
+        top = d
+    return top
 
 
 def _form_column(below: list[Decision], caption: Decision) -> bool:
@@ -260,8 +299,11 @@ def _side_first_line(decisions: list[Decision], caption: Decision,
 def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> None:
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
+    returning = _return_is_recipient(decisions)
     for caption in decisions:
         role = shapes.address_role(caption.text)
+        if returning and _RETURN_TO.fullmatch(shapes.caption_key(caption.text)):
+            role = "ship_to"
         first = _first_line(decisions, caption) if role and not caption.variable else None
         if role is None or first is None:
             continue
@@ -278,6 +320,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)
         lines = _block_lines(decisions, first, first.source.ry, rules)
+        if first.source.orientation == caption.source.orientation != _dominant(decisions) \
+                and first.source.ry + first.source.font_height <= caption.source.ry:
+            lines.reverse()  # a block turned down the edge, stacked away from its caption
+            # after it: it reads from the caption outward
         stop = min((d.source.ry for d in decisions if d is not caption
                     and _starts_party(d) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
@@ -352,6 +398,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                 and not shapes.has_digits(block[0].text, 1):
             _pickup_block(block, claimed)
             continue
+        heading = _pickup_heading(decisions, block[0]) if role != "ship_to" else None
+        if heading is not None:  # "Collect at locker:" over a block placed as the sender's
+            _pickup_block([heading, *block], claimed)  # is where the recipient collects
+            continue
         _name_block(block, role, sure, claimed)
         _same_line_town(decisions, block, role, sure, claimed)
 
@@ -376,6 +426,32 @@ def _pickup_block(block: list[Decision], claimed: set[int]) -> None:
         line.variable = False
         _variable(line, "a line of the pickup point", 0.6, leading_spaces(line),
                   ("pickup_point", 0.55))
+
+
+# "RETURN TO" on its own: where a parcel goes back to, the sender's address, unless
+# the sender has a caption of its own: then the label sends a return to that address.
+_RETURN_TO = re.compile(r"(?:PLEASE )?RETURN TO|RETOURNER [AÀ]|ZURÜCK AN|DEVOLVER A|"
+                        r"RETURNERA TILL|RETURNERES TIL|ZWROT DO|RESTITUIRE A")
+
+
+def _return_is_recipient(decisions: list[Decision]) -> bool:
+    """A label with a "RETURN TO" caption, another sender's caption and no recipient's:
+    a return label, whose "RETURN TO" block is where the parcel goes."""
+    keys = [shapes.caption_key(d.text) for d in decisions
+            if not d.variable and d.text and shapes.address_role(d.text)]
+    roles = [shapes.address_role(key) for key in keys]
+    return "ship_to" not in roles and any(_RETURN_TO.fullmatch(key) for key in keys) \
+        and any(role == "ship_from" and not _RETURN_TO.fullmatch(key)
+                for key, role in zip(keys, roles, strict=True))
+
+
+def _pickup_heading(decisions: list[Decision], top: Decision) -> Decision | None:
+    """A pickup caption of words right over a block's first line."""
+    t = top.source
+    return next((d for d in decisions if not d.variable and d.source.orientation == t.orientation
+                 and abs(d.source.rx - t.rx) <= COLUMN_TOLERANCE
+                 and 0 < t.ry - d.source.ry <= 2 * max(t.font_height, d.source.font_height)
+                 and shapes.words_only(d.text) and _PICKUP_CAPTION.search(d.text)), None)
 
 
 def _blocks_at_phones(decisions: list[Decision], claimed: set[int],
@@ -636,6 +712,16 @@ def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int],
     return min(found, key=lambda d: d.source.rx) if found else None
 
 
+def _under_a_line(decisions: list[Decision], d: Decision) -> bool:
+    """A field right under another line of its column: the last line of a block of
+    its own (the other party's "US" level with this party's town)."""
+    s = d.source
+    return any(o is not d and o.text and o.source.orientation == s.orientation
+               and not o.source.is_barcode and abs(o.source.rx - s.rx) <= COLUMN_TOLERANCE
+               and 0 < s.ry - o.source.ry <= 2 * max(o.source.font_height, s.font_height)
+               for o in decisions)
+
+
 def _one_line(a: SourceField, b: SourceField) -> bool:
     """Two fields printed on one line: their tops level, or, in two print sizes, their
     feet ("C1425DBP" and "CIUDAD AUTÓNOMA DE BUENOS AIRES" on one baseline)."""
@@ -655,7 +741,7 @@ def _same_line_country(decisions: list[Decision], line: Decision, role: str,
     beside = [d for d in decisions if d.source.position not in claimed and not d.variable
               and not d.source.is_barcode and shapes.is_country(d.text)
               and _one_line(d.source, line.source)
-              and 0 < d.source.rx - line.source.rx <= 800]
+              and 0 < d.source.rx - line.source.rx <= 800 and not _under_a_line(decisions, d)]
     if beside:
         country = min(beside, key=lambda d: d.source.rx)
         claimed.add(country.source.position)
@@ -732,6 +818,18 @@ COMPANY = re.compile(
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 
 
+# A street ending with its house number: "Am Stedtfelder Weg 2", "Pärnu mnt 139c".
+_NUMBER_LAST = re.compile(r"[^\W\d_][^\d,]*\s\d{1,5}[^\W\d_]?(?:[-/]\w{1,4})?")
+
+
+def _whole_address(text: str) -> bool:
+    """A street, a comma, then the postcode and town on one line ("Fabrikstrasse 8,
+    3012 Bern"): the whole address, no town line."""
+    head, comma, tail = text.partition(",")
+    return bool(comma) and shapes.is_postal_line(tail.strip()) and (
+        _street(head.strip()) or bool(_NUMBER_LAST.fullmatch(head.strip())))
+
+
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
                 or _NUMBERED_STREET.match(text))
@@ -799,8 +897,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     """Name an address block's lines: name, address_n, postal_city, country, phone
     (``named``: the name was printed before these lines, after its caption)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len and not _street_line(d.text)
-                  and not recognise.starts_with_phone(d.text)),
+                  and not d.prefix_len and not _street_line(d.text) and not _whole_address(d.text)
+                  and not recognise.starts_with_phone(d.text) and d.name != "phone"),
                  default=None)  # "REF: PO-1234", "Tel. 514-555-0273" are no town
     # A postcode on a line of its own under the town (British, Australian forms):
     # the town line, then the code.
@@ -905,6 +1003,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None
+        elif street == 0 and name_line is not None and _second_name(lines, i, postal):
+            part = "name"  # a person, then the company or the name in another script
+            # ("Tomasz Wieczorek" / "Hyde Park Physiotherapy" / "42 Headingley Lane")
+            name_line = None
         else:
             street += 1
             part = f"address_{street}"
@@ -912,3 +1014,26 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
         _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))
+
+
+# A department or a building under the name is part of the address, not a second
+# name: "SHIPPING DEPT", "Research Finance Office", "Dun Roamin Cottage".
+_DEPARTMENT = re.compile(r"\b(?:dept|department|office|abteilung|wareneingang|warenannahme|"
+                         r"receiving|shipping|mailroom|poststelle)\b", re.IGNORECASE)
+_PREMISES = re.compile(r"(?:cottage|house|farm|park|building|centre|center|court|hall|"
+                       r"tower|lodge|manor|estate|campus)\.?$", re.IGNORECASE)
+
+
+def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
+    """A line of words right under the block's name, over its street: the block's
+    second name, as the street is its first line with a number."""
+    text = lines[at].text.strip()
+    if not shapes.words_only(text) or shapes.is_country(text) or _DEPARTMENT.search(text) \
+            or _PREMISES.search(text) or text.lower().startswith("c/"):
+        return False
+    if any(re.fullmatch(r"\d{4,5}", d.text.strip()) for d in lines[at + 1:]):
+        return False  # a postcode alone, and the town over the street ("Budapest")
+    below = next((i for i in range(at + 1, len(lines)) if not recognise.phone(lines[i].text)
+                  and not shapes.words_only(lines[i].text)), None)
+    return below is not None and below != postal and (
+        _street(lines[below].text) or not shapes.is_postal_line(lines[below].text))

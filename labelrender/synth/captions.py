@@ -58,6 +58,7 @@ def _caption_target(decisions: list[Decision], caption: Decision) -> Decision | 
     # "DEST." over "ABV", Abuja's airport, not alcohol by volume)
     candidates = [d for d in decisions if d is not caption and not d.source.is_barcode
                   and d.text and not shapes.is_caption(d.text)
+                  and d.source.orientation == c.orientation  # (a value reads as its caption)
                   and (not shapes.is_known_caption(d.text)
                        or d.source.font_height >= _VALUE_PRINT * c.font_height)
                   and not _heading_beside(d, c)]

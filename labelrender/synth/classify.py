@@ -595,6 +595,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _people_by_initials(decisions)
     _size_systems(decisions)
     _times_of_dates(decisions)
+    parties(decisions)  # again: phones and postcodes the column captions named
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:

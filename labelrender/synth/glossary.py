@@ -2581,6 +2581,11 @@ GLOSSARY: dict[str, str] = {
     **_words("tax_id", "tax number", "tax no", "tin"),
     # Pallet and GS1 logistic labels; the dates on cases of food.
     **_words("routing_code", "ship to post", "ship to postal code", "ship to zip"),
+    # A postcode in a field of its own under its caption: the party is the nearest block's.
+    **_words("postal_code", "postcode", "post code", "postal code", "zip", "zip code", "plz",
+             "postleitzahl", "psč", "psc", "cep", "code postal", "código postal",
+             "codigo postal", "codice postale", "kod pocztowy", "irányítószám", "postinumero",
+             "postnummer"),
     **_words("pallet", "plt", "skid"),
     **_words("gtin", "itf", "scc"),
     **_words("expiry_date", "best before date", "best if used by", "enjoy by", "bb", "bbe",

@@ -16,6 +16,8 @@ from functools import lru_cache
 
 import phonenumbers
 
+from . import shapes
+
 Recognised = tuple[str, float]
 
 # ZPL Code 128 invocation codes in field data (>8 is FNC1).
@@ -558,6 +560,8 @@ def phone(text: str) -> bool:
     a trunk ``0`` or US-style brackets and valid in one of the regions carriers use."""
     value = re.sub(r"^(?:tel|phone|telefon|tlf)\.?:?\s*", "", text.strip(), flags=re.I)
     value = re.sub(r"\s*(?:x|ext\.?|extension)\s*\d{1,5}$", "", value, flags=re.I)
+    if shapes.MASKED_PHONE.fullmatch(value):
+        return True
     digits = sum(c.isdigit() for c in value)
     if not 7 <= digits <= 15 or re.search(r"[^\d\s()+./-]", value) or _DATE.match(value) \
             or len(set(re.sub(r"\D", "", value))) == 1:

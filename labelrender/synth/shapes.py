@@ -75,6 +75,10 @@ DATE = re.compile(
     rf"\d{{1,2}} ?{_MONTHS} ?\d{{2,4}})\b", re.IGNORECASE)
 WEIGHT = re.compile(r"\b\d+(?:[.,]\d+)? ?(?:KGS?|LBS?|G|OZ)\b", re.IGNORECASE)
 PHONE = re.compile(r"(?:\+|\b00)\d[\d ()/-]{6,}\d|\(\d{2,4}\) ?\d[\d -]{5,}\d")
+# A phone number printed with its middle digits masked, as carriers print a
+# recipient's ("138****5678", "+420 *** *** 318", "38067***5803"): its prefix and at
+# least its last three digits.
+MASKED_PHONE = re.compile(r"\+?\d{2,5}(?:[ -]?\*{2,4})+[ -]?\d{3,4}")
 # A parcel count, "1/2", "001 OF 003" (not a season, "2026/2027").
 _OF = r"(?:OF|VON|DE|VAN|Z|ZE|AV|AF|SUR|DI|OD|IŠ|IZ|FRÅN)"
 # "1 of 2", "3 sur 5", "1 of/de 2" (a Canadian label's two languages).
@@ -626,7 +630,7 @@ def shape_name(text: str) -> tuple[str, float] | None:
         return "weight", 0.85
     if DATE.fullmatch(text.strip()):
         return "date", 0.85
-    if PHONE.fullmatch(text.strip()):
+    if PHONE.fullmatch(text.strip()) or MASKED_PHONE.fullmatch(text.strip()):
         return "phone", 0.65
     if is_tracking(text):
         return "tracking_number", 0.7

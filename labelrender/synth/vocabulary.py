@@ -58,7 +58,9 @@ ADDRESS_ROLES = {
          "RETURNERA TILL", "RETURNERES TIL", "ZWROT DO", "ADRES ZWROTNY",
          # who hands the goods over: the shipper
          "VERSENDER", "VERLADER", "EXPÉDIÉ PAR", "EXPEDIE PAR", "SPEDITO DA", "ENVIADO POR",
-         "VERZONDEN DOOR", "SKICKAT AV", "AFSENDT AF"],
+         "VERZONDEN DOOR", "SKICKAT AV", "AFSENDT AF",
+         # where a courier took the parcel: the sender's address
+         "COLLECTED FROM", "COLLECTION FROM", "COLLECTION ADDRESS", "PICKED UP FROM"],
         "ship_from"),
     **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
     **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),

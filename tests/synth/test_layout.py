@@ -1746,3 +1746,183 @@ def test_rows_of_a_named_rows_form_under_it_are_rows_of_the_same_kind() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert [values.get(name) for name in ("operation", "operation_2", "operation_3",
                                           "operation_4")] == rows
+
+
+@pytest.mark.parametrize(("second", "name"), [
+    ("Hyde Park Physiotherapy", "ship_to_name_2"), ("Praxis am Rosenberg", "ship_to_name_2"),
+    ("عبدالرحمن القحطاني", "ship_to_name_2"), ("Shipping Dept", "ship_to_address_1"),
+    ("Dun Roamin Cottage", "ship_to_address_1"),
+])
+def test_a_line_of_words_between_the_name_and_the_street_names_the_party(second: str,
+                                                                         name: str) -> None:
+    values = _stacked(["Deliver To:", "Tomasz Wieczorek", second, "42 Headingley Lane",
+                       "Leeds LS6 2AB"], 40, 300, 40, 30)
+    assert values["ship_to_name"] == "Tomasz Wieczorek"
+    assert values[name] == second
+
+
+def _sideways_sender(fields: str = "") -> str:
+    """A sender turned down the left edge, its caption printed at the edge, beside an
+    upright recipient's block under its own caption (as Turkish carriers print them)."""
+    return ("^XA^CI28^PW812^LL1218"
+            "^FO40,40^A0N,46,46^FDMNG KARGO^FS^FO430,45^A0N,26,26^FDStandart Gönderi^FS"
+            "^FO30,120^A0R,22,22^FDGönderici^FS"
+            "^FO60,120^A0R,24,24^FDKuzey Elektronik A.Ş.^FS"
+            "^FO90,120^A0R,22,22^FDİkitelli OSB Mah. 7. Sk. No:3^FS"
+            "^FO120,120^A0R,22,22^FDBaşakşehir / İSTANBUL^FS"
+            "^FO180,120^A0N,22,22^FDAlıcı Adı Soyadı^FS"
+            "^FO180,148^A0N,38,38^FDZeynep Kaya^FS"
+            "^FO180,222^A0N,28,28^FDAlipaşa Mah. Kışla Cad. Güneş Apt.^FS"
+            "^FO180,290^A0N,34,34^FDŞehitkamil / GAZİANTEP^FS"
+            f"{fields}^XZ")
+
+
+def test_a_caption_turned_down_the_edge_labels_its_own_column_not_the_upright_block() -> None:
+    values = _values(_sideways_sender())
+    assert values["ship_to_name"] == "Zeynep Kaya"
+    assert values["ship_to_city"] == "Şehitkamil / GAZİANTEP"
+    assert values["ship_from_address_1"] == "İkitelli OSB Mah. 7. Sk. No:3"
+    assert values["ship_from_city"] == "Başakşehir / İSTANBUL"
+
+
+def test_captions_and_phones_pair_only_with_fields_that_read_their_way() -> None:
+    # "Telefon" over the recipient's number is level with the sender's first line as that
+    # line reads down the edge: neither the caption nor the phone is the sender's.
+    values = _values(_sideways_sender("^FO180,335^A0N,22,22^FDTelefon^FS"
+                                      "^FO180,362^A0N,30,30^FD+90 533 604 12 85^FS"))
+    assert values["ship_from_name"] == "Kuzey Elektronik A.Ş."
+    assert values["ship_to_phone"] == "+90 533 604 12 85"
+
+
+def test_a_caption_turned_up_the_edge_with_its_block_beside_it_takes_that_block() -> None:
+    # "Lähettäjä" reads up the edge, its block on its lines further up: the upright
+    # "Lähetystunnus" (the shipment's number) beside it is no sender.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO30,710^A0B,22,20^FDLähettäjä^FS"
+                     "^FO28,420^A0B,26,24^FDSähkötarvike Nieminen Oy^FS"
+                     "^FO56,420^A0B,24,22^FDTeollisuuskatu 8^FS"
+                     "^FO84,420^A0B,24,22^FD33100 TAMPERE^FS"
+                     "^FO140,148^A0N,22,20^FDVastaanottaja^FS"
+                     "^FO140,176^A0N,38,34^FDJuho Hämäläinen^FS"
+                     "^FO140,224^A0N,30,28^FDKaarlenkatu 11 B 24^FS"
+                     "^FO140,268^A0N,34,30^FD00530 HELSINKI^FS"
+                     "^FO140,636^A0N,22,20^FDLähetystunnus^FS"
+                     "^FO170,670^BY3^BCN,160,N,N,N^FDMH19572048361^FS^XZ")
+    assert values["ship_from_name"] == "Sähkötarvike Nieminen Oy"
+    assert values["ship_from_postal_city"] == "33100 TAMPERE"
+    assert "Lähetystunnus" not in values.values()
+
+
+def test_a_block_turned_down_the_edge_takes_no_upright_line_into_its_column() -> None:
+    # The sender's name reads down the edge; in its frame the recipient's upright phone
+    # lines up under it, but a block's lines all read one way.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO78,30^A0R,22,20^FDFeladó:^FS"
+                     "^FO78,130^A0R,24,22^FDKertész-Pont Webáruház Kft.^FS"
+                     "^FO130,24^A0N,70,64^FDGLS^FS^FO532,28^A0N,22,20^FDHU 1134^FS"
+                     "^FO130,164^A0N,22,22^FDCímzett:^FS"
+                     "^FO130,194^A0N,48,44^FDSzabó Eszter^FS"
+                     "^FO130,250^A0N,38,34^FDVáci út 47/B.^FS"
+                     "^FO130,300^A0N,38,34^FD1134 Budapest^FS"
+                     "^FO130,436^A0N,28,26^FD+36 30 214 5587^FS^XZ")
+    assert values["ship_from_name"] == "Kertész-Pont Webáruház Kft."
+    assert values["ship_to_phone"] == "+36 30 214 5587"
+
+
+@pytest.mark.parametrize("caption", ["Collect at locker:", "Pickup point:", "Paczkomat:"])
+def test_a_block_under_a_pickup_caption_above_the_recipient_is_no_sender(caption: str) -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     f"^FO40,170^A0N,22,22^FD{caption}^FS"
+                     "^FO40,200^A0N,34,34^FDTesco Express Camden^FS"
+                     "^FO40,240^A0N,30,30^FD45 Camden High Street^FS"
+                     "^FO40,278^A0N,34,34^FDLondon NW1 7JH^FS"
+                     "^FO40,345^A0N,22,22^FDRecipient:^FS"
+                     "^FO40,375^A0N,40,40^FDPriya Raman^FS"
+                     "^FO40,422^A0N,28,28^FD+44 7700 900418^FS^XZ")
+    assert not any(name.startswith("ship_from") for name in values)
+    assert values["pickup_point"] == "Tesco Express Camden"
+    assert values["ship_to_name"] == "Priya Raman"
+
+
+@pytest.mark.parametrize(("first", "second", "role"), [
+    ("FROM", "RETURN TO", "ship_to"), ("Absender:", "Zurück an:", "ship_to"),
+    ("SHIP TO", "RETURN TO", "ship_from"),
+])
+def test_return_to_is_the_recipient_only_on_a_label_whose_sender_has_its_own_caption(
+        first: str, second: str, role: str) -> None:
+    values = _values("^XA^CI28^PW812^LL812"
+                     f"^FO30,126^A0N,18,16^FD{first}^FS"
+                     "^FO30,148^A0N,26,24^FDDerek Lindqvist^FS"
+                     "^FO30,178^A0N,26,24^FD418 NE Brazee St^FS"
+                     "^FO30,208^A0N,26,24^FDPortland OR 97212^FS"
+                     f"^FO30,266^A0N,18,16^FD{second}^FS"
+                     "^FO30,292^A0N,36,32^FDNorthwind Apparel Returns^FS"
+                     "^FO30,376^A0N,36,32^FD2250 S 208th St^FS"
+                     "^FO30,418^A0N,36,32^FDKent WA 98032-1307^FS^XZ")
+    assert values[f"{role}_name"] == "Northwind Apparel Returns"
+
+
+@pytest.mark.parametrize("caption", ["Collected from:", "Picked up from:", "Collection address"])
+def test_where_a_courier_collected_the_parcel_is_the_sender_even_under_the_recipient(
+        caption: str) -> None:
+    values = _values(two_blocks("Deliver to:", caption))
+    assert values["ship_to_name"] == "Merchant AB"
+    assert values["ship_from_name"] == "Ingrid Tester"
+    assert values["ship_from_postal_city"] == "532 38 Ankeborg"
+
+
+@pytest.mark.parametrize("caption", ["PSČ", "Postcode", "PLZ"])
+def test_a_postcode_under_its_own_caption_beside_a_block_is_that_partys(caption: str) -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO40,282^A0N,22,22^FDAdresát^FS"
+                     "^FO40,314^A0N,48,44^FDIng. Tomáš Novotný^FS"
+                     "^FO40,370^A0N,42,38^FDÚdolní 512/33^FS"
+                     "^FO40,424^A0N,56,52^FDBrno^FS"
+                     f"^FO534,428^A0N,20,20^FD{caption}^FS"
+                     "^FO534,456^A0N,64,60^FD602 00^FS^XZ")
+    assert values["ship_to_postal_code"] == "602 00"
+
+
+@pytest.mark.parametrize("line", ["Fabrikstrasse 8, 3012 Bern",
+                                  "Am Stedtfelder Weg 2, 99817 Eisenach",
+                                  "Pärnu mnt 139c, 11317 Tallinn"])
+def test_a_street_and_its_town_on_one_line_are_the_address(line: str) -> None:
+    values = _stacked(["Empfänger:", "Labor Länggasse AG", line], 40, 300, 40, 30)
+    assert values["ship_to_address_1"] == line
+
+
+@pytest.mark.parametrize("phone", ["38067***5803", "138****5678", "+420 *** *** 318"])
+def test_a_phone_with_its_middle_digits_masked_is_the_partys_phone(phone: str) -> None:
+    values = _stacked(["Deliver To:", "Olena Kovalenko", phone, "Sumska St 9", "61000 Kharkiv"],
+                      40, 300, 40, 30)
+    assert values["ship_to_phone"] == phone
+    assert values["ship_to_address_1"] == "Sumska St 9"
+
+
+def test_a_country_ending_the_other_column_is_not_this_towns() -> None:
+    # The recipient's block ends with its country level with the sender's town line.
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO20,20^A0N,20,20^FDFROM:^FS"
+                     "^FO20,46^A0N,22,22^FDCEDARLINE HOME GOODS^FS"
+                     "^FO20,72^A0N,22,22^FD2201 E Valley Rd Dock 9^FS"
+                     "^FO20,96^A0N,22,22^FDRenton, WA 98057^FS"
+                     "^FO420,20^A0N,20,20^FDSHIP TO:^FS"
+                     "^FO420,46^A0N,22,22^FDAmazon.com Services^FS"
+                     "^FO420,72^A0N,22,22^FDHebron, KY 41048-9122^FS"
+                     "^FO420,96^A0N,22,22^FDUS^FS^XZ")
+    assert values["ship_to_country"] == "US"
+    assert "ship_from_country" not in values
+
+
+def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
+    values = _stacked(["Destinatário:", "Marcenaria Bom Lar Ltda ME",
+                       "Rua Prof. Pedro Viriato, 3901", "81200-100  Curitiba/PR",
+                       "Fone (41) 3027-5518"], 20, 458, 44, 30)
+    assert values["ship_to_postal_city"] == "81200-100  Curitiba/PR"
+
+
+@pytest.mark.parametrize("line", ["Kontakt: +49 541 90876-0 / wareneingang@hafen.de",
+                                  "Avis: 02305 97 41 80"])
+def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,335^A0N,24,24^FD{line}^FS"))
+    assert values["ship_to_phone"] == line.split(": ", 1)[1]

@@ -94,6 +94,16 @@ def test_listing_shows_every_key_and_never_the_secret(redis_db: redis.Redis,
                        for v in asdict(key).values())
 
 
+def test_keys_made_in_the_same_second_are_listed_in_the_order_made(
+        redis_db: redis.Redis, make_tenant: MakeTenant) -> None:
+    # (as `labelrender admin key create` twice within a second: the ISO time is the
+    # same, and the random prefixes must not decide the order)
+    tenant = make_tenant("pro")
+    made = [create_key(redis_db, tenant.tenant_id, now=NOW + n / 10).key.key_prefix
+            for n in range(5)]
+    assert [k.key_prefix for k in list_keys(redis_db, tenant.tenant_id)] == made
+
+
 def test_revoked_key_no_longer_authenticates(redis_db: redis.Redis,
                                              make_tenant: MakeTenant) -> None:
     tenant = make_tenant()

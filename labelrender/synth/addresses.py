@@ -5,7 +5,7 @@ mark-for) and named line by line (name, address, postal_city, country, phone).""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from . import recognise, shapes
 from .captions import PARTY, PARTY_CAPTIONED, caption_values, raw_caption_split
@@ -447,11 +447,16 @@ def _return_is_recipient(decisions: list[Decision]) -> bool:
 
 def _pickup_heading(decisions: list[Decision], top: Decision) -> Decision | None:
     """A pickup caption of words right over a block's first line."""
-    t = top.source
-    return next((d for d in decisions if not d.variable and d.source.orientation == t.orientation
-                 and abs(d.source.rx - t.rx) <= COLUMN_TOLERANCE
-                 and 0 < t.ry - d.source.ry <= 2 * max(t.font_height, d.source.font_height)
+    return next((d for d in _right_over(decisions, top) if not d.variable
                  and shapes.words_only(d.text) and _PICKUP_CAPTION.search(d.text)), None)
+
+
+def _right_over(decisions: list[Decision], d: Decision) -> Iterator[Decision]:
+    """The fields printed like ``d`` in its column, within two lines over it."""
+    s = d.source
+    return (o for o in decisions if o is not d and o.source.orientation == s.orientation
+            and abs(o.source.rx - s.rx) <= COLUMN_TOLERANCE
+            and 0 < s.ry - o.source.ry <= 2 * max(o.source.font_height, s.font_height))
 
 
 def _blocks_at_phones(decisions: list[Decision], claimed: set[int],
@@ -715,11 +720,7 @@ def _nearest_right(decisions: list[Decision], line: Decision, claimed: set[int],
 def _under_a_line(decisions: list[Decision], d: Decision) -> bool:
     """A field right under another line of its column: the last line of a block of
     its own (the other party's "US" level with this party's town)."""
-    s = d.source
-    return any(o is not d and o.text and o.source.orientation == s.orientation
-               and not o.source.is_barcode and abs(o.source.rx - s.rx) <= COLUMN_TOLERANCE
-               and 0 < s.ry - o.source.ry <= 2 * max(o.source.font_height, s.font_height)
-               for o in decisions)
+    return any(o.text and not o.source.is_barcode for o in _right_over(decisions, d))
 
 
 def _one_line(a: SourceField, b: SourceField) -> bool:

@@ -425,8 +425,12 @@ def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:
     distribución", "Delivery Unit", "Empfangs-NL"); a number alone may be a count or a
     class."""
     return target.name == "routing_code" and target.reason == "short code in a large font" \
-        and shapes.has_letters(target.text) \
-        and any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions)
+        and shapes.has_letters(target.text) and has_recipient(decisions)
+
+
+def has_recipient(decisions: list[Decision]) -> bool:
+    """A parcel with a recipient: some field is named as the recipient's."""
+    return any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions)
 
 
 def table_rows(decisions: list[Decision]) -> None:
@@ -604,7 +608,6 @@ def _short_words(d: Decision) -> bool:
         and not (text.isalpha() and text.isupper()) \
         and not text.endswith((":", ".", "!")) and not shapes.reads_as_caption(text) \
         and not shapes.is_web(text) and shapes.address_role(text) is None
-
 
 
 # A caption over a barcode: up to three words, perhaps numbered ("IMEI 2"), naming

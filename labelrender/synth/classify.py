@@ -22,6 +22,7 @@ from .captions import (
     captions_over_letters,
     column_captions,
     continued_lines,
+    has_recipient,
     raw_caption_split,
     raw_end,
     repeated_rows,
@@ -599,8 +600,9 @@ def classify(label: SourceLabel) -> list[Decision]:
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
-        _notes_to_the_driver(decisions)
-        _collected_parcels(decisions)
+        if has_recipient(decisions):  # a parcel
+            _notes_to_the_driver(decisions)
+            _collected_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
@@ -684,8 +686,6 @@ def _size_systems(decisions: list[Decision]) -> None:
 def _notes_to_the_driver(decisions: list[Decision]) -> None:
     """On a parcel with a recipient, a note in words ("Hinweis: Hebebühne", "Note:
     consegnare in orario studio 9-13") tells the driver how to deliver it."""
-    if not any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions):
-        return
     for d in decisions:
         value = (d.value or "").strip()
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
@@ -711,8 +711,6 @@ def _times_of_dates(decisions: list[Decision]) -> None:
 def _collected_parcels(decisions: list[Decision]) -> None:
     """On a parcel with a recipient, the day the carrier collected it ("Collected
     25-11-2026") is the day it was shipped; a sample's collection date stays its own."""
-    if not any(d.variable and (d.name or "").startswith("ship_to_") for d in decisions):
-        return
     for d in decisions:
         if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
             d.name = "ship_date"  # (not "Collected from:" over the sender's name)

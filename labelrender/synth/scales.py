@@ -24,11 +24,12 @@ def refine(decisions: list[Decision]) -> None:
     """A weight and two amounts where weight times the first is the second: the first
     is the price per unit, the second the price."""
     texts = [d for d in decisions if not d.source.is_barcode and d.text.strip()]
+    open_amounts = [(d, _numbers(d.text)) for d in texts if _open(d)]
     for weight in texts:
         kilos = _kilos(weight)
         if not kilos:
             continue
-        amounts = [(d, _numbers(d.text)) for d in texts if d is not weight and _open(d)]
+        amounts = [(d, values) for d, values in open_amounts if d is not weight]
         for (per, per_values), (total, totals) in permutations(amounts, 2):
             if any(_product(kilos, a, b) for a in per_values for b in totals):
                 _name(weight, "weight")

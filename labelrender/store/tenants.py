@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import redis
 
 from labelrender.store import keys
-from labelrender.store.clock import Now, iso
+from labelrender.store.clock import Now, iso, utc
 from labelrender.store.errors import InvalidValue, NotFound, OveragesNotAllowed, StoreError
 from labelrender.store.plans import Plan, get_plan
 from labelrender.store.redis_conn import text_map
@@ -69,7 +69,7 @@ def create_tenant(
         raise InvalidValue(f"tenant name must be 1 to {MAX_NAME_LENGTH} characters")
     plan_record = _checked_plan(r, plan, overages)
     tenant = Tenant(new_tenant_id(), clean_name, plan_record.name, overages, iso(now))
-    if not _write(r, tenant, new=True):
+    if not _write(r, tenant, new=True, instant=f"{utc(now).timestamp():.6f}"):
         raise StoreError("tenant id collision; retry")  # 2**-128 odds
     return tenant
 
@@ -91,11 +91,16 @@ def list_tenants(r: redis.Redis) -> list[Tenant]:
              for name in r.scan_iter(match=keys.tenant_pattern(), count=1000))
     ids = sorted({tid for tid in found if tid is not None and TENANT_ID.match(tid)})
     tenants = []
+    order: dict[str, tuple[str, float, str]] = {}
     for tenant_id in ids:
         record = text_map(r.hgetall(keys.tenant(tenant_id)))
         if record:
             tenants.append(tenant_from_record(tenant_id, record))
-    return sorted(tenants, key=lambda t: (t.created_at, t.tenant_id))
+            # By the second, then the instant (absent on tenants made before it was
+            # recorded), then the id: tenants made in one second list in the order made.
+            order[tenant_id] = (record["created_at"], float(record.get(_CREATED_TS, 0)),
+                                tenant_id)
+    return sorted(tenants, key=lambda t: order[t.tenant_id])
 
 
 def tenant_from_record(tenant_id: str, record: dict[str, str]) -> Tenant:
@@ -142,8 +147,14 @@ def _update(r: redis.Redis, tenant: Tenant) -> Tenant:
     return tenant
 
 
-def _write(r: redis.Redis, tenant: Tenant, *, new: bool) -> bool:
+# A tenant record's creation instant, in seconds to the microsecond (not part of Tenant).
+_CREATED_TS = "created_ts"
+
+
+def _write(r: redis.Redis, tenant: Tenant, *, new: bool, instant: str | None = None) -> bool:
     fields = ["name", tenant.name, "plan", tenant.plan, "created_at", tenant.created_at]
+    if instant is not None:
+        fields += [_CREATED_TS, instant]
     if tenant.overages is not None:
         fields += ["overages", "on" if tenant.overages else "off"]
     script = r.register_script(_WRITE_HASH)

@@ -12,6 +12,7 @@ from labelrender.store import (
     create_tenant,
     get_plan,
     get_tenant,
+    list_tenants,
     set_overages,
     set_plan,
 )
@@ -28,6 +29,15 @@ def test_tenant_id_format_and_record(redis_db: redis.Redis, make_tenant: MakeTen
 
 def test_tenant_ids_are_unique(make_tenant: MakeTenant) -> None:
     assert len({make_tenant().tenant_id for _ in range(50)}) == 50
+
+
+def test_tenants_made_in_the_same_second_are_listed_in_the_order_made(
+        redis_db: redis.Redis) -> None:
+    # (as `labelrender admin tenant create` twice within a second: the ISO time is the
+    # same, and the random ids must not decide the order)
+    made = [create_tenant(redis_db, f"T{n}", "pro", now=NOW + n / 10).tenant_id
+            for n in range(6)]
+    assert [t.tenant_id for t in list_tenants(redis_db)] == made
 
 
 @pytest.mark.parametrize(

@@ -580,14 +580,16 @@ def _street_in(value: str) -> bool:
     return _street_line(value) or any(_street(part.strip()) for part in value.split(","))
 
 
-# A street named by its kind at the end of its name, then the house number
-# ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III", "Kossuth
-# u. 12.", "Ozo g. 25").
+# A street named by its kind at the end of its name or as a word of its own, then the
+# house number ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III",
+# "Kossuth u. 12.", "Ozo g. 25", "Erlaaer Straße 71/4/12": stair and door after the house).
 _NAMED_STREET = re.compile(
     r"(?:[^\W\d_][\w'-]*\s)?(?:[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|"
     r"allee|ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
     r"gracht|tie|katu)|[^\W\d_][\w'-]*\s(?:utca|u\.|út|krt\.|körút|tér|iela|gatvė|g\.|"
-    r"tänav|sokak|sk\.|cad\.))\s\d{1,5}(?:\s?[a-zA-Z]|[-/]\w{1,4}|\.)?", re.IGNORECASE)
+    r"tänav|sokak|sk\.|cad\.|straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|gatan|"
+    r"vägen|vej|gade|straat|laan|plein|kade|katu))\s\d{1,5}(?:\s?[a-zA-Z]|(?:[-/]\w{1,4}){1,2}|\.)?",
+    re.IGNORECASE)
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
@@ -963,7 +965,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         if postal is not None and i > postal and _captioned_number(d.text):
             claimed.discard(d.source.position)  # "Kunden-Nr. 204 771", "GLN 76010...":
             continue  # a number under its caption after the town, for the captions to name
-        if _DATED_LINE.search(d.text) and not shapes.is_postal_line(d.text):
+        if _DATED_LINE.search(d.text) and not shapes.is_postal_line(d.text) \
+                and not _street(d.text):  # ("Erlaaer Straße 71/4/12": house, stair, door)
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \

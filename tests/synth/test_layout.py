@@ -1926,3 +1926,11 @@ def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
 def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: str) -> None:
     values = _values(on_a_parcel(f"^FO40,335^A0N,24,24^FD{line}^FS"))
     assert values["ship_to_phone"] == line.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("street", ["Erlaaer Straße 71/4/12", "Wiener Str. 5/2/7",
+                                    "Hamburger Weg 12"])
+def test_a_street_named_by_a_word_of_its_kind_is_an_address_line(street: str) -> None:
+    # (an Austrian stair and door after the house number reads like a date: it is not one)
+    values = _stacked(["Empfänger", "Markus Pöltl", street, "1230 Wien"], 80, 200, 50, 40)
+    assert values["ship_to_address_1"] == street

@@ -137,7 +137,10 @@ def _text(d: Decision) -> None:
         # 7100448812", "Model year: 2027").
         shape_only = found is not None and found[0] in ("tracking_number", "postal_code") \
             and found[1] <= 0.7 and name[1] >= 0.6 \
-            and name[0] not in ("description", "routing_code")
+            and name[0] not in ("description", "routing_code") \
+            or found is not None and found[0] == "phone" and name[1] >= 0.6 \
+            and re.search(r"_(?:number|id)$", name[0]) is not None  # "Code client : 0493
+        # 1187": a number the caption names, however much it looks like a phone's
         first = recognise.text_value(value.split()[0]) if value.split() else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"

@@ -1934,3 +1934,10 @@ def test_a_street_named_by_a_word_of_its_kind_is_an_address_line(street: str) ->
     # (an Austrian stair and door after the house number reads like a date: it is not one)
     values = _stacked(["Empfänger", "Markus Pöltl", street, "1230 Wien"], 80, 200, 50, 40)
     assert values["ship_to_address_1"] == street
+
+
+@pytest.mark.parametrize(("line", "name"), [("Code client : 0493 1187", "customer_number"),
+                                             ("Kunden-Nr.: 0711 443 29", "customer_number")])
+def test_a_number_its_caption_names_is_no_phone_however_it_looks(line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,360^A0N,24,24^FD{line}^FS"))
+    assert values[name] == line.split(": ", 1)[1]

@@ -453,6 +453,9 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
     value = value.strip()
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
+    if name[0] == "quantity" and _ITEM_CODE.fullmatch(value) and sum(map(str.isdigit, value)) >= 5:
+        return "part_number", min(name[1], 0.7)  # "ITEM" over "4127-0058": the item's code,
+        # not how many
     if name[0] == "piece_count" and re.fullmatch(r"0\d{2,}|\d{7,}", value):
         # "CARTON NO." over "0612", "Packstück-Nr." over "105334812": no count starts
         # with a zero or runs to millions; the package's own number
@@ -470,6 +473,11 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
             and not re.search(r"[^\W\d_]{4,}", value):
         return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
     return name
+
+
+# A code of digits in groups joined by hyphens, letters among them or not ("4127-0058",
+# "AX-2210-04"): no amount is written so.
+_ITEM_CODE = re.compile(r"[A-Z]{0,4}\d[\dA-Z]*(?:-[\dA-Z]+)+")
 
 
 # Things a label names by their number: a code under "Seal", "Tote" or "Coil" is that

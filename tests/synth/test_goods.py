@@ -702,3 +702,11 @@ def test_a_medicine_and_its_strength_on_a_pharmacys_label_is_the_description() -
         "^FO20,80^A0N,30,30^FDHALVORSEN, ERIK J^FS"
         "^FO20,118^A0N,22,22^FDMRN 004418265^FS^FO20,168^A0N,30,30^FDVancomycin 1,250 mg^FS^XZ")
     assert values.get("description") == "Vancomycin 1,250 mg"
+
+
+@pytest.mark.parametrize("code", ["4127-0058", "AX-2210-04"])
+def test_an_item_code_under_a_count_caption_is_the_items_number(code: str) -> None:
+    values = draft_values("^XA^CI28^PW812^LL812^FO36,468^A0N,22,22^FDITEM / ARTICLE^FS"
+                          f"^FO36,496^A0N,32,32^FD{code}^FS"
+                          "^FO260,468^A0N,22,22^FDQTY^FS^FO260,496^A0N,32,32^FD6^FS^XZ")
+    assert values["part_number"] == code

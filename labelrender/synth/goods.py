@@ -89,7 +89,8 @@ _INSTRUCTION = re.compile(
     r"open|close|return|contact|call|visit|scan|apply|properly|rx only|only|nur|bitte|"
     r"vor|nicht|ne pas|conserver|tenere|mantener|bewaren|förvara)\b", re.IGNORECASE)
 # "MUELLER, ANNA K", "HALL, M", "KOWALCZYK Zofia" (the surname in capitals first).
-_PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)(?:\s+[A-Z]\.?)?$|"
+_PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)"
+                     r"(?:\s+[A-Z]\.?|\s+[A-ZÀ-Ý][a-zß-ÿ'-]+){0,2}$|"
                      r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
                      r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué (?:en|au)|prodotto in|"

@@ -710,3 +710,14 @@ def test_an_item_code_under_a_count_caption_is_the_items_number(code: str) -> No
                           f"^FO36,496^A0N,32,32^FD{code}^FS"
                           "^FO260,468^A0N,22,22^FDQTY^FS^FO260,496^A0N,32,32^FD6^FS^XZ")
     assert values["part_number"] == code
+
+
+def test_a_personal_identity_number_is_the_patients_record() -> None:
+    # (the twelve digits of "19580314-2746" pass a parcel number's check by chance)
+    zpl = ("^XA^CI28^PW400^LL200^FO10,8^A0N,24,24^FDLindqvist, Karin Elisabet^FS"
+           "^FO10,36^A0N,26,26^FD19580314-2746^FS^FO10,64^BCN,40,N^FD6611840275^FS"
+           "^FO10,120^A0N,20,20^FD6611840275^FS^XZ")
+    values = draft_values(zpl)
+    assert values["patient_id"] == "19580314-2746"
+    assert values["patient_name"] == "Lindqvist, Karin Elisabet"
+    assert values["specimen_id"] == "6611840275"

@@ -481,3 +481,13 @@ def test_a_list_after_a_known_caption_is_its_value(text: str, split: int | None)
 def test_captions_that_were_named_by_their_own_words(caption: str, name: str) -> None:
     # As the probes' foreign or shortened captions, once copied into the name.
     assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("text", "is_patient"), [("19580314-2746", True), ("20081130-1187", True),
+                                                   ("20261125-0042", False),
+                                                   ("19581314-2746", False)])
+def test_a_personal_identity_number_is_a_birth_date_and_four_digits(text: str,
+                                                                   is_patient: bool) -> None:
+    # (an order number dated this year, or no date at all, is no one's birth)
+    found = recognise.text_value(text)
+    assert (found is not None and found[0] == "patient_id") is is_patient

@@ -184,6 +184,10 @@ def _text(d: Decision) -> None:
         # an unknown word names it for review ("Ticket 0187": ticket)
         named = (name[0], 0.65) if name[1] >= 0.85 else \
             (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
+        rest = recognise.text_value(text[len(head):].strip()) if head else None
+        if name[1] < 0.85 and rest is not None and rest[0] in _KINDS_OVER_WORDS:
+            named = (rest[0], 0.4)  # "Départ 13h40": a word nobody knows, then a time; the
+            # time says more than the word
         lead = _LEAD_CAPTION.match(text) if named is None else None
         guess = shapes.caption_name(lead.group(1)) if lead else None
         if lead and guess and guess[1] >= 0.6 \
@@ -253,6 +257,10 @@ _ADDRESS_START = re.compile(r"^(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|SUITE|STE|
 # One to three words ("jusqu'au" too), then the value.
 _WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’]|\.-(?=[^\W\d_]))*\.?"  # "Kd.-Nr."
 _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (\S.*)")
+
+
+# Kinds of value that name a line of an unknown word and the value ("Départ 13h40").
+_KINDS_OVER_WORDS = frozenset({"time", "weight", "dimensions", "volume", "quantity"})
 
 
 # Values whose shape says what they are, whatever words come before them.

@@ -1941,3 +1941,8 @@ def test_a_street_named_by_a_word_of_its_kind_is_an_address_line(street: str) ->
 def test_a_number_its_caption_names_is_no_phone_however_it_looks(line: str, name: str) -> None:
     values = _values(on_a_parcel(f"^FO40,360^A0N,24,24^FD{line}^FS"))
     assert values[name] == line.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("line", ["Départ 13h40", "Vertrek 08h15"])
+def test_an_unknown_word_before_a_value_of_a_known_kind_gives_way_to_it(line: str) -> None:
+    assert _one_line(line) == {"time": line}

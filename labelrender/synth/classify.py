@@ -107,6 +107,9 @@ def _text(d: Decision) -> None:
             and not text.isupper():  # ("PRODUCT OF THAILAND" in capitals: a case's marking)
         _variable(d, "where the goods are made", 0.7, indent, ("country_of_origin", 0.7))
         return
+    if _TOTAL_OF.fullmatch(text.strip()):
+        _variable(d, "how many in all, under which one", 0.7, indent, ("piece_count", 0.6))
+        return  # "z 4" under "2", "de 240" under "037": the count's total
     split = raw_caption_split(d.source)
     loose = split is None  # a caption without a colon: its name is for review
     if split is None and _goods_and_size(text):
@@ -257,6 +260,12 @@ _ADDRESS_START = re.compile(r"^(?:P\.? ?O\.? BOX|BOX|POSTFACH|SKRYTKA|SUITE|STE|
 # One to three words ("jusqu'au" too), then the value.
 _WORD_OF_CAPTION = r"[^\W\d_](?:[^\W\d]|['’]|\.-(?=[^\W\d_]))*\.?"  # "Kd.-Nr."
 _WORDS_THEN = re.compile(rf"({_WORD_OF_CAPTION}(?: {_WORD_OF_CAPTION}){{0,2}}) (\S.*)")
+
+
+# The total of a count printed on a line of its own, in the labels' languages ("of 12",
+# "de 240", "z 4", "von 5"); Polish "z" in small letters only.
+_TOTAL_OF = re.compile(r"(?:of|de|di|da|do|(?-i:z)|ze|zo|von|van|af|av|sur|su|od|iš|din|из|"
+                       r"от)\s+\d{1,4}", re.IGNORECASE)  # (not "Z 27": a zone)
 
 
 # Kinds of value that name a line of an unknown word and the value ("Départ 13h40").

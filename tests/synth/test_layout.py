@@ -1946,3 +1946,12 @@ def test_a_number_its_caption_names_is_no_phone_however_it_looks(line: str, name
 @pytest.mark.parametrize("line", ["Départ 13h40", "Vertrek 08h15"])
 def test_an_unknown_word_before_a_value_of_a_known_kind_gives_way_to_it(line: str) -> None:
     assert _one_line(line) == {"time": line}
+
+
+@pytest.mark.parametrize("line", ["z 4", "de 240", "of 12", "von 5"])
+def test_the_total_of_a_count_on_a_line_of_its_own_is_data(line: str) -> None:
+    assert _one_line(line) == {"piece_count": line}
+
+
+def test_a_zone_letter_and_number_is_no_total() -> None:
+    assert "piece_count" not in _one_line("Z 27")

@@ -124,6 +124,29 @@ def pickup_point_address(decisions: list[Decision]) -> None:
                 break
 
 
+def _stacked_captions(decisions: list[Decision]) -> list[tuple[str, list[Decision]]]:
+    """Captions printed a character a line down the block's left edge (Japanese
+    "お/届/け/先" beside the recipient's block), with the party each one names."""
+    chars = sorted((d for d in decisions if len(d.text.strip()) == 1 and not d.variable
+                    and not d.source.is_barcode and d.text.strip().isalpha()),
+                   key=lambda d: (d.source.rx, d.source.ry))
+    stacks: list[list[Decision]] = []
+    for d in chars:
+        last = stacks[-1][-1] if stacks else None
+        if last is not None and abs(d.source.rx - last.source.rx) <= 4 \
+                and 0 < d.source.ry - last.source.ry <= 2 * max(last.source.font_height, 12):
+            stacks[-1].append(d)
+        else:
+            stacks.append([d])
+    found = []
+    for stack in stacks:
+        role = shapes.address_role("".join(d.text.strip() for d in stack)) \
+            if len(stack) >= 2 else None
+        if role is not None:
+            found.append((role, stack))
+    return found
+
+
 def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
     """A line is drawn between two lines of text that read the same way, across
     them (in their reading frame)."""
@@ -300,6 +323,28 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
     returning = _return_is_recipient(decisions)
+    for party, stack in _stacked_captions(decisions):
+        top, bottom = stack[0].source.ry, stack[-1].source.ry + stack[-1].source.font_height
+        right = sorted((d for d in decisions if d.text and not d.source.is_barcode
+                        and d.source.orientation == stack[0].source.orientation
+                        and 0 < d.source.rx - stack[0].source.rx <= 250
+                        and top - 20 <= d.source.ry <= bottom and d not in stack),
+                       key=lambda d: (d.source.ry, d.source.rx))
+        if right:
+            lines = [d for d in _block_lines(decisions, right[0], right[0].source.ry, rules)
+                     if d.source.ry <= bottom + 20]
+            # The name ends with its honorific, in its own field or not ("山田 花子" ... "様")
+            honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)
+                             or any(_HONORIFIC.fullmatch(o.text.strip()) and _one_line(
+                                 o.source, d.source) for o in decisions if o is not d)), None)
+            if honoured is None and lines and lines[0].text.lstrip().startswith("〒"):
+                # no honorific (a sender's block): the postcode and address, then the
+                # name over the phone
+                honoured = max((i for i, d in enumerate(lines) if i > 0
+                                and not recognise.phone(d.text) and not _phone_line(d)),
+                               default=None)
+            if honoured is not None:
+                _name_block(lines, party, 0.8, claimed, name_at=honoured)
     for caption in decisions:
         role = shapes.address_role(caption.text)
         if returning and _RETURN_TO.fullmatch(shapes.caption_key(caption.text)):
@@ -896,9 +941,10 @@ _EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
 
 
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
-                named: bool = False) -> None:
+                named: bool = False, name_at: int | None = None) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
-    (``named``: the name was printed before these lines, after its caption)."""
+    (``named``: the name was printed before these lines, after its caption; ``name_at``:
+    the line of the name, where its honorific stands in a field of its own)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
                   and not d.prefix_len and not _street_line(d.text) and not _whole_address(d.text)
                   and not recognise.starts_with_phone(d.text) and d.name != "phone"),
@@ -950,7 +996,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         # county, and the county an address line
     # A Japanese or Chinese name ends with its honorific ("松本 彩花 様") and may come
     # after the address.
-    honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)
+    honoured = name_at if name_at is not None else next(
+        (i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)), None)
     street = 0
     name_line: Decision | None = None
     for i, d in enumerate(lines):

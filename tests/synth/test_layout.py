@@ -1955,3 +1955,24 @@ def test_the_total_of_a_count_on_a_line_of_its_own_is_data(line: str) -> None:
 
 def test_a_zone_letter_and_number_is_no_total() -> None:
     assert "piece_count" not in _one_line("Z 27")
+
+
+def test_captions_printed_a_character_a_line_name_the_blocks_beside_them() -> None:
+    # (Japanese "お届け先" and "ご依頼主" stacked down the left edge of each block; the
+    # recipient's honorific in a field of its own, the sender's block without one)
+    stack = "".join(f"^FO30,{top + 48 * i}^AJN,40,40^FR^FD{char}^FS"
+                    for top, word in ((360, "お届け先"), (676, "ご依頼主"))
+                    for i, char in enumerate(word))
+    values = _values("^XA^CI28^PW812^LL1218" + stack +
+                     "^FO104,344^AJN,32,32^FD〒160-0023^FS"
+                     "^FO104,384^AJN,36,36^FD東京都新宿区西新宿3-7-1^FS"
+                     "^FO104,426^AJN,36,36^FD新宿パークタワー12F^FS"
+                     "^FO104,524^AJN,58,58^FD山田 花子^FS^FO440,536^AJN,44,44^FD様^FS"
+                     "^FO104,602^AJN,30,30^FDTEL 03-5321-8870^FS"
+                     "^FO104,676^AJN,26,26^FD〒530-0001 大阪府大阪市北区梅田1-2-3^FS"
+                     "^FO104,710^AJN,30,30^FD有限会社 北浜雑貨^FS"
+                     "^FO104,750^AJN,26,26^FDTEL 06-6345-1120^FS^XZ")
+    assert values["ship_to_name"] == "山田 花子"
+    assert values["ship_to_address_1"] == "東京都新宿区西新宿3-7-1"
+    assert values["ship_from_name"] == "有限会社 北浜雑貨"
+    assert values["ship_from_phone"] == "06-6345-1120"

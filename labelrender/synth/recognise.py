@@ -160,7 +160,9 @@ _DURATION = re.compile(r"^\d{1,4}(?:[.,]\d)?\s?(?:min|mins|minutes?|minuten|h|hr
 _DATE_CODE = re.compile(r"^(?:WK|KW|CW|DC|D/C|YYWW)\s?:?\s?(?:\d{2}[0-5]\d|[0-5]\d\s?/\s?\d{2})$",
                         re.IGNORECASE)
 # A time of day alone: "22:47", "7:05 PM", "14h30" (a point would make it a price).
-_CLOCK = re.compile(r"^(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?$", re.I)
+_CLOCK = re.compile(r"^(?:(?:[01]?\d|2[0-3])[:h][0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\.?)?|"
+                    r"(?:[01]?\d|2[0-3])時(?:[0-5]?\d分)?(?:\s?[～〜~\-–]\s?(?:[01]?\d|2[0-3])時"
+                    r"(?:[0-5]?\d分)?)?)$", re.I)  # ("14時～16時": a Japanese time slot)
 _WEEKDAY_DAY_MONTH = re.compile(rf"^(?:{_WEEKDAY}|{_DAY_NAMES})\s*,?\s*\d{{1,2}}[./-]\d{{1,2}}"
                                 rf"(?:\.?|[./-]\d{{2,4}})$", re.I)
 # UPS's printed routing code: state or country, three postcode digits, sort

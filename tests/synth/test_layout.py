@@ -1976,3 +1976,9 @@ def test_captions_printed_a_character_a_line_name_the_blocks_beside_them() -> No
     assert values["ship_to_address_1"] == "東京都新宿区西新宿3-7-1"
     assert values["ship_from_name"] == "有限会社 北浜雑貨"
     assert values["ship_from_phone"] == "06-6345-1120"
+
+
+def test_a_japanese_time_slot_under_its_caption_is_the_delivery_time() -> None:
+    values = _values("^XA^CI28^PW812^LL609^FO420,256^AJN,22,22^FD時間帯指定^FS"
+                     "^FO420,290^AJN,48,46^FD14時～16時^FS^XZ")
+    assert values == {"delivery_time": "14時～16時"}

@@ -491,3 +491,8 @@ def test_a_personal_identity_number_is_a_birth_date_and_four_digits(text: str,
     # (an order number dated this year, or no date at all, is no one's birth)
     found = recognise.text_value(text)
     assert (found is not None and found[0] == "patient_id") is is_patient
+
+
+@pytest.mark.parametrize("text", ["14時～16時", "9時", "18時30分"])
+def test_a_japanese_hour_or_time_slot_is_a_time(text: str) -> None:
+    assert recognise.text_value(text) == ("time", 0.75)

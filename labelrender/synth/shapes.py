@@ -464,6 +464,8 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:
         return "tracking_number", 0.8
+    if name[0] == "pin" and re.fullmatch(r"[1-9]\d{2}\s?\d{3}", value):
+        return "postal_code", min(name[1], 0.8)  # India's postal index number: six digits
     if name[0] in ("vendor", "supplier") and len(value.split()) == 1 and has_digits(value, 3):
         return "supplier_number", name[1]  # "Vendor" over "V801223746": the vendor's number
     if name[0] == "cod_amount" and re.search(r"[^\W\d_]{2}.*\d|\d.*[^\W\d_]{2}", value) \

@@ -1982,3 +1982,8 @@ def test_a_japanese_time_slot_under_its_caption_is_the_delivery_time() -> None:
     values = _values("^XA^CI28^PW812^LL609^FO420,256^AJN,22,22^FD時間帯指定^FS"
                      "^FO420,290^AJN,48,46^FD14時～16時^FS^XZ")
     assert values == {"delivery_time": "14時～16時"}
+
+
+def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
+    values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
+    assert values["ship_to_postal_code"] == "560095"

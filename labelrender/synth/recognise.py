@@ -33,6 +33,11 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
                     r"(?:\s?[e℮])?$", re.IGNORECASE)
 _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
+# A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
+_PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?$",
+                   re.IGNORECASE)
+# A volume in cubic metres ("0.012m³", "1,4 cbm").
+_CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
 _RATING = re.compile(r"^(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
                      r"(lm|lx|k|w|kw|kwh|wh|kcal|kj|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|"
@@ -491,8 +496,10 @@ def text_value(text: str) -> Recognised | None:
         return found
     if WEIGHT.fullmatch(stripped):
         return "weight", 0.85
-    if _VOLUME.fullmatch(stripped):
-        return "quantity", 0.7  # "50 ml", "6 x 750 ml": the content of a pack
+    if _VOLUME.fullmatch(stripped) or _PACK.fullmatch(stripped):
+        return "quantity", 0.7  # "50 ml", "6 x 750 ml", "12 x 900 g": the content of a pack
+    if _CUBIC.fullmatch(stripped):
+        return "volume", 0.7  # "0.012m³", "1,4 cbm": a consignment's volume
     if _COUNT_OF.fullmatch(stripped):
         return "quantity", 0.8
     rating = _RATING.fullmatch(stripped)

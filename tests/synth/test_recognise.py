@@ -496,3 +496,9 @@ def test_a_personal_identity_number_is_a_birth_date_and_four_digits(text: str,
 @pytest.mark.parametrize("text", ["14時～16時", "9時", "18時30分"])
 def test_a_japanese_hour_or_time_slot_is_a_time(text: str) -> None:
     assert recognise.text_value(text) == ("time", 0.75)
+
+
+@pytest.mark.parametrize(("text", "kind"), [("12 x 900 g", "quantity"), ("12 x 80 st.", "quantity"),
+                                            ("0.012m³", "volume"), ("1,4 cbm", "volume")])
+def test_a_pack_of_units_is_a_quantity_and_cubic_metres_a_volume(text: str, kind: str) -> None:
+    assert recognise.text_value(text) == (kind, 0.7)

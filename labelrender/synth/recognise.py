@@ -39,8 +39,10 @@ _PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un
 # A volume in cubic metres ("0.012m³", "1,4 cbm").
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
-_RATING = re.compile(r"^(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
-                     r"(lm|lx|k|w|kw|kwh|wh|kcal|kj|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|"
+_RATING = re.compile(r"^(?:[A-Z][A-Za-z0-9]?\s{1,2}(?=\d))?"  # (a plate's symbol: "P2 1,10 kW")
+                     r"(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
+                     r"(m³/h|m3/h|l/min|l/h|"
+                     r"lm|lx|k|w|kw|kwh|wh|kcal|kj|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|"
                      r"min-1|1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
 _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temperature",
                  "w": "power", "kw": "power", "kwh": "energy", "wh": "capacity",
@@ -50,7 +52,9 @@ _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temper
                  "vdc": "voltage", "v ac": "voltage", "v dc": "voltage", "a": "current",
                  "ma": "current", "hz": "frequency", "rpm": "speed", "min-1": "speed",
                  "1/min": "speed", "bar": "pressure", "psi": "pressure", "kpa": "pressure",
-                 "mpa": "pressure", "nm": "torque", "db": "noise", "db(a)": "noise"}
+                 "mpa": "pressure", "nm": "torque", "db": "noise", "db(a)": "noise",
+                 "m³/h": "flow_rate", "m3/h": "flow_rate", "l/min": "flow_rate",
+                 "l/h": "flow_rate"}
 # A count of things with its unit: "2 st", "12 pcs", "100 uds", "4 Stück".
 # ("db" is Hungarian "darab", pieces; a decibel is written "dB")
 _COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|szt|ks|kpl|pz|"
@@ -443,7 +447,7 @@ _GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 def _rated(text: str, unit: str) -> bool:
     """Not a code that only ends like a rating: "3 A", "75-2A", and no colour is "2 K"."""
-    digits = re.match(r"\d+", text)
+    digits = re.search(r"\d+", text)  # (after a plate's symbol: "U 400 V")
     number = int(digits.group(0)) if digits else 0
     span = re.match(r"(\d+)\s?[-/–]\s?(\d+)(?![.,\d])", text)
     if span and int(span.group(1)) > int(span.group(2)) and "/" not in span.group(0):

@@ -502,3 +502,13 @@ def test_a_japanese_hour_or_time_slot_is_a_time(text: str) -> None:
                                             ("0.012m³", "volume"), ("1,4 cbm", "volume")])
 def test_a_pack_of_units_is_a_quantity_and_cubic_metres_a_volume(text: str, kind: str) -> None:
     assert recognise.text_value(text) == (kind, 0.7)
+
+
+@pytest.mark.parametrize(("text", "kind"), [("P2 1,10 kW", "power"), ("Q  12,0 m³/h", "flow_rate"),
+                                            ("n 2870 min-1", "speed"), ("U 400 V", "voltage")])
+def test_a_rating_after_its_plate_symbol_is_still_a_rating(text: str, kind: str) -> None:
+    assert recognise.text_value(text) == (kind, 0.7)
+
+
+def test_a_code_ending_like_a_rating_is_none() -> None:
+    assert recognise.text_value("A4 230 V") is None  # (a one-letter unit after a small number)

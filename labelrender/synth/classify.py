@@ -613,6 +613,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _barcodes_of_captioned_values(decisions, barcodes, apart=True)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
+    _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
     _times_of_dates(decisions)
@@ -771,6 +772,31 @@ def _composite_barcodes(decisions: list[Decision]) -> None:
         parts = [v for v in values if v in data and len(data) - len(v) >= 4]
         if parts and not any(v == data for v in values):
             d.name, d.name_certainty = "barcode_data", 0.5
+
+
+# What separates the fields of a record in a 2D symbol's data.
+_RECORD_SEPARATORS = re.compile(r"[|;\n\r\x1d\x1e]+|\s{2,}")
+
+
+def _parts_of_records(decisions: list[Decision]) -> None:
+    """A text that prints one field of a 2D symbol's record ("SOF-ML1" beside a QR
+    code of "LA,611204873355|SOF-ML1|COD45.96EUR") is data like the record: a new
+    label encodes and prints its own."""
+    parts: set[str] = set()
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.value and d.source.symbology in _TWO_D:
+            parts.update(p.strip() for p in _RECORD_SEPARATORS.split(d.value) if p.strip())
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable or d.source.is_barcode or text not in parts or len(text) < 3 \
+                or not shapes.has_digits(text, 1) or shapes.is_caption(d.text) \
+                or shapes.is_known_caption(d.text):
+            continue
+        found = recognise.text_value(text) or shapes.shape_name(text)
+        if found is None and _SORT_CODE.fullmatch(text) and text == text.upper():
+            found = ("routing_code", 0.5)
+        _variable(d, "a field of a 2D symbol's record", 0.7, leading_spaces(d),
+                  found or ("text", 0.3))
 
 
 # One or two words at the start of a line, then a value with a digit.

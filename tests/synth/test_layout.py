@@ -1987,3 +1987,9 @@ def test_a_japanese_time_slot_under_its_caption_is_the_delivery_time() -> None:
 def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
     values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
     assert values["ship_to_postal_code"] == "560095"
+
+
+def test_a_text_printing_a_field_of_a_2d_symbols_record_is_data() -> None:
+    values = _values("^XA^CI28^PW812^LL1218^FO556,60^A0N,38,36^FDSOF-ML1^FS"
+                     "^FO600,820^BQN,2,5^FDLA,611204873355|SOF-ML1|COD45.96EUR^FS^XZ")
+    assert values.get("routing_code") == "SOF-ML1"

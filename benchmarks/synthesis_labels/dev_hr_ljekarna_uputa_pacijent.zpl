@@ -1,0 +1,25 @@
+^XA
+^CI28
+^PW609
+^LL406
+^LH0,0
+^FO16,12^A0N,26,24^FDLjekarna Trešnjevka^FS
+^FO16,40^A0N,18,16^FDOzaljska 93, 10000 Zagreb  ·  01 3096 712^FS
+^FO12,64^GB585,0,2^FS
+^FO16,76^A0N,30,28^FDIvana Kovačević^FS
+^FO16,112^A0N,26,24^FDAmoksicilin/klavulanska kis. 875/125 mg^FS
+^FO16,142^A0N,22,20^FD14 filmom obloženih tableta^FS
+^FO12,172^GB585,64,64^FS
+^FO24,180^FB560,2,0,L,0^A0N,24,22^FR^FD1 tableta svakih 12 sati uz obrok, 7 dana.^FS
+^FO16,248^ADN,18,10^FDLiječnik:^FS
+^FO130,246^A0N,22,20^FDdr. Marko Jurić^FS
+^FO16,276^ADN,18,10^FDIzdano:^FS
+^FO130,274^A0N,22,20^FD26.11.2026.^FS
+^FO330,276^ADN,18,10^FDRok:^FS
+^FO400,274^A0N,22,20^FD03/2028^FS
+^FO16,304^ADN,18,10^FDRecept:^FS
+^FO130,302^A0N,22,20^FD2611-004387^FS
+^FO16,338^BY1,2^BCN,40,N,N,N^FD2611004387^FS
+^FO330,310^A0N,18,16^FDLjekarnik: M.P.^FS
+^FO16,384^A0N,16,14^FDČuvati izvan dohvata djece. Čuvati na temperaturi do 25 °C.^FS
+^XZ

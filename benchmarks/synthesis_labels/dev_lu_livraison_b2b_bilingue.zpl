@@ -1,0 +1,34 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^FO30,24^A0N,46,42^FDLUXFOURNITURES S.à r.l.^FS
+^FO30,76^A0N,22,20^FD7, rue de l'Industrie · L-8399 Windhof · Tél. +352 39 87 41^FS
+^FO20,110^GB772,70,70^FS
+^FO40,124^A0N,44,40^FR^FDBON DE LIVRAISON / LIEFERSCHEIN^FS
+^FO30,196^A0N,22,20^FDLivrer à / Liefern an^FS
+^FO30,226^A0N,40,38^FDCabinet Fiduciaire Weber & Associés^FS
+^FO30,272^A0N,30,28^FDz. Hd. Mme Claudine Thill^FS
+^FO30,308^A0N,30,28^FD45, Grand-Rue^FS
+^FO30,344^A0N,40,38^FDL-9050 Ettelbruck^FS
+^FO30,392^A0N,30,28^FDLUXEMBOURG^FS
+^FO20,440^GB772,0,3^FS
+^FO30,456^A0N,20,18^FDN° BL / Lieferschein-Nr.^FS
+^FO30,482^A0N,36,34^FDBL-26-014582^FS
+^FO430,456^A0N,20,18^FDVotre commande / Ihre Bestellung^FS
+^FO430,482^A0N,36,34^FDPO 7731/FW^FS
+^FO30,540^A0N,20,18^FDN° client / Kunden-Nr.^FS
+^FO30,566^A0N,36,34^FDC-10294^FS
+^FO430,540^A0N,20,18^FDDate / Datum^FS
+^FO430,566^A0N,36,34^FD26.11.2026^FS
+^FO30,624^A0N,20,18^FDColis / Packstücke^FS
+^FO30,650^A0N,36,34^FD2 / 3^FS
+^FO430,624^A0N,20,18^FDPoids / Gewicht^FS
+^FO430,650^A0N,36,34^FD14,2 kg^FS
+^FO20,710^GB772,0,3^FS
+^FO30,726^A0N,22,20^FDTournée / Tour: T4 Nord^FS
+^FO100,770^BY3,3^BCN,200,Y,N,N^FDBL2601458202^FS
+^FO20,1040^GB772,0,3^FS
+^FO30,1056^FB752,3,4,L,0^A0N,20,18^FDMarchandise voyageant aux risques du destinataire. Réserves à formuler à la réception. / Die Ware reist auf Gefahr des Empfängers. Vorbehalte bei Empfang anmelden.^FS
+^XZ

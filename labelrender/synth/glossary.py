@@ -4118,4 +4118,13 @@ GLOSSARY: dict[str, str] = {
     **_words("delivery_date", "ankomst"),
     **_words("national_id", "t.c. kimlik no", "tc kimlik no"),
     **_words("account_number", "acc"),
+    # Round thirteen: common captions of pickup places, pharmacies and meat plants.
+    **_words("pickup_point", "hentested", "utleveringssted", "afhentningssted", "noutopaikka",
+             "átvételi pont"),
+    **_words("prescription_number", "recept", "broj recepta", "numer recepty",
+             "receptnummer", "číslo receptu"),
+    **_words("dispense_date", "datum izdavanja", "datum izdaje",
+             "data wydania", "expedierad", "utlevert"),
+    **_words("slaughter_date", "vágás dátuma", "vágás napja", "data uboju",
+             "datum klanja", "datum porážky", "slaktdatum", "slagtedato"),
 }

@@ -512,3 +512,11 @@ def test_a_rating_after_its_plate_symbol_is_still_a_rating(text: str, kind: str)
 
 def test_a_code_ending_like_a_rating_is_none() -> None:
     assert recognise.text_value("A4 230 V") is None  # (a one-letter unit after a small number)
+
+
+@pytest.mark.parametrize(("caption", "name"), [("Hentested", "pickup_point"),
+                                               ("Recept", "prescription_number"),
+                                               ("Vágás dátuma", "slaughter_date"),
+                                               ("Datum izdavanja", "dispense_date")])
+def test_round_thirteens_captions_name_their_fields(caption: str, name: str) -> None:
+    assert shapes.caption_name(caption)[0] == name

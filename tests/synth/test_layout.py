@@ -1926,3 +1926,26 @@ def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
 def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: str) -> None:
     values = _values(on_a_parcel(f"^FO40,335^A0N,24,24^FD{line}^FS"))
     assert values["ship_to_phone"] == line.split(": ", 1)[1]
+
+
+def _tag_of_goods(caption: str, code: str, barcode: str) -> str:
+    """A tag on a unit of goods, with no recipient: what it is, its caption over a
+    code and the code again in a barcode."""
+    return ("^XA^CI28^PW812^LL1218"
+            "^FO30,30^A0N,40,40^FDPINE VALLEY SAWMILL^FS"
+            "^FO30,140^A0N,22,22^FDSPECIES^FS^FO30,170^A0N,40,40^FDHEMLOCK^FS"
+            "^FO30,260^A0N,22,22^FDGRADE^FS^FO30,290^A0N,40,40^FDSTD & BTR^FS"
+            f"^FO30,400^A0N,22,22^FD{caption}^FS^FO30,430^A0N,44,44^FD{code}^FS"
+            f"^FO60,520^BY3^BCN,120,N^FD{barcode}^FS^XZ")
+
+
+@pytest.mark.parametrize("caption, name", [("BUNDLE NO.", "bundle_number"),
+                                           ("ASSET NO.", "asset_number")])
+def test_a_parcel_number_by_its_shape_alone_off_a_parcel_is_what_its_caption_says(
+        caption: str, name: str) -> None:
+    # "0526-1130-0105" happens to pass a carrier's check digit; on goods that go to no
+    # recipient, the caption over it names it, and the barcode that holds it.
+    values = _values(_tag_of_goods(caption, "0526-1130-0105", "052611300105"))
+    assert values[name] == "0526-1130-0105"
+    assert values[f"{name}_2"] == "052611300105"
+    assert "tracking_number" not in values

@@ -1949,3 +1949,16 @@ def test_a_parcel_number_by_its_shape_alone_off_a_parcel_is_what_its_caption_say
     assert values[name] == "0526-1130-0105"
     assert values[f"{name}_2"] == "052611300105"
     assert "tracking_number" not in values
+
+
+def test_a_postcode_shaped_number_on_a_label_with_no_address_is_no_routing_code() -> None:
+    # A sterilised tray goes to no one: "0388" beside "LOAD" is the load's number, not
+    # a sort code, however much it looks like a postcode.
+    values = _values("^XA^CI28^PW812^LL406"
+                     "^FO20,20^A0N,30,30^FDSTERILE PROCESSING^FS"
+                     "^FO20,70^A0N,24,24^FDBASIC SUTURE SET^FS"
+                     "^FO20,120^A0N,18,18^FDLOAD^FS^FO90,118^A0N,22,22^FD0388^FS"
+                     "^FO20,160^A0N,18,18^FDEXPIRES^FS^FO120,158^A0N,22,22^FD03/14/2027^FS"
+                     "^XZ")
+    assert values["load_number"] == "0388"
+    assert "routing_code" not in values

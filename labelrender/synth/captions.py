@@ -220,6 +220,23 @@ def _shape_guess(d: Decision) -> bool:
         or d.reason == "short code in a large font"  # "8N3152" under "Heat No."
 
 
+def _parcel_number_off_a_parcel(decisions: list[Decision], target: Decision,
+                                name: tuple[str, float]) -> bool:
+    """A code that only looks like a carrier's parcel number, on a label with no
+    recipient (a bundle of timber, a reagent bottle, a crate): its caption says which
+    number it is ("BUNDLE NO.", "Reagent ID", "Asset No")."""
+    return name[1] >= 0.6 and name[0] != "tracking_number" \
+        and name[0].endswith(("_number", "_id")) and parcel_number_guess(decisions, target)
+
+
+def parcel_number_guess(decisions: list[Decision], d: Decision) -> bool:
+    """A tracking number that only the value's shape gave (a check digit a code has
+    one time in ten, a long run of digits), on a label that goes to no recipient: no
+    carrier's parcel number, only some other number of the thing labelled."""
+    return d.name == "tracking_number" and d.name_certainty < 0.9 \
+        and not has_recipient(decisions)
+
+
 def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     """"Customer" over a company's name names the customer, not their number."""
     if name[0] == "customer_number" and not shapes.has_digits(value, 1):
@@ -300,7 +317,8 @@ def caption_values(decisions: list[Decision]) -> None:
         elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)
                             or name[1] >= 0.7 and _shape_guess(target)
                             and name[0] not in _SURE_SHAPES  # "Data logger" is no date
-                            or _symbology_named(target) and name[0] not in _SURE_SHAPES):
+                            or _symbology_named(target) and name[0] not in _SURE_SHAPES
+                            or _parcel_number_off_a_parcel(decisions, target, name)):
             # (a date its caption names is as sure a date as its shape said)
             target.name, target.name_certainty = name[0], max(
                 name[1], target.name_certainty if dating else 0.0)

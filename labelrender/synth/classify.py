@@ -23,6 +23,7 @@ from .captions import (
     column_captions,
     continued_lines,
     has_recipient,
+    parcel_number_guess,
     raw_caption_split,
     raw_end,
     repeated_rows,
@@ -410,7 +411,8 @@ def _barcodes_of_printed_codes(decisions: list[Decision]) -> None:
     for barcode in decisions:
         data = _CODE128_CODES.sub("", barcode.value or "")
         guessed = (barcode.name or "").endswith("_data") and barcode.name_certainty <= 0.55 \
-            or barcode.name == "tracking_number" and barcode.name_certainty <= 0.6
+            or barcode.name == "tracking_number" and barcode.name_certainty <= 0.6 \
+            or parcel_number_guess(decisions, barcode)
         if barcode.source.is_barcode and guessed and len(data) >= 5 and data in texts \
                 and texts[data].name != barcode.name:
             text = texts[data]

@@ -14,9 +14,13 @@ from .decision import mark_variable as _variable
 
 def echoes(decisions: list[Decision]) -> None:
     """Text that repeats part of an address (a sort area's "LYON", "SW1A" or "BC")
-    is that address's data too; a postal code alone elsewhere is a routing code."""
+    is that address's data too; a postal code alone elsewhere is a routing code, and
+    on a label with no address nor party at all, a number its caption may name."""
     addresses = [d for d in decisions if d.variable and d.name
                  and re.match(PARTY, d.name) and d.value]
+    # (a party's caption, "Destination:", with no address under it still routes)
+    routed = bool(addresses) or any(not d.variable and shapes.address_role(d.text) is not None
+                                    for d in decisions)
     for d in decisions:
         word = d.text.strip(" -").upper()
         lone_postal = d.variable and d.name == "postal_code"
@@ -33,8 +37,10 @@ def echoes(decisions: list[Decision]) -> None:
             role = _block_above(decisions, d) if lone_postal else None
             if role is not None:  # "65026" printed large under "Одеська обл."
                 d.name, d.name_certainty = f"{role}_postal_code", 0.6
-            elif lone_postal:
+            elif lone_postal and routed:
                 d.name, d.name_certainty = "routing_code", 0.5
+            elif lone_postal:  # "0847" on a label with no address at all: a number of
+                d.name, d.name_certainty = "reference", 0.5  # its own, its caption's
             continue
         role = re.match(PARTY, source.name or "").group(1)  # type: ignore[union-attr]
         part = (source.name or "")[len(role) + 1:]

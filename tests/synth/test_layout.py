@@ -1993,3 +1993,39 @@ def test_a_text_printing_a_field_of_a_2d_symbols_record_is_data() -> None:
     values = _values("^XA^CI28^PW812^LL1218^FO556,60^A0N,38,36^FDSOF-ML1^FS"
                      "^FO600,820^BQN,2,5^FDLA,611204873355|SOF-ML1|COD45.96EUR^FS^XZ")
     assert values.get("routing_code") == "SOF-ML1"
+
+
+def _tag_of_goods(caption: str, code: str, barcode: str) -> str:
+    """A tag on a unit of goods, with no recipient: what it is, its caption over a
+    code and the code again in a barcode."""
+    return ("^XA^CI28^PW812^LL1218"
+            "^FO30,30^A0N,40,40^FDPINE VALLEY SAWMILL^FS"
+            "^FO30,140^A0N,22,22^FDSPECIES^FS^FO30,170^A0N,40,40^FDHEMLOCK^FS"
+            "^FO30,260^A0N,22,22^FDGRADE^FS^FO30,290^A0N,40,40^FDSTD & BTR^FS"
+            f"^FO30,400^A0N,22,22^FD{caption}^FS^FO30,430^A0N,44,44^FD{code}^FS"
+            f"^FO60,520^BY3^BCN,120,N^FD{barcode}^FS^XZ")
+
+
+@pytest.mark.parametrize("caption, name", [("BUNDLE NO.", "bundle_number"),
+                                           ("ASSET NO.", "asset_number")])
+def test_a_parcel_number_by_its_shape_alone_off_a_parcel_is_what_its_caption_says(
+        caption: str, name: str) -> None:
+    # "0526-1130-0105" happens to pass a carrier's check digit; on goods that go to no
+    # recipient, the caption over it names it, and the barcode that holds it.
+    values = _values(_tag_of_goods(caption, "0526-1130-0105", "052611300105"))
+    assert values[name] == "0526-1130-0105"
+    assert values[f"{name}_2"] == "052611300105"
+    assert "tracking_number" not in values
+
+
+def test_a_postcode_shaped_number_on_a_label_with_no_address_is_no_routing_code() -> None:
+    # A sterilised tray goes to no one: "0388" beside "LOAD" is the load's number, not
+    # a sort code, however much it looks like a postcode.
+    values = _values("^XA^CI28^PW812^LL406"
+                     "^FO20,20^A0N,30,30^FDSTERILE PROCESSING^FS"
+                     "^FO20,70^A0N,24,24^FDBASIC SUTURE SET^FS"
+                     "^FO20,120^A0N,18,18^FDLOAD^FS^FO90,118^A0N,22,22^FD0388^FS"
+                     "^FO20,160^A0N,18,18^FDEXPIRES^FS^FO120,158^A0N,22,22^FD03/14/2027^FS"
+                     "^XZ")
+    assert values["load_number"] == "0388"
+    assert "routing_code" not in values

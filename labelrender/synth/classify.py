@@ -147,6 +147,9 @@ def _text(d: Decision) -> None:
             # a guess from the glossary: "Ship by" is the ship date)
         elif event is not None:
             name = (event, 0.8)  # "Entrega estimada: 27/11"
+        elif dated and found is None and name[1] < 0.6:
+            name = ("date", 0.6)  # "Preparado: 24/11/2026 21:47": a caption not of the
+            # vocabulary names no field; the date it holds does
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight

@@ -1926,3 +1926,9 @@ def test_a_phone_under_its_caption_after_the_town_is_no_town_line() -> None:
 def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: str) -> None:
     values = _values(on_a_parcel(f"^FO40,335^A0N,24,24^FD{line}^FS"))
     assert values["ship_to_phone"] == line.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("line", ["Preparado: 24/11/2026 21:47  Operario: M. Ruiz",
+                                  "Kontrolliert: 2026-11-19 / Linie 2"])
+def test_a_date_after_a_caption_of_no_known_meaning_is_a_date(line: str) -> None:
+    assert _one_line(line) == {"date": line.split(" ", 1)[1].strip()}

@@ -138,7 +138,10 @@ def _text(d: Decision) -> None:
         shape_only = found is not None and found[0] in ("tracking_number", "postal_code") \
             and found[1] <= 0.7 and name[1] >= 0.6 \
             and name[0] not in ("description", "routing_code")
-        first = recognise.text_value(value.split()[0]) if value.split() else None
+        words = value.split()
+        if len(words) > 1 and recognise.is_weekday(words[0].rstrip(",")):
+            words = words[1:]  # "vendredi 27/11/2026 avant 6h": the day names the date
+        first = recognise.text_value(words[0].rstrip(",")) if words else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
         event = shapes.event_date(caption) if dated else None

@@ -1932,3 +1932,11 @@ def test_a_contact_or_notice_that_is_a_phone_number_is_the_partys_phone(line: st
                                   "Kontrolliert: 2026-11-19 / Linie 2"])
 def test_a_date_after_a_caption_of_no_known_meaning_is_a_date(line: str) -> None:
     assert _one_line(line) == {"date": line.split(" ", 1)[1].strip()}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Livraison : vendredi 27/11/2026 avant 6h", "delivery_date"),
+    ("Ausgabe: Dienstag 24.11.2026, 2. Schicht", "date"),
+])
+def test_a_day_of_the_week_before_a_date_leaves_it_a_date(line: str, name: str) -> None:
+    assert _one_line(line) == {name: line.split(":", 1)[1].strip()}

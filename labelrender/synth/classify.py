@@ -194,8 +194,9 @@ def _text(d: Decision) -> None:
             # "PICK TKT 7720418  WAVE 1125-2", "PRO# 0421-8870311   BOL 7718240": the
             # first caption of a line of several names it
             named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4)
-        if named is None and _day_in_line(text):
-            # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name
+        if (named is None or name[1] < 0.6 and _dated_word(text)) and _day_in_line(text):
+            # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name (a
+            # word of no known meaning before it is no name: "geldig t/m 06-12-2026")
             named = (shapes.event_date(text) or "date", 0.3)
         _variable(d, "contains a number", 0.6, indent, named or ("text", 0.3))
     elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
@@ -761,6 +762,13 @@ def _composite_barcodes(decisions: list[Decision]) -> None:
 
 # One or two words at the start of a line, then a value with a digit.
 _LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)\s?[:#]?\s+(?=\S*\d)")
+
+
+def _dated_word(text: str) -> bool:
+    """A word after the first is a whole date ("Picked 26/11 14:32"), not a house
+    number of stair and door ("Kaiserstraße 42/3/14")."""
+    return any((recognise.text_value(word) or ("", 0.0))[0] == "date"
+               for word in text.split()[1:])
 
 
 def _day_in_line(text: str) -> bool:

@@ -1940,3 +1940,14 @@ def test_a_date_after_a_caption_of_no_known_meaning_is_a_date(line: str) -> None
 ])
 def test_a_day_of_the_week_before_a_date_leaves_it_a_date(line: str, name: str) -> None:
     assert _one_line(line) == {name: line.split(":", 1)[1].strip()}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("geldig t/m 06-12-2026", "valid_until"),  # the word of an event says which date
+    ("Gepickt 26/11 14:32", "date"),
+    ("Kaiserstraße 42/3/14", None),  # stair and door of a house, no date
+])
+def test_a_word_of_no_known_meaning_before_a_date_names_no_field(line: str,
+                                                                  name: str | None) -> None:
+    names = list(_one_line(line))
+    assert (name in names) if name else ("date" not in names)

@@ -145,7 +145,10 @@ def _text(d: Decision) -> None:
             or found is not None and found[0] == "phone" and name[1] >= 0.6 \
             and re.search(r"_(?:number|id)$", name[0]) is not None  # "Code client : 0493
         # 1187": a number the caption names, however much it looks like a phone's
-        first = recognise.text_value(value.split()[0]) if value.split() else None
+        words = value.split()
+        if len(words) > 1 and recognise.is_weekday(words[0].rstrip(",")):
+            words = words[1:]  # "vendredi 27/11/2026 avant 6h": the day names the date
+        first = recognise.text_value(words[0].rstrip(",")) if words else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
         event = shapes.event_date(caption) if dated else None
@@ -154,6 +157,9 @@ def _text(d: Decision) -> None:
             # a guess from the glossary: "Ship by" is the ship date)
         elif event is not None:
             name = (event, 0.8)  # "Entrega estimada: 27/11"
+        elif dated and found is None and name[1] < 0.6:
+            name = ("date", 0.6)  # "Preparado: 24/11/2026 21:47": a caption not of the
+            # vocabulary names no field; the date it holds does
         elif found is not None and found[0] == "weight" and name[0].endswith("_weight") \
                 and name[1] >= 0.6:
             pass  # "TARE 3,880 kg": which weight
@@ -199,8 +205,9 @@ def _text(d: Decision) -> None:
             # "PICK TKT 7720418  WAVE 1125-2", "PRO# 0421-8870311   BOL 7718240": the
             # first caption of a line of several names it
             named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4)
-        if named is None and _day_in_line(text):
-            # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name
+        if (named is None or name[1] < 0.6 and _dated_word(text)) and _day_in_line(text):
+            # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name (a
+            # word of no known meaning before it is no name: "geldig t/m 06-12-2026")
             named = (shapes.event_date(text) or "date", 0.3)
         _variable(d, "contains a number", 0.6, indent, named or ("text", 0.3))
     elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
@@ -803,6 +810,13 @@ def _parts_of_records(decisions: list[Decision]) -> None:
 
 # One or two words at the start of a line, then a value with a digit.
 _LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)\s?[:#]?\s+(?=\S*\d)")
+
+
+def _dated_word(text: str) -> bool:
+    """A word after the first is a whole date ("Picked 26/11 14:32"), not a house
+    number of stair and door ("Kaiserstraße 42/3/14")."""
+    return any((recognise.text_value(word) or ("", 0.0))[0] == "date"
+               for word in text.split()[1:])
 
 
 def _day_in_line(text: str) -> bool:

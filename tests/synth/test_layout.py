@@ -2029,3 +2029,28 @@ def test_a_postcode_shaped_number_on_a_label_with_no_address_is_no_routing_code(
                      "^XZ")
     assert values["load_number"] == "0388"
     assert "routing_code" not in values
+
+
+@pytest.mark.parametrize("line", ["Preparado: 24/11/2026 21:47  Operario: M. Ruiz",
+                                  "Kontrolliert: 2026-11-19 / Linie 2"])
+def test_a_date_after_a_caption_of_no_known_meaning_is_a_date(line: str) -> None:
+    assert _one_line(line) == {"date": line.split(" ", 1)[1].strip()}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Livraison : vendredi 27/11/2026 avant 6h", "delivery_date"),
+    ("Ausgabe: Dienstag 24.11.2026, 2. Schicht", "date"),
+])
+def test_a_day_of_the_week_before_a_date_leaves_it_a_date(line: str, name: str) -> None:
+    assert _one_line(line) == {name: line.split(":", 1)[1].strip()}
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("geldig t/m 06-12-2026", "valid_until"),  # the word of an event says which date
+    ("Gepickt 26/11 14:32", "date"),
+    ("Kaiserstraße 42/3/14", None),  # stair and door of a house, no date
+])
+def test_a_word_of_no_known_meaning_before_a_date_names_no_field(line: str,
+                                                                  name: str | None) -> None:
+    names = list(_one_line(line))
+    assert (name in names) if name else ("date" not in names)

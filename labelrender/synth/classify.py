@@ -711,6 +711,19 @@ def _size_systems(decisions: list[Decision]) -> None:
     if len(sized) >= 2:
         for d in sized:
             d.name, d.name_certainty = "size", 0.6
+    # A line of sizes, each after its system ("USA 8", "US M / UK 38"), beside another
+    # size of the same garment is that size in other systems, not a line of words.
+    lines = [d for d in decisions if d.variable and not d.source.is_barcode
+             and d.name in ("description", "text") and _SIZE_LINE.fullmatch(d.text.strip())
+             and all(w.lower() in _SIZE_SYSTEMS for w in _SIZE_PAIR.findall(d.text))]
+    if lines and (len(lines) >= 2 or any(d.variable and d.name == "size" for d in decisions)):
+        for d in lines:
+            d.name, d.name_certainty = "size", 0.6
+
+
+# "USA 8", "EU 48/50", "US M / UK 38": sizes, each after the system it is in.
+_SIZE_PAIR = re.compile(r"([A-Za-z]{2,3})\s+(?:\d{1,3}(?:[.,]5)?(?:/\d{1,3})?|X{0,3}[SML]|XX?L)\b")
+_SIZE_LINE = re.compile(rf"{_SIZE_PAIR.pattern}(?:\s*[/|·]\s*{_SIZE_PAIR.pattern})*")
 
 
 def _notes_to_the_driver(decisions: list[Decision]) -> None:

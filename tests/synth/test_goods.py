@@ -721,3 +721,14 @@ def test_a_personal_identity_number_is_the_patients_record() -> None:
     assert values["patient_id"] == "19580314-2746"
     assert values["patient_name"] == "Lindqvist, Karin Elisabet"
     assert values["specimen_id"] == "6611840275"
+
+
+@pytest.mark.parametrize("other", ["USA 8", "US M / UK 38", "MEX 30 | JP 26"])
+def test_a_size_in_other_systems_beside_the_garments_size_is_a_size(other: str) -> None:
+    # A garment's tag: its size, then the same size in other systems on a line of its own.
+    values = draft_values(
+        "^XA^CI28^PW406^LL609^FO20,30^A0N,30,30^FDStickad tröja rund hals^FS"
+        "^FO20,80^A0N,24,24^FDStorlek / Size^FS^FO20,115^A0N,40,40^FDM^FS"
+        f"^FO150,115^A0N,24,24^FDEU 48/50^FS^FO150,145^A0N,24,24^FD{other}^FS"
+        "^FO20,200^A0N,36,36^FD699 kr^FS^XZ")
+    assert other in {v for k, v in values.items() if k.startswith("size")}

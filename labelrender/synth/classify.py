@@ -633,6 +633,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)
             _collected_parcels(decisions)
+            _uncaptioned_sort_codes(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
@@ -724,6 +725,22 @@ def _size_systems(decisions: list[Decision]) -> None:
 # "USA 8", "EU 48/50", "US M / UK 38": sizes, each after the system it is in.
 _SIZE_PAIR = re.compile(r"([A-Za-z]{2,3})\s+(?:\d{1,3}(?:[.,]5)?(?:/\d{1,3})?|X{0,3}[SML]|XX?L)\b")
 _SIZE_LINE = re.compile(rf"{_SIZE_PAIR.pattern}(?:\s*[/|·]\s*{_SIZE_PAIR.pattern})*")
+
+
+# A carrier's sort code in two or three short groups of capitals and digits, spaced
+# apart ("R41 04", "147 MID 063", "0418 - 51", "D0105 RIX-S4").
+_GROUPED_SORT_CODE = re.compile(r"[A-Z0-9]{1,6}(?:\s*[ -]\s*[A-Z0-9]{1,6}){1,2}")
+
+
+def _uncaptioned_sort_codes(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, a short code of groups with digits and no caption,
+    left unnamed, is where the carrier sorts the parcel to."""
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable and d.name == "text" and not d.source.is_barcode and not d.prefix_len \
+                and _GROUPED_SORT_CODE.fullmatch(text) and " " in text and len(text) <= 14 \
+                and shapes.has_digits(text, 2) and not shapes.is_postal_line(text):
+            d.name, d.name_certainty = "routing_code", 0.5
 
 
 def _notes_to_the_driver(decisions: list[Decision]) -> None:

@@ -2054,3 +2054,11 @@ def test_a_word_of_no_known_meaning_before_a_date_names_no_field(line: str,
                                                                   name: str | None) -> None:
     names = list(_one_line(line))
     assert (name in names) if name else ("date" not in names)
+
+
+
+
+@pytest.mark.parametrize("code", ["R41 04", "0418 - 51", "147 MID 063", "D0105 RIX-S4"])
+def test_a_short_grouped_code_without_caption_on_a_parcel_is_its_sort_code(code: str) -> None:
+    values = _values(on_a_parcel(f"^FO500,60^A0N,32,32^FD{code}^FS"))
+    assert values.get("routing_code") == code

@@ -627,6 +627,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _size_systems(decisions)
     _times_of_dates(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
+    _postal_lines_of_parties(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -774,6 +775,28 @@ def _collected_parcels(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
             d.name = "ship_date"  # (not "Collected from:" over the sender's name)
+
+
+def _postal_lines_of_parties(decisions: list[Decision]) -> None:
+    """A postcode and town left unnamed ("20540 TURKU") a few fields after a party's
+    name or street belongs to that party's block: a block is written line by line, and
+    only its street may have been kept as fixed text between the two."""
+    for i, d in enumerate(decisions):
+        if not d.variable or d.name != "text" or d.name_certainty > 0.3 \
+                or not shapes.is_postal_line(d.text):
+            continue
+        for before in reversed(decisions[max(0, i - 3):i]):
+            name = before.name or ""
+            if before.variable and name.startswith(_PARTY_LINES):
+                party = name[:name.index("_", len("ship_"))]  # "ship_to", "ship_from"
+                d.name, d.name_certainty = party + "_postal_city", 0.5
+                break
+            if before.variable:
+                break  # another value between: no block
+
+
+# The lines that open a party's block.
+_PARTY_LINES = ("ship_from_name", "ship_from_address", "ship_to_name", "ship_to_address")
 
 
 def _people_by_initials(decisions: list[Decision]) -> None:

@@ -2062,3 +2062,16 @@ def test_a_word_of_no_known_meaning_before_a_date_names_no_field(line: str,
 def test_a_short_grouped_code_without_caption_on_a_parcel_is_its_sort_code(code: str) -> None:
     values = _values(on_a_parcel(f"^FO500,60^A0N,32,32^FD{code}^FS"))
     assert values.get("routing_code") == code
+
+
+@pytest.mark.parametrize(("caption", "town", "name"), [
+    ("Lähettäjä", "20540 TURKU", "ship_from_postal_city"),
+    ("Feladó:", "6720 Szeged", "ship_from_postal_city"),
+    ("Destinataire :", "69002 Lyon", "ship_to_postal_city"),
+])
+def test_a_town_line_after_a_partys_name_and_a_fixed_street_is_that_partys(
+        caption: str, town: str, name: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,40^A0N,24,24^FD" + caption + "^FS"
+           "^FO40,70^A0N,30,30^FDNorrskog Design Oy^FS^FO40,250^A0N,30,30^FDRuukinkatu 4^FS"
+           "^FO40,430^A0N,30,30^FD" + town + "^FS^XZ")
+    assert _values(zpl).get(name) == town

@@ -108,7 +108,8 @@ POSTAL = re.compile(
     r"\d{4} ?[A-Z]{2}|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}|[A-Z]\d[A-Z] ?\d[A-Z]\d|"
     r"[A-Z]\d{4}[A-Z]{3}|"  # ... Argentina's CPA "C1425DBP", Ireland's Eircode "D08 K7F3"
     r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) (?=[0-9A-Z]*\d)(?=[0-9A-Z]*[A-Z])[0-9AC-FHKNPRTV-Y]{4})\b|"
-    r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$|(?<=[A-Z] )\d{3} \d{3}(?=,|$)")  # "CHENNAI 600 017"
+    r"(?<=[A-Z] )(?:\d{6,7}|\d{3}-\d{4})$|(?<=[A-Z] )\d{3} \d{3}(?=,|$)|"  # "CHENNAI 600 017"
+    r"(?<=[A-Z] - )\d{6}$")  # India's "New Delhi - 110020"
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _CAPTION_HEAD = re.compile(r"^\s*[^\W\d_][^\d:]{0,30}?(?:\d{1,2})?\s*$")
 _SNAKE = re.compile(r"[^a-z0-9]+")

@@ -2075,3 +2075,9 @@ def test_a_town_line_after_a_partys_name_and_a_fixed_street_is_that_partys(
            "^FO40,70^A0N,30,30^FDNorrskog Design Oy^FS^FO40,250^A0N,30,30^FDRuukinkatu 4^FS"
            "^FO40,430^A0N,30,30^FD" + town + "^FS^XZ")
     assert _values(zpl).get(name) == town
+
+
+def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
+    values = _stacked(["From:", "Kavya Home Decor Pvt Ltd", "B-62, Okhla Industrial Area",
+                       "New Delhi - 110020"], 20, 900, 28, 24)
+    assert values.get("ship_from_postal_city") == "New Delhi - 110020"

@@ -324,5 +324,13 @@ class QueuedAsyncCluster(redis.asyncio.cluster.RedisCluster):
                 f"no Redis connection free within {self._pool_timeout_s} s") from exc
         try:
             return await super().execute_command(*args, **kwargs)
+        except AttributeError as exc:
+            if "'NoneType' object" not in str(exc):
+                raise
+            # While slots move, redis-py may close a node's connection under a command
+            # in flight (its writer or reader is gone): a lost connection, a 503 at the
+            # API like any other, not an unhandled error.
+            raise redis.ConnectionError(
+                f"a Redis connection was closed under the command ({exc})") from exc
         finally:
             self._turns.release()

@@ -136,6 +136,26 @@ async def test_a_caller_finding_the_async_cluster_pool_busy_past_its_timeout_fai
         await twin.aclose()
 
 
+async def test_a_connection_closed_under_a_command_is_a_lost_connection(
+        clustered: redis.Redis, monkeypatch: pytest.MonkeyPatch) -> None:
+    # (redis-py's asyncio cluster client, its slots moving, can find the writer of a
+    # node's connection gone mid-command: an AttributeError, which the API answered 500)
+    twin = async_twin(clustered, max_connections=1, pool_timeout_s=1)
+    try:
+        await twin.set("lr:{g:6}:before", "x")
+
+        async def writer_gone(*args: object, **kwargs: object) -> object:
+            raise AttributeError("'NoneType' object has no attribute 'writelines'")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(redis.asyncio.cluster.ClusterNode, "execute_command", writer_gone)
+            with pytest.raises(redis.ConnectionError, match="closed under the command"):
+                await twin.get("lr:{g:6}:before")
+        assert await twin.get("lr:{g:6}:before") == "x"  # (its turn was given back)
+    finally:
+        await twin.aclose()
+
+
 def test_twins_reach_the_same_cluster(clustered: redis.Redis) -> None:
     pooled_twin(clustered).set("lr:{g:5}:twin", "seen")
     assert clustered.get("lr:{g:5}:twin") == "seen"

@@ -18,7 +18,7 @@ import redis
 from redis.typing import EncodableT, FieldT
 
 from labelrender.store import keys
-from labelrender.store.clock import Now, iso, utc
+from labelrender.store.clock import CREATED_TS, Now, creation_order, instant, iso
 from labelrender.store.errors import (
     InvalidValue,
     KeyCapReached,
@@ -108,9 +108,7 @@ def create_key(
         secret = SECRET_PREFIX + secrets.token_hex(32)
         key = ApiKey(tenant_id, secret[len(SECRET_PREFIX):][:8], label, "active", iso(now))
         key_hash = hash_secret(secret)
-        # (the instant to the microsecond orders keys made in the same second)
-        r.hset(keys.apikey(key_hash), mapping={**_record_fields(key),
-                                               _CREATED_TS: f"{utc(now).timestamp():.6f}"})
+        r.hset(keys.apikey(key_hash), mapping={**_record_fields(key), CREATED_TS: instant(now)})
         outcome = text(script(
             keys=[keys.tenant(tenant_id), keys.tenant_keys(tenant_id),
                   keys.tenant_active_keys(tenant_id)],
@@ -125,10 +123,6 @@ def create_key(
     raise StoreError("could not draw a key prefix unused by this tenant")
 
 
-# A key record's creation instant, in seconds to the microsecond (not part of ApiKey).
-_CREATED_TS = "created_ts"
-
-
 def list_keys(r: redis.Redis, tenant_id: str) -> list[ApiKey]:
     """Every key the tenant created, active and revoked, oldest first."""
     hashes = text_map(r.hgetall(keys.tenant_keys(tenant_id)))
@@ -137,10 +131,7 @@ def list_keys(r: redis.Redis, tenant_id: str) -> list[ApiKey]:
     for key_hash in hashes.values():
         pipe.hgetall(keys.apikey(key_hash))
     raws = [text_map(raw) for raw in pipe.execute() if raw]
-    # Oldest first: by the second, then the instant (absent on keys made before it
-    # was recorded), then the prefix.
-    order = {raw["key_prefix"]: (raw["created_at"], float(raw.get(_CREATED_TS, 0)),
-                                 raw["key_prefix"]) for raw in raws}
+    order = {raw["key_prefix"]: creation_order(raw, raw["key_prefix"]) for raw in raws}
     records = [key_from_record(raw) for raw in raws]
     listed = [key if key.key_prefix in active else _as_revoked(key) for key in records]
     return sorted(listed, key=lambda k: order[k.key_prefix])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import redis
 
 from labelrender.store import keys
-from labelrender.store.clock import Now, iso, utc
+from labelrender.store.clock import CREATED_TS, Now, creation_order, instant, iso
 from labelrender.store.errors import InvalidValue, NotFound, OveragesNotAllowed, StoreError
 from labelrender.store.plans import Plan, get_plan
 from labelrender.store.redis_conn import text_map
@@ -69,7 +69,7 @@ def create_tenant(
         raise InvalidValue(f"tenant name must be 1 to {MAX_NAME_LENGTH} characters")
     plan_record = _checked_plan(r, plan, overages)
     tenant = Tenant(new_tenant_id(), clean_name, plan_record.name, overages, iso(now))
-    if not _write(r, tenant, new=True, instant=f"{utc(now).timestamp():.6f}"):
+    if not _write(r, tenant, new=True, created=instant(now)):
         raise StoreError("tenant id collision; retry")  # 2**-128 odds
     return tenant
 
@@ -96,10 +96,7 @@ def list_tenants(r: redis.Redis) -> list[Tenant]:
         record = text_map(r.hgetall(keys.tenant(tenant_id)))
         if record:
             tenants.append(tenant_from_record(tenant_id, record))
-            # By the second, then the instant (absent on tenants made before it was
-            # recorded), then the id: tenants made in one second list in the order made.
-            order[tenant_id] = (record["created_at"], float(record.get(_CREATED_TS, 0)),
-                                tenant_id)
+            order[tenant_id] = creation_order(record, tenant_id)
     return sorted(tenants, key=lambda t: order[t.tenant_id])
 
 
@@ -147,14 +144,10 @@ def _update(r: redis.Redis, tenant: Tenant) -> Tenant:
     return tenant
 
 
-# A tenant record's creation instant, in seconds to the microsecond (not part of Tenant).
-_CREATED_TS = "created_ts"
-
-
-def _write(r: redis.Redis, tenant: Tenant, *, new: bool, instant: str | None = None) -> bool:
+def _write(r: redis.Redis, tenant: Tenant, *, new: bool, created: str | None = None) -> bool:
     fields = ["name", tenant.name, "plan", tenant.plan, "created_at", tenant.created_at]
-    if instant is not None:
-        fields += [_CREATED_TS, instant]
+    if created is not None:  # (a new record's instant: tenants made in one second list
+        fields += [CREATED_TS, created]  # in the order made)
     if tenant.overages is not None:
         fields += ["overages", "on" if tenant.overages else "off"]
     script = r.register_script(_WRITE_HASH)

@@ -147,6 +147,33 @@ def _stacked_captions(decisions: list[Decision]) -> list[tuple[str, list[Decisio
     return found
 
 
+def _stacked_blocks(decisions: list[Decision], claimed: set[int], rules: Rules | None) -> None:
+    """The block right of each caption printed a character a line (``_stacked_captions``),
+    named from the line of its name."""
+    for party, stack in _stacked_captions(decisions):
+        top, bottom = stack[0].source.ry, stack[-1].source.ry + stack[-1].source.font_height
+        right = sorted((d for d in decisions if d.text and not d.source.is_barcode
+                        and d.source.orientation == stack[0].source.orientation
+                        and 0 < d.source.rx - stack[0].source.rx <= 250
+                        and top - 20 <= d.source.ry <= bottom and d not in stack),
+                       key=lambda d: (d.source.ry, d.source.rx))
+        if not right:
+            continue
+        lines = [d for d in _block_lines(decisions, right[0], right[0].source.ry, rules)
+                 if d.source.ry <= bottom + 20]
+        # The name ends with its honorific, in its own field or not ("山田 花子" ... "様")
+        honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)
+                         or any(_HONORIFIC.fullmatch(o.text.strip()) and _one_line(
+                             o.source, d.source) for o in decisions if o is not d)), None)
+        if honoured is None and lines and lines[0].text.lstrip().startswith("〒"):
+            # no honorific (a sender's block): the postcode and address, then the name
+            # over the phone
+            honoured = max((i for i, d in enumerate(lines) if i > 0 and not _phone_line(d)),
+                           default=None)
+        if honoured is not None:
+            _name_block(lines, party, 0.8, claimed, name_at=honoured)
+
+
 def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
     """A line is drawn between two lines of text that read the same way, across
     them (in their reading frame)."""
@@ -323,28 +350,7 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
     """Lines under an address caption, or above a postal-code line, are an address."""
     claimed: set[int] = set()
     returning = _return_is_recipient(decisions)
-    for party, stack in _stacked_captions(decisions):
-        top, bottom = stack[0].source.ry, stack[-1].source.ry + stack[-1].source.font_height
-        right = sorted((d for d in decisions if d.text and not d.source.is_barcode
-                        and d.source.orientation == stack[0].source.orientation
-                        and 0 < d.source.rx - stack[0].source.rx <= 250
-                        and top - 20 <= d.source.ry <= bottom and d not in stack),
-                       key=lambda d: (d.source.ry, d.source.rx))
-        if right:
-            lines = [d for d in _block_lines(decisions, right[0], right[0].source.ry, rules)
-                     if d.source.ry <= bottom + 20]
-            # The name ends with its honorific, in its own field or not ("山田 花子" ... "様")
-            honoured = next((i for i, d in enumerate(lines) if _HONORIFIC.search(d.text)
-                             or any(_HONORIFIC.fullmatch(o.text.strip()) and _one_line(
-                                 o.source, d.source) for o in decisions if o is not d)), None)
-            if honoured is None and lines and lines[0].text.lstrip().startswith("〒"):
-                # no honorific (a sender's block): the postcode and address, then the
-                # name over the phone
-                honoured = max((i for i, d in enumerate(lines) if i > 0
-                                and not recognise.phone(d.text) and not _phone_line(d)),
-                               default=None)
-            if honoured is not None:
-                _name_block(lines, party, 0.8, claimed, name_at=honoured)
+    _stacked_blocks(decisions, claimed, rules)
     for caption in decisions:
         role = shapes.address_role(caption.text)
         if returning and _RETURN_TO.fullmatch(shapes.caption_key(caption.text)):

@@ -194,8 +194,9 @@ def _text(d: Decision) -> None:
         # an unknown word names it for review ("Ticket 0187": ticket)
         named = (name[0], 0.65) if name[1] >= 0.85 else \
             (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
-        rest = recognise.text_value(text[len(head):].strip()) if head else None
-        if name[1] < 0.85 and rest is not None and rest[0] in _KINDS_OVER_WORDS:
+        rest = recognise.text_value(text[len(head):].strip()) \
+            if head and name[1] < 0.85 else None
+        if rest is not None and rest[0] in _KINDS_OVER_WORDS:
             named = (rest[0], 0.4)  # "Départ 13h40": a word nobody knows, then a time; the
             # time says more than the word
         lead = _LEAD_CAPTION.match(text) if named is None else None

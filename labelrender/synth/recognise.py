@@ -456,14 +456,10 @@ def _rated(text: str, unit: str) -> bool:
 
 
 # A Swedish personal identity number: the birth date, a hyphen, four digits
-# ("19580314-2746"). (Its twelve digits may pass a parcel number's check by chance.)
+# ("19580314-2746"), born in the last century or this one's first years (an order
+# number dated today is no birth); on a label, a patient's record. (Its twelve digits
+# may pass a parcel number's check by chance.)
 _PERSONAL_NUMBER = re.compile(r"(19\d\d|20[01]\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-\d{4}")
-
-
-def _personal_number(text: str) -> bool:
-    """A person's identity number, born in the last century or this one's first
-    years: on a label, a patient's record (an order number dated today is no birth)."""
-    return _PERSONAL_NUMBER.fullmatch(text) is not None
 
 
 @lru_cache(maxsize=8192)
@@ -493,7 +489,7 @@ def text_value(text: str) -> Recognised | None:
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7
-    if _personal_number(stripped):
+    if _PERSONAL_NUMBER.fullmatch(stripped):
         return "patient_id", 0.6
     found = tracking(compact.replace("-", ""))
     if found is not None and found[1] >= 0.85:

@@ -210,6 +210,9 @@ def _text(d: Decision) -> None:
             # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name (a
             # word of no known meaning before it is no name: "geldig t/m 06-12-2026")
             named = (shapes.event_date(text) or "date", 0.3)
+        if named is not None and named[0] == "phone" \
+                and shapes.has_letters(text.split(maxsplit=1)[-1]):
+            named = None  # "Tel Aviv-Yafo 6688112": a town, and no phone has words
         _variable(d, "contains a number", 0.6, indent, named or ("text", 0.3))
     elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
         # a day's date in a line of words: when it was printed, packed or built

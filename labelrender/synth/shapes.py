@@ -549,7 +549,8 @@ def is_sscc(text: str) -> bool:
 def is_tracking(text: str) -> bool:
     """A long code of letters and digits: a tracking or parcel number."""
     code = compact(text).replace("-", "")
-    wordy = any(len(word) >= 4 and word.isalpha() for word in text.split())
+    # (a word, hyphenated too: "AMOXICILLIN-CLAV 875-125 MG TAB" is a drug, no parcel)
+    wordy = any(len(word) >= 4 and word.replace("-", "").isalpha() for word in text.split())
     return (len(code) >= 10 and code.isalnum() and sum(c.isdigit() for c in code) >= 6
             and len(text.split()) <= 8 and not wordy)
 

@@ -732,3 +732,15 @@ def test_a_size_in_other_systems_beside_the_garments_size_is_a_size(other: str) 
         f"^FO150,115^A0N,24,24^FDEU 48/50^FS^FO150,145^A0N,24,24^FD{other}^FS"
         "^FO20,200^A0N,36,36^FD699 kr^FS^XZ")
     assert other in {v for k, v in values.items() if k.startswith("size")}
+
+
+def test_a_drug_with_a_hyphenated_name_is_no_parcel_number() -> None:
+    # A pharmacy's bottle label: the drug's name joins two words with a hyphen.
+    values = draft_values(
+        "^XA^PW812^LL406^FO20,20^A0N,28,28^FDRx# 6183427^FS"
+        "^FO20,60^A0N,28,28^FDMARTINEZ, ROSA L^FS"
+        "^FO20,100^A0N,28,28^FDTAKE 1 TABLET BY MOUTH TWICE DAILY^FS"
+        "^FO20,140^A0N,28,28^FDAMOXICILLIN-CLAV 875-125 MG TAB^FS"
+        "^FO20,180^A0N,24,24^FDQty: 20^FS^XZ")
+    named = {v: k for k, v in values.items()}
+    assert not named["AMOXICILLIN-CLAV 875-125 MG TAB"].startswith("tracking_number")

@@ -1397,7 +1397,7 @@ GLOSSARY: dict[str, str] = {
              "minőségmegőrzési idő", "felhasználható eddig", "data expirare", "expirare",
              "rok valjanosti", "uporabiti do", "datum isteka", "najbolje upotrebiti do",
              "upotrebiti do", "porabiti do", "najbolje porabiti do", "uporabno najmanj do",
-             "geriausia iki", "geriausias iki", "tinkamumo terminas", "tinka vartoti",
+             "geriausia iki", "geriausias iki", "tinka iki", "tinkamumo terminas", "tinka vartoti",
              "derīguma termiņš", "minimālais derīguma termiņš", "tgl kedaluwarsa", "kadaluwarsa",
              "tanggal kadaluarsa", "guna sebelum", "hạn dùng", "ngày hết hạn sử dụng"),
     **_words("sell_by_date", "verkaufen bis", "date limite de vente", "à vendre avant",

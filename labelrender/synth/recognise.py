@@ -318,7 +318,10 @@ def _gs1_ais(data: str) -> Recognised | None:
     if re.match(r"403[0-9A-Z]", data):
         return "routing_code", 0.85
     for pattern, name in _GS1_TRADE_AIS:
-        if re.match(pattern, data):
+        match = re.match(pattern, data)
+        if match:
+            if pattern in _GS1_FIXED and len(data) > match.end():
+                return "barcode_data", 0.8  # a date or weight, then more values: a record
             return name, 0.85
     return None
 
@@ -332,6 +335,8 @@ _GS1_TRADE_AIS = (
     (r"3[1-4]\d{8}", "weight"),
     (r"400[!-~]", "purchase_order"), (r"240[!-~]", "part_number"),
 )
+# Those of a fixed length: what follows them is another value ("15270518" "3301006124").
+_GS1_FIXED = frozenset((r"1[57]\d{6}", r"1[13]\d{6}", r"12\d{6}", r"3[1-4]\d{8}"))
 
 
 def tracking(code: str) -> Recognised | None:

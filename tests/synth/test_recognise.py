@@ -102,6 +102,15 @@ def test_gs1_trade_item_lines_are_named_by_their_application_identifier(
     assert recognise.text_value(text) == (meaning, 0.85)
 
 
+@pytest.mark.parametrize("text", ["(15)270518(3301)006124", "(17) 270131 (10) L2409A",
+                                  "(3102)001250(15)270518"])
+def test_a_date_or_weight_with_more_values_after_it_is_a_record(text: str) -> None:
+    # A fixed-length value's end is where the next application identifier starts.
+    assert recognise.text_value(text) == ("barcode_data", 0.8)
+    symbol = ">;>8" + "".join(c for c in text if c.isalnum())
+    assert recognise.barcode_data(symbol, "BC") == ("barcode_data", 0.8)
+
+
 def test_a_gs1_128_symbol_starting_with_a_lot_is_a_lot() -> None:
     assert recognise.barcode_data(">;>810L2409A", "BC") == ("lot_number", 0.85)
     assert recognise.barcode_data(">;>8370048", "BC") == ("quantity", 0.85)

@@ -161,6 +161,7 @@ def refine(decisions: list[Decision]) -> None:
             mark_variable(d, "the goods after their caption", 0.7, split, ("description", 0.7))
     _prices(decisions)
     _identifiers(decisions)
+    _zones(decisions)
     _people(decisions)
     _descriptions(decisions)
     _specimens(decisions)
@@ -180,7 +181,8 @@ _DOSE = re.compile(r"\b(?:t[äa]glich|daily|a day|per day|par jour|al d[ií]a|al
 # How much of the goods a pack holds: a number and a unit of volume or count, with a
 # word or two ("Flacon 32 ml", "52 delen / 52 pieces", "Inhalt: ca. 25 Korn").
 _CONTENT = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|pcs|pieces|pz|pezzi|stuks|delen|stück|"
-                      r"st\.|szt\.?|ks|kpl|stk|doses|dosen|tablets|tabletten|capsules|kapseln|"
+                      r"st\.|szt\.?|ks|kpl|stk|buc|db|kom|vnt|gab|tk|adet|doses|dosen|"
+                      r"tablets|tabletten|capsules|kapseln|"
                       r"korn|körner|seeds|graines|semillas|sachets|beutel|rolls|rollen)\b",
                       re.IGNORECASE)
 
@@ -345,6 +347,20 @@ def _identifiers(decisions: list[Decision]) -> None:
         if d.variable and d.name == "routing_code" and d.reason == "short code in a large font":
             place = re.fullmatch(r"[A-Z]{1,2}-?\d{1,3}(?:-\d{1,3})*", (d.value or "").strip())
             d.name, d.name_certainty = ("location", 0.55) if place else ("part_number", 0.45)
+
+
+# A zone's caption: on a parcel the sort zone, on goods a zone of the store or the plant.
+_ZONE_CAPTION = re.compile(r"(?:zone|zona|zóna|zon|sone|tsoon)\W*", re.IGNORECASE)
+
+
+def _zones(decisions: list[Decision]) -> None:
+    """"Zona B" on a pick label is the warehouse's zone, no carrier's sort code."""
+    for d in decisions:
+        value = d.value or ""
+        if d.variable and d.name == "routing_code" and d.prefix_len and value \
+                and d.text.endswith(value) \
+                and _ZONE_CAPTION.fullmatch(d.text[:len(d.text) - len(value)].strip()):
+            d.name, d.name_certainty = "zone", 0.6
 
 
 def _led_by_abbreviation(text: str) -> str | None:

@@ -744,3 +744,19 @@ def test_a_drug_with_a_hyphenated_name_is_no_parcel_number() -> None:
         "^FO20,180^A0N,24,24^FDQty: 20^FS^XZ")
     named = {v: k for k, v in values.items()}
     assert not named["AMOXICILLIN-CLAV 875-125 MG TAB"].startswith("tracking_number")
+
+
+@pytest.mark.parametrize(("zone", "count"), [("Zona B", "6 buc"), ("Zone C", "12 db"),
+                                             ("Zona 4", "3 adet")])
+def test_a_pick_labels_zone_and_count_are_a_zone_and_a_quantity(zone: str, count: str) -> None:
+    # A warehouse's pick label: no parcel, so "Zona" is the store's zone, and a count of
+    # pieces in the local word under its caption is the quantity.
+    values = draft_values(
+        f"^XA^CI28^PW812^LL609^FO24,14^A0N,40,40^FDCULEGERE^FS^FO480,18^A0N,40,40^FD{zone}^FS"
+        "^FO24,88^A0N,28,28^FDComanda: CMD-2611-55290^FS"
+        "^FO24,130^A0N,22,22^FDLocatie^FS^FO24,156^A0N,60,60^FDB-12-03-2^FS"
+        f"^FO480,130^A0N,22,22^FDCantitate^FS^FO480,156^A0N,60,60^FD{count}^FS"
+        "^FO24,256^A0N,22,22^FDCod articol^FS^FO200,252^A0N,30,30^FD100384772^FS"
+        "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,30,30^FDDetergent lichid 2,5 L^FS^XZ")
+    assert values.get("zone") == zone.split()[-1]
+    assert values.get("quantity") == count

@@ -449,13 +449,18 @@ def _data_identifiers(decisions: list[Decision]) -> None:
     texts = {_plain(d.value if d.variable and d.value else d.text): d for d in decisions
              if not d.source.is_barcode and d.text and shapes.has_digits(d.text, 1)}
     found = []
+    unprinted = []
     for d in decisions:
         match = _DI.match(_plain(_CODE128_CODES.sub("", d.value or ""))) \
             if d.variable and d.source.symbology in ("B3", "BC") else None
         if match and match.group(1) in _DATA_IDENTIFIERS and match.group(2) in texts:
             found.append((d, _DATA_IDENTIFIERS[match.group(1)], texts[match.group(2)]))
+        elif match and match.group(1) in _DATA_IDENTIFIERS and (d.name or "").endswith("_data"):
+            unprinted.append((d, _DATA_IDENTIFIERS[match.group(1)]))
     if len(found) < 2:
         return  # one match may be chance ("S" and a number); a label of them is not
+    for barcode, name in unprinted:  # ("Q10000" beside "10000 ks": printed otherwise)
+        barcode.name, barcode.name_certainty = name, 0.6
     for barcode, name, text in found:
         if not text.variable:
             _variable(text, "printed value of a data identifier's barcode", 0.8,

@@ -144,6 +144,16 @@ def test_data_identifiers_name_the_barcodes_and_the_values_they_repeat() -> None
                       "serial_number": "4M0087733", "serial_number_2": "S4M0087733"}
 
 
+def test_a_data_identifiers_barcode_whose_value_is_printed_otherwise_takes_its_name() -> None:
+    # A reel: part and lot printed as their barcodes hold them, the count with its unit.
+    values = draft_values(
+        "^XA^PW812^LL406^FO20,20^A0N,30^FDGRM155R71C104KA88D^FS"
+        "^FO20,60^BCN,40,N,N^FDPGRM155R71C104KA88D^FS"
+        "^FO20,120^A0N,30^FD10000 ks^FS^FO20,160^BCN,40,N,N^FDQ10000^FS"
+        "^FO400,120^A0N,30^FD2644A17^FS^FO400,160^BCN,40,N,N^FD1T2644A17^FS^XZ")
+    assert values.get("quantity_2") == "Q10000" or values.get("quantity") == "Q10000"
+
+
 @pytest.mark.parametrize(("footer", "name"), [
     ("Do not remove. Report loss: (555) 010-0142", "asset_number"),  # an asset tag
     ("Handle with care", "serial_number"),  # a code of goods, not a parcel's number

@@ -1188,6 +1188,21 @@ def test_a_thing_named_by_its_number_takes_number_for_a_code(code: str, name: st
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == code
 
 
+@pytest.mark.parametrize(("line", "name", "value"), [
+    ("Contenedor: MSKU 482117 4", "container_number", "MSKU 482117 4"),
+    ("Container: TGHU 771204-3", "container_number", "TGHU 771204-3"),
+    ("Reel ID: R-261126-00418", "reel_id", "R-261126-00418"),
+])
+def test_a_freight_containers_number_and_a_reels_id_are_named_so(
+        line: str, name: str, value: str) -> None:
+    # A container caption over an ISO 6346 number (owner, U, serial, check digit) is
+    # that container's number; a reel's identifier is the reel's.
+    zpl = ("^XA^CI28^PW812^LL812^FO24,40^A0N,30,30^FDExport carton^FS"
+           f"^FO24,260^A0N,28,28^FD{line}^FS"
+           "^FO24,346^A0N,28,28^FDLot: 2644A17^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == value
+
+
 @pytest.mark.parametrize(("line", "name"), [
     ("Closed by: D. PATEL", "operator"), ("Verif.: L. Prieto", "operator"),
     ("Tester: J. Okonkwo", "operator"), ("Handed to: Team B", "handed_to")])

@@ -474,6 +474,8 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         return "part_number", 0.6  # "Cod. VM-RML-214": "código", a code, not cash on delivery
     if name[0] == "container_id" and _FREIGHT_CONTAINER.fullmatch(value):
         return "container_number", max(name[1], 0.8)  # "Contenedor: MSKU 482117 4"
+    if name[0] == "container_id" and _LOAD_CARRIER.fullmatch(value):
+        return "container_type", name[1]  # "Behälter" over "KLT 6429": which kind of box
     if name[0] in _NUMBERED_THINGS and has_digits(value, 2) and len(value.split()) <= 3 \
             and not re.search(r"[^\W\d_]{4,}", value):
         return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
@@ -482,6 +484,10 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
 
 # An ISO 6346 freight container: owner, category letter, serial, check digit.
 _FREIGHT_CONTAINER = re.compile(r"[A-Z]{3}[UJZ]\s?\d{6}[\s-]?\d")
+
+
+# A VDA load carrier's type: "KLT 6429", "RL-KLT 4147", "GLT 1210".
+_LOAD_CARRIER = re.compile(r"(?:RL-)?[KG]LT\s?\d{3,4}", re.IGNORECASE)
 
 
 # A code of digits in groups joined by hyphens, letters among them or not ("4127-0058",

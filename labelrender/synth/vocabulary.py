@@ -515,7 +515,9 @@ CAPTION_NAMES = {
     **_words("container_id", "container", "container id", "container no", "container #",
              "behälter", "behalter", "behälter nr", "behälternummer", "bak", "baknummer",
              "tote", "tote id", "tote no", "tote #", "bac", "contenedor", "contenitore",
-             "pojemnik", "glt", "klt"),
+             "pojemnik"),
+    # "KLT 6428": a small load carrier of the VDA's, its type after the word
+    **_words("container_type", "glt", "klt"),
     **_words("case_number", "case", "case no", "case #", "case number", "caisse", "kiste",
              "kist"),
     # The Baltic languages' captions of a parcel (Lithuanian, Latvian, Estonian).

@@ -1203,6 +1203,18 @@ def test_a_freight_containers_number_and_a_reels_id_are_named_so(
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == value
 
 
+@pytest.mark.parametrize("fields", [
+    "^FO24,260^A0N,20,20^FDBehälter^FS^FO24,290^A0N,40,40^FDKLT 6429^FS",
+    "^FO24,260^A0N,20,20^FDTyp obalu^FS^FO24,290^A0N,40,40^FDKLT 4314^FS",
+])
+def test_a_vda_load_carrier_is_the_container_type(fields: str) -> None:
+    # A kanban card or a VDA 4902 tag: "KLT 6429" says which kind of box, not which box.
+    zpl = ("^XA^CI28^PW812^LL812^FO24,40^A0N,30,30^FDKanban^FS" + fields
+           + "^FO24,346^A0N,28,28^FDMenge: 120^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("container_type", "").endswith(("6429", "4314"))
+
+
 @pytest.mark.parametrize(("line", "name"), [
     ("Closed by: D. PATEL", "operator"), ("Verif.: L. Prieto", "operator"),
     ("Tester: J. Okonkwo", "operator"), ("Handed to: Team B", "handed_to")])

@@ -40,10 +40,11 @@ _PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
 _RATING = re.compile(r"^(?:[A-Z][A-Za-z0-9]?\s{1,2}(?=\d))?"  # (a plate's symbol: "P2 1,10 kW")
+                     r"(?:[13]\s?[x×~]\s?)?"  # (the phases: "3x400 V", "3~ 400 V")
                      r"(?:\d+(?:[.,]\d+)?\s?(?:-|/|–)\s?)?\d+(?:[.,]\d+)?\s?"
                      r"(m³/h|m3/h|l/min|l/h|"
                      r"lm|lx|k|w|kw|kwh|wh|kcal|kj|mah|ah|v|kv|kva|vac|vdc|v ac|v dc|a|ma|hz|rpm|"
-                     r"min-1|1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b\.?(?:\s.*)?$", re.IGNORECASE)
+                     r"min-1|1/min|bar|psi|kpa|mpa|nm|db|db\(a\))\b[.~]?(?:\s.*)?$", re.IGNORECASE)
 _RATING_NAMES = {"lm": "luminous_flux", "lx": "illuminance", "k": "colour_temperature",
                  "w": "power", "kw": "power", "kwh": "energy", "wh": "capacity",
                  "kcal": "energy", "kj": "energy",  # (a food's energy, per pack or portion)
@@ -452,6 +453,7 @@ _GTIN14_PRINTED = re.compile(r"\d \d{2} \d{5} \d{5} \d")
 
 def _rated(text: str, unit: str) -> bool:
     """Not a code that only ends like a rating: "3 A", "75-2A", and no colour is "2 K"."""
+    text = re.sub(r"^[13]\s?[x×~]\s?", "", text)  # (after the phases: "3x400 V")
     digits = re.search(r"\d+", text)  # (after a plate's symbol: "U 400 V")
     number = int(digits.group(0)) if digits else 0
     span = re.match(r"(\d+)\s?[-/–]\s?(\d+)(?![.,\d])", text)

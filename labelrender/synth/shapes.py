@@ -564,7 +564,12 @@ def is_tracking(text: str) -> bool:
     # (a word, hyphenated too: "AMOXICILLIN-CLAV 875-125 MG TAB" is a drug, no parcel)
     wordy = any(len(word) >= 4 and word.replace("-", "").isalpha() for word in text.split())
     return (len(code) >= 10 and code.isalnum() and sum(c.isdigit() for c in code) >= 6
-            and len(text.split()) <= 8 and not wordy)
+            and len(text.split()) <= 8 and not wordy and not _MEASURED.search(text))
+
+
+# A number with its unit of a rating or a size ("3x400 V  50 Hz", "2 x 35 mm"): a measure,
+# no code.
+_MEASURED = re.compile(r"\d\s?(?:V|Hz|kW|kVA|VA|mA|mm|cm|kg|ml)\b")
 
 
 # The one-letter country codes of European cars, printed before a postcode ("D-80331").

@@ -38,6 +38,8 @@ from labelrender.synth.vocabulary import CAPTION_NAMES
     ("+46 70 011 22 33", ("phone", 0.8)),
     ("(901) 555-1234", ("phone", 0.65)),  # national: less sure
     ("614.984.1858x3989", ("phone", 0.65)),
+    ("3x400 V  50 Hz", ("voltage", 0.7)), ("3~ 400 V", ("voltage", 0.7)),  # three phases
+    ("230 V~ 50 Hz", ("voltage", 0.7)),
 ])
 def test_printed_values(text: str, expected: tuple[str, float]) -> None:
     assert recognise.text_value(text) == expected
@@ -47,6 +49,11 @@ def test_printed_values(text: str, expected: tuple[str, float]) -> None:
                                   "Marseille", "2 May Street", "10 Rue de Lyon"])
 def test_plain_text_is_not_recognised(text: str) -> None:
     assert recognise.text_value(text) is None
+
+
+@pytest.mark.parametrize("text", ["3x400 V  50 Hz", "2 x 35 mm 1200 kg"])
+def test_a_measure_with_its_units_is_no_parcel_number(text: str) -> None:
+    assert not shapes.is_tracking(text)
 
 
 @pytest.mark.parametrize(("data", "symbology", "expected"), [

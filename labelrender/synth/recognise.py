@@ -34,8 +34,8 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
 _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
                      r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
 # A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
-_PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?$",
-                   re.IGNORECASE)
+_PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
+                   rf"(?:\s?=\s?{_NUMBER}\s?(?:g|kg))?$", re.IGNORECASE)  # (and what they weigh)
 # A volume in cubic metres ("0.012m³", "1,4 cbm").
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
@@ -432,11 +432,13 @@ _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|re
                r"ebene|platz|pasillo|estante|nivel|hueco|allée|allee|travée|travee|niveau|"
                r"alvéole|corsia|scaffale|ripiano|campata|gangpad|stelling|vak|rząd|rzad|regał|"
                r"regal|półka|polka|ulička|ulicka|regál|police|gång|hylla|sektion|corredor|"
-               r"prateleira|pad|plank|zone|zona|zóna|strefa)")
+               r"prateleira|pad|plank|zone|zona|zóna|strefa|hylly|hylde|hylle|polica|raft|"
+               r"raion|sor)")
 # One place word and its number: "CÁMARA 3", "Kas 3", "Dock 12", "Lane C-06".
 _PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cámara|camara|"
                     r"kammer|kühlraum|kas|room|ward|bed|cama|letto|bett|tor|porte|puerta|"
                     r"muelle|quai|baia|doca|locker|spind|casier|taquilla|armadietto)(?:\.\s*|\s+)(?:[A-Z]?\d{1,3}[A-Z]?|[A-Z]\d?(?:-\d{1,3}){0,2}|"
+                    r"\d{1,3}(?:-\d{1,3}){1,3}|"
                     r"[A-Z]\d{0,2}-\d{1,3})", re.IGNORECASE)
 # A department or ward, its word abbreviated as such labels print it: "Oddz. Chir.",
 # "Avd. Inköp, Hus 211", "Abt. Einkauf".

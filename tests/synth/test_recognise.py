@@ -40,6 +40,9 @@ from labelrender.synth.vocabulary import CAPTION_NAMES
     ("614.984.1858x3989", ("phone", 0.65)),
     ("3x400 V  50 Hz", ("voltage", 0.7)), ("3~ 400 V", ("voltage", 0.7)),  # three phases
     ("230 V~ 50 Hz", ("voltage", 0.7)),
+    ("Hylly 14-3", ("location", 0.6)), ("Regał 12-3", ("location", 0.6)),  # shelves
+    ("Polica 3-2", ("location", 0.6)), ("Hylde 4", ("location", 0.6)),
+    ("12 x 750 g = 9,0 kg", ("quantity", 0.7)),  # a pack and what it weighs
 ])
 def test_printed_values(text: str, expected: tuple[str, float]) -> None:
     assert recognise.text_value(text) == expected

@@ -870,8 +870,10 @@ def _parts_of_records(decisions: list[Decision]) -> None:
                   found or ("text", 0.3))
 
 
-# One or two words at the start of a line, then a value with a digit.
-_LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)\s?[:#]?\s+(?=\S*\d)")
+# One or two words at the start of a line, then a value with a digit (after its
+# carrier's letters, as in "TRACKING # BC 4471 0928 336", when the caption ends in "#").
+_LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)"
+                           r"(?:\s?#\s+(?=(?:[A-Z]{1,3}\s)?\S*\d)|\s?:?\s+(?=\S*\d))")
 
 
 def _dated_word(text: str) -> bool:

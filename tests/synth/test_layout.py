@@ -2108,3 +2108,14 @@ def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
     values = _stacked(["From:", "Kavya Home Decor Pvt Ltd", "B-62, Okhla Industrial Area",
                        "New Delhi - 110020"], 20, 900, 28, 24)
     assert values.get("ship_from_postal_city") == "New Delhi - 110020"
+
+
+def test_a_postcode_after_japans_postal_mark_is_the_recipients() -> None:
+    # A Japanese parcel's recipient block starts with "〒" and the code; no sort code.
+    values = _stacked(["〒150-0012", "東京都渋谷区広尾1-2-3", "山田 花子 様"], 40, 300, 40, 30)
+    assert values.get("ship_to_postal_code") == "〒150-0012"
+
+
+def test_a_tracking_caption_with_a_hash_names_a_number_led_by_its_carriers_letters() -> None:
+    values = _values(on_a_parcel("^FO40,900^A0N,24,24^FDTRACKING # BC 4471 0928 336^FS"))
+    assert "TRACKING # BC 4471 0928 336".endswith(values.get("tracking_number", "?"))

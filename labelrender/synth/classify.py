@@ -872,7 +872,7 @@ def _parts_of_records(decisions: list[Decision]) -> None:
 
 # One or two words at the start of a line, then a value with a digit (after its
 # carrier's letters, as in "TRACKING # BC 4471 0928 336", when the caption ends in "#").
-_LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'-]*(?:\s[^\W\d_][\w.'-]*)?)"
+_LEAD_CAPTION = re.compile(r"([^\W\d_][\w.'°º-]*(?:\s[^\W\d_][\w.'-]*)?)"
                            r"(?:\s?#\s+(?=(?:[A-Z]{1,3}\s)?\S*\d)|\s?:?\s+(?=\S*\d))")
 
 

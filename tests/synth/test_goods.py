@@ -770,3 +770,12 @@ def test_a_pick_labels_zone_and_count_are_a_zone_and_a_quantity(zone: str, count
         "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,30,30^FDDetergent lichid 2,5 L^FS^XZ")
     assert values.get("zone") == zone.split()[-1]
     assert values.get("quantity") == count
+
+
+@pytest.mark.parametrize(("line", "name"), [("N° série 56739142", "serial_number"),
+                                            ("Nº lote 2611-B3", "lot_number")])
+def test_a_numbered_caption_written_with_the_ordinal_sign_names_its_number(
+        line: str, name: str) -> None:
+    values = draft_values("^XA^CI28^PW812^LL406^FO20,20^A0N,30,30^FDOmega Seamaster 300^FS"
+                          f"^FO20,60^A0N,28,28^FD{line}^FS^FO20,100^A0N,28,28^FDCHF 420.00^FS^XZ")
+    assert values.get(name, "").endswith(line.split()[-1])

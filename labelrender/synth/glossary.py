@@ -4128,4 +4128,11 @@ GLOSSARY: dict[str, str] = {
              "data wydania", "expedierad", "utlevert"),
     **_words("slaughter_date", "vágás dátuma", "vágás napja", "data uboju",
              "datum klanja", "datum porážky", "slaktdatum", "slagtedato"),
+    # Round fourteen: who served at the counter, a shelf of bottles, when it was made.
+    **_words("operator", "betjent af", "betjent av", "betjänad av", "bedient von",
+             "es bediente sie", "servi par", "vous a servi", "geholpen door",
+             "u werd geholpen door", "atendido por", "le atendió", "servito da"),
+    **_words("quantity", "bottles", "bouteilles", "flaschen", "bottiglie", "botellas",
+             "garrafas", "flessen", "flaskor", "flasker", "butelki"),
+    **_words("manufacture_date", "elab", "f elab"),
 }

@@ -433,7 +433,7 @@ _PLACE_WORD = (r"(?:aisle|rack|bay|level|shelf|bin|row|slot|position|pos|gang|re
                r"alvéole|corsia|scaffale|ripiano|campata|gangpad|stelling|vak|rząd|rzad|regał|"
                r"regal|półka|polka|ulička|ulicka|regál|police|gång|hylla|sektion|corredor|"
                r"prateleira|pad|plank|zone|zona|zóna|strefa|hylly|hylde|hylle|polica|raft|"
-               r"raion|sor)")
+               r"raion|sor|rek|cel)")
 # One place word and its number: "CÁMARA 3", "Kas 3", "Dock 12", "Lane C-06".
 _PLACE = re.compile(rf"(?:{_PLACE_WORD}|dock|door|gate|hall|halle|hal|lane|cámara|camara|"
                     r"kammer|kühlraum|kas|room|ward|bed|cama|letto|bett|tor|porte|puerta|"

@@ -635,6 +635,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _people_by_initials(decisions)
     _size_systems(decisions)
     _times_of_dates(decisions)
+    _birth_dates(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     if goods.is_goods_label(decisions):
@@ -776,6 +777,19 @@ def _times_of_dates(decisions: list[Decision]) -> None:
         if dates:
             event = max(dates, key=lambda e: e.source.ry).name or ""
             d.name = event.removesuffix("_date") + "_time"
+
+
+# A day of the last century, its year in full: "14.03.1952", "1952-03-14", "03/14/1952".
+_LAST_CENTURY = re.compile(r"(?:\d{1,2}[./-]\d{1,2}[./-]19\d{2}|19\d{2}[./-]\d{1,2}[./-]\d{1,2})")
+
+
+def _birth_dates(decisions: list[Decision]) -> None:
+    """A date no caption named, in a year of the last century, is nobody's shipping,
+    packing or expiry: labels print this year's days; it is when someone was born."""
+    for d in decisions:
+        if d.variable and d.name == "date" and not d.source.is_barcode \
+                and _LAST_CENTURY.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "date_of_birth", 0.6
 
 
 def _collected_parcels(decisions: list[Decision]) -> None:

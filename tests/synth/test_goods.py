@@ -779,3 +779,11 @@ def test_a_numbered_caption_written_with_the_ordinal_sign_names_its_number(
     values = draft_values("^XA^CI28^PW812^LL406^FO20,20^A0N,30,30^FDOmega Seamaster 300^FS"
                           f"^FO20,60^A0N,28,28^FD{line}^FS^FO20,100^A0N,28,28^FDCHF 420.00^FS^XZ")
     assert values.get(name, "").endswith(line.split()[-1])
+
+
+@pytest.mark.parametrize("born", ["14.03.1952", "1968-07-02", "03/14/1952"])
+def test_an_uncaptioned_day_of_the_last_century_is_a_birth_date(born: str) -> None:
+    # A wristband: the patient's name, a date of birth with no caption, today's admission.
+    values = draft_values("^XA^CI28^PW812^LL203^FO20,20^A0N,34,34^FDNOWAKOWSKA Halina^FS"
+                          f"^FO20,70^A0N,28,28^FD{born}^FS^FO420,70^A0N,28,28^FD27.11.2026^FS^XZ")
+    assert values.get("date_of_birth") == born

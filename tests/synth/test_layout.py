@@ -2108,3 +2108,28 @@ def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
     values = _stacked(["From:", "Kavya Home Decor Pvt Ltd", "B-62, Okhla Industrial Area",
                        "New Delhi - 110020"], 20, 900, 28, 24)
     assert values.get("ship_from_postal_city") == "New Delhi - 110020"
+
+
+@pytest.mark.parametrize(("caption", "order", "count", "code"), [
+    ("PO NO", "4500718263", "37 / 120", "4500718263037"),
+    ("PEDIDO", "7300248815", "4 / 11", "B7300248815004"),
+    ("ORDER", "SO-0098214", "2 OF 5", "SO0098214-02")])
+def test_a_barcode_of_the_order_and_the_cartons_place_in_the_count_is_its_carton_id(
+        caption: str, order: str, count: str, code: str) -> None:
+    # As the written dev_tr_tekstil_ihracat_koli and dev_es_caja_tienda_pedido.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,40^A0N,24,24^FDSHIP TO:^FS"
+           "^FO40,70^A0N,30,30^FDNordic Home Textiles AB^FS"
+           "^FO40,105^A0N,30,30^FDBox 1142, 501 11 Borås, SWEDEN^FS"
+           f"^FO40,236^A0N,20,20^FD{caption}^FS^FO40,258^A0N,30,30^FD{order}^FS"
+           f"^FO560,236^A0N,20,20^FDCTN^FS^FO560,258^A0N,30,30^FD{count}^FS"
+           f"^FO60,620^BY3^BCN,120,N,N^FD{code}^FS^XZ")
+    values = _values(zpl)
+    assert values.get("carton_id") == code
+
+
+def test_a_consignments_number_and_the_parcels_place_stays_its_tracking_number() -> None:
+    # As the written dev_it_rete_pallet_bancale: a carrier's parcels are numbered alike.
+    zpl = on_a_parcel("^FO40,400^A0N,30,30^FD2 di 3^FS"
+                      "^FO80,600^BY3^BCN,120,N,N^FD0671420088314002^FS"
+                      "^FO80,740^A0N,30,30^FD067-1420088314^FS")
+    assert "carton_id" not in _values(zpl)

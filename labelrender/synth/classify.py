@@ -632,6 +632,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _cartons_of_orders(decisions)
+    _library_items(decisions)
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
@@ -882,6 +883,31 @@ def _cartons_of_orders(decisions: list[Decision]) -> None:
         if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
                 and _plain(d.value or "").upper() in cartons:
             d.name, d.name_certainty = "carton_id", 0.7
+
+
+# A library's name, in the languages of its labels.
+# ("Stadtbibliothek", "kaupunginkirjasto": in a compound too)
+_LIBRARY = re.compile(r"\blibrar(?:y|ies)\b|\w*(?:bibliot|kirjasto|knihovn|könyvtár|kütüphane|"
+                      r"knjižnic|knygyn)\w*", re.IGNORECASE)
+
+
+def _library_items(decisions: list[Decision]) -> None:
+    """On a library's label, a linear barcode that no format names ("31234001873265")
+    is the item's own barcode, which the library sticks on every book it lends: so is
+    its printed form."""
+    if not any(not d.variable and _LIBRARY.search(d.text) for d in decisions):
+        return
+    items: set[str] = set()
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.source.symbology not in _TWO_D \
+                and d.name_certainty <= 0.6 and ((d.name or "").endswith("_data") or d.name in (
+                    "serial_number", "tracking_number", "part_number")):
+            d.name, d.name_certainty = "item_barcode", 0.6
+            items.add(shapes.compact(_CODE128_CODES.sub("", d.value or "")))
+    for d in decisions:
+        if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
+                and shapes.compact(d.value or "") in items:
+            d.name, d.name_certainty = "item_barcode", 0.6
 
 
 # What separates the fields of a record in a 2D symbol's data.

@@ -2133,3 +2133,16 @@ def test_a_consignments_number_and_the_parcels_place_stays_its_tracking_number()
                       "^FO80,600^BY3^BCN,120,N,N^FD0671420088314002^FS"
                       "^FO80,740^A0N,30,30^FD067-1420088314^FS")
     assert "carton_id" not in _values(zpl)
+
+
+@pytest.mark.parametrize("owner", ["HARTWELL COUNTY LIBRARY", "Biblioteka Publiczna Gminy Las",
+                                   "Stadtbibliothek Ulm"])
+def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
+    # As the written dev_en_library_item_barcode_label and dev_pl_biblioteka_rezerwacja.
+    zpl = (f"^XA^CI28^PW812^LL406^FO14,12^A0N,24,24^FD{owner}^FS"
+           "^FO14,38^BY2^BCN,70,N,N^FD31234001873265^FS"
+           "^FO14,114^A0N,22,22^FD3 1234 00187 3265^FS"
+           "^FO14,144^A0N,20,20^FDMexico: the cookbook / Margarita Carrillo^FS^XZ")
+    values = _values(zpl)
+    assert values.get("item_barcode") == "31234001873265"
+    assert values.get("item_barcode_2") == "3 1234 00187 3265"

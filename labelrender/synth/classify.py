@@ -631,6 +631,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     _barcodes_of_captioned_values(decisions, barcodes, apart=True)
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
+    _cartons_of_orders(decisions)
+    _library_items(decisions)
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
@@ -857,6 +859,69 @@ def _composite_barcodes(decisions: list[Decision]) -> None:
         parts = [v for v in values if v in data and len(data) - len(v) >= 4]
         if parts and not any(v == data for v in values):
             d.name, d.name_certainty = "barcode_data", 0.5
+
+
+# What a carton's number adds to its order's: the carton's place in the count ("02",
+# "004", "U000007").
+_CARTON_SUFFIX = re.compile(r"[A-Z]{0,2}(\d{1,7})")
+# A buyer's order, whose goods go in cartons (a carrier's consignment number, whose
+# parcels are numbered the same way, is a parcel's tracking number).
+_ORDERS = frozenset({"order_number", "purchase_order"})
+
+
+def _cartons_of_orders(decisions: list[Decision]) -> None:
+    """A barcode whose data is an order's number printed on the label, then which
+    carton of the count this is ("4500718263037" on carton "37 / 120" of PO
+    4500718263; "B7300248815004" on "BULTO 4 / 11" of order 7300248815), numbers
+    the carton: it is its carton id, and so is its printed form."""
+    counts = {int(m.group()) for d in decisions if d.variable and d.name == "piece_count"
+              and (m := re.search(r"\d+", d.value or "")) is not None}
+    orders = {_plain(d.value or "").upper() for d in decisions if d.variable
+              and not d.source.is_barcode and d.name in _ORDERS}
+    orders = {o for o in orders if len(o) >= 6 and shapes.has_digits(o, 3)}
+    if not counts or not orders:
+        return
+    cartons: set[str] = set()
+    for d in decisions:
+        data = _plain(_CODE128_CODES.sub("", d.value or "")).upper()
+        if not d.source.is_barcode or not d.variable or d.name_certainty >= 0.85:
+            continue
+        for order in orders:  # (perhaps after a letter of the carton's: "B7300248815004")
+            at = data.find(order)
+            suffix = _CARTON_SUFFIX.fullmatch(data[at + len(order):]) \
+                if at == 0 or 0 < at <= 2 and data[:at].isalpha() else None
+            if suffix is not None and int(suffix.group(1)) in counts:
+                d.name, d.name_certainty = "carton_id", 0.7
+                cartons.add(data)
+    for d in decisions:
+        if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
+                and _plain(d.value or "").upper() in cartons:
+            d.name, d.name_certainty = "carton_id", 0.7
+
+
+# A library's name, in the languages of its labels.
+# ("Stadtbibliothek", "kaupunginkirjasto": in a compound too)
+_LIBRARY = re.compile(r"\blibrar(?:y|ies)\b|\w*(?:bibliot|kirjasto|knihovn|könyvtár|kütüphane|"
+                      r"knjižnic|knygyn)\w*", re.IGNORECASE)
+
+
+def _library_items(decisions: list[Decision]) -> None:
+    """On a library's label, a linear barcode that no format names ("31234001873265")
+    is the item's own barcode, which the library sticks on every book it lends: so is
+    its printed form."""
+    if not any(not d.variable and _LIBRARY.search(d.text) for d in decisions):
+        return
+    items: set[str] = set()
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.source.symbology not in _TWO_D \
+                and d.name_certainty <= 0.6 and ((d.name or "").endswith("_data") or d.name in (
+                    "serial_number", "tracking_number", "part_number")):
+            d.name, d.name_certainty = "item_barcode", 0.6
+            items.add(shapes.compact(_CODE128_CODES.sub("", d.value or "")))
+    for d in decisions:
+        if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
+                and shapes.compact(d.value or "") in items:
+            d.name, d.name_certainty = "item_barcode", 0.6
 
 
 # What separates the fields of a record in a 2D symbol's data.

@@ -2456,6 +2456,7 @@ GLOSSARY: dict[str, str] = {
              "date of delivery"),
     **_words("department", "division", "deptt"),
     **_words("dimensions", "carton size", "box size", "parcel size", "package size"),
+    **_words("carton_id", "carton id", "carton label id", "case id"),
     **_words("cod_amount", "collect on delivery", "collectable amount", "amount to be collected"),
     **_words("pickup_point", "pickup location", "parcel shop", "parcelshop", "locker"),
     **_words("customer_name", "customer name", "buyer", "account name", "party name"),

@@ -2083,8 +2083,6 @@ def test_a_word_of_no_known_meaning_before_a_date_names_no_field(line: str,
     assert (name in names) if name else ("date" not in names)
 
 
-
-
 @pytest.mark.parametrize("code", ["R41 04", "0418 - 51", "147 MID 063", "D0105 RIX-S4"])
 def test_a_short_grouped_code_without_caption_on_a_parcel_is_its_sort_code(code: str) -> None:
     values = _values(on_a_parcel(f"^FO500,60^A0N,32,32^FD{code}^FS"))
@@ -2119,3 +2117,41 @@ def test_a_postcode_after_japans_postal_mark_is_the_recipients() -> None:
 def test_a_tracking_caption_with_a_hash_names_a_number_led_by_its_carriers_letters() -> None:
     values = _values(on_a_parcel("^FO40,900^A0N,24,24^FDTRACKING # BC 4471 0928 336^FS"))
     assert "TRACKING # BC 4471 0928 336".endswith(values.get("tracking_number", "?"))
+
+
+@pytest.mark.parametrize(("caption", "order", "count", "code"), [
+    ("PO NO", "4500718263", "37 / 120", "4500718263037"),
+    ("PEDIDO", "7300248815", "4 / 11", "B7300248815004"),
+    ("ORDER", "SO-0098214", "2 OF 5", "SO0098214-02")])
+def test_a_barcode_of_the_order_and_the_cartons_place_in_the_count_is_its_carton_id(
+        caption: str, order: str, count: str, code: str) -> None:
+    # As the written dev_tr_tekstil_ihracat_koli and dev_es_caja_tienda_pedido.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,40^A0N,24,24^FDSHIP TO:^FS"
+           "^FO40,70^A0N,30,30^FDNordic Home Textiles AB^FS"
+           "^FO40,105^A0N,30,30^FDBox 1142, 501 11 Borås, SWEDEN^FS"
+           f"^FO40,236^A0N,20,20^FD{caption}^FS^FO40,258^A0N,30,30^FD{order}^FS"
+           f"^FO560,236^A0N,20,20^FDCTN^FS^FO560,258^A0N,30,30^FD{count}^FS"
+           f"^FO60,620^BY3^BCN,120,N,N^FD{code}^FS^XZ")
+    values = _values(zpl)
+    assert values.get("carton_id") == code
+
+
+def test_a_consignments_number_and_the_parcels_place_stays_its_tracking_number() -> None:
+    # As the written dev_it_rete_pallet_bancale: a carrier's parcels are numbered alike.
+    zpl = on_a_parcel("^FO40,400^A0N,30,30^FD2 di 3^FS"
+                      "^FO80,600^BY3^BCN,120,N,N^FD0671420088314002^FS"
+                      "^FO80,740^A0N,30,30^FD067-1420088314^FS")
+    assert "carton_id" not in _values(zpl)
+
+
+@pytest.mark.parametrize("owner", ["HARTWELL COUNTY LIBRARY", "Biblioteka Publiczna Gminy Las",
+                                   "Stadtbibliothek Ulm"])
+def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
+    # As the written dev_en_library_item_barcode_label and dev_pl_biblioteka_rezerwacja.
+    zpl = (f"^XA^CI28^PW812^LL406^FO14,12^A0N,24,24^FD{owner}^FS"
+           "^FO14,38^BY2^BCN,70,N,N^FD31234001873265^FS"
+           "^FO14,114^A0N,22,22^FD3 1234 00187 3265^FS"
+           "^FO14,144^A0N,20,20^FDMexico: the cookbook / Margarita Carrillo^FS^XZ")
+    values = _values(zpl)
+    assert values.get("item_barcode") == "31234001873265"
+    assert values.get("item_barcode_2") == "3 1234 00187 3265"

@@ -2108,3 +2108,21 @@ def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
     values = _stacked(["From:", "Kavya Home Decor Pvt Ltd", "B-62, Okhla Industrial Area",
                        "New Delhi - 110020"], 20, 900, 28, 24)
     assert values.get("ship_from_postal_city") == "New Delhi - 110020"
+
+
+@pytest.mark.parametrize(("company", "person"), [
+    ("Vormann Elektrotechnik GmbH", "Jens Albers"),
+    ("Distribuciones Romero, S.L.", "Francisco Javier Ruiz Ortega"),
+    ("Apotheke Bärenplatz AG", "Dr. Miriam Gerber"),
+])
+def test_a_persons_name_under_a_companys_is_the_contact(company: str, person: str) -> None:
+    values = _stacked(["Empfänger:", company, person, "Hafenstraße 112", "28217 Bremen"],
+                      40, 200, 35, 30)
+    assert values.get("ship_to_name") == company
+    assert values.get("ship_to_contact") == person
+
+
+def test_a_street_under_a_companys_name_is_no_contact() -> None:
+    values = _stacked(["Deliver to:", "McCabe Pharmacy Ltd", "Main Street", "Kilcock",
+                       "Co. Kildare", "W23 X2T6"], 40, 200, 35, 30)
+    assert "ship_to_contact" not in values

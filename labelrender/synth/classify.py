@@ -637,6 +637,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _times_of_dates(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
+    _postcodes_mailed_from(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -802,6 +803,23 @@ def _postal_lines_of_parties(decisions: list[Decision]) -> None:
                 break
             if before.variable:
                 break  # another value between: no block
+
+
+# A postcode after "from" on its own line: where the parcel was mailed ("Mailed from ZIP
+# 97209", "From 78704", "Shipped from: SW1A 1AA"), a postal indicium's sender's code.
+_MAILED_FROM = re.compile(r"(?:(?:mailed|shipped|sent|posted|dispatched)\s+)?from\s*:?\s*"
+                          r"(?:(?:zip|postal|post)\s*(?:code)?|postcode|pin)?\s*:?\s*(\S.*)",
+                          re.IGNORECASE)
+
+
+def _postcodes_mailed_from(decisions: list[Decision]) -> None:
+    """A line of "from" and a postcode alone is the sender's postcode, whatever block
+    the layout put it in: a sender's name has words, and a sender's town has its name."""
+    for d in decisions:
+        match = _MAILED_FROM.fullmatch(d.text.strip())
+        if d.variable and not d.source.is_barcode and match is not None \
+                and shapes.POSTAL.fullmatch(match.group(1).upper()):
+            d.name, d.name_certainty = "ship_from_postal_code", 0.8
 
 
 # The lines that open a party's block.

@@ -2126,3 +2126,11 @@ def test_a_street_under_a_companys_name_is_no_contact() -> None:
     values = _stacked(["Deliver to:", "McCabe Pharmacy Ltd", "Main Street", "Kilcock",
                        "Co. Kildare", "W23 X2T6"], 40, 200, 35, 30)
     assert "ship_to_contact" not in values
+
+
+@pytest.mark.parametrize("line", ["Mailed from ZIP 97209", "From 78704", "Mailed from 10025",
+                                  "Shipped from: SW1A 1AA"])
+def test_a_postcode_after_from_is_the_senders_postcode(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO400,40^A0N,22,22^FDUS POSTAGE PAID^FS"
+                                 f"^FO400,70^A0N,22,22^FD{line}^FS"))
+    assert line.endswith(values.get("ship_from_postal_code") or "(none)")

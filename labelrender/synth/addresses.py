@@ -1073,6 +1073,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
+            if part.startswith("address") and postal is not None and i < postal \
+                    and d.name_certainty < 0.5:
+                # "Bairro: Sumaré", "Short Address: RAKA4381" between the street and the
+                # town: a caption of no known field, so a part of the address
+                d.name, d.name_certainty = f"{role}_{part}", min(certainty, 0.6)
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
         _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))

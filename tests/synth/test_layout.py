@@ -2134,3 +2134,10 @@ def test_a_postcode_after_from_is_the_senders_postcode(line: str) -> None:
     values = _values(on_a_parcel(f"^FO400,40^A0N,22,22^FDUS POSTAGE PAID^FS"
                                  f"^FO400,70^A0N,22,22^FD{line}^FS"))
     assert line.endswith(values.get("ship_from_postal_code") or "(none)")
+
+
+@pytest.mark.parametrize("line", ["Bairro: Sumaré", "Short Address: RAKA4381"])
+def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: str) -> None:
+    values = _stacked(["Consignee:", "Juliana Ferreira Costa", "Rua Doutor Arnaldo, 1180", line,
+                       "01255-000  São Paulo - SP"], 40, 200, 36, 30)
+    assert values.get("ship_to_address_2") == line.split(": ")[1]

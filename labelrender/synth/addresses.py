@@ -707,8 +707,12 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
     if not blocks:
         return []
     if "ship_to" in captioned:
+        # One block and a captioned recipient: the other party on a parcel is its
+        # sender, above the recipient or in smaller print below it.
+        alone = len(blocks) == 1 and "ship_from" not in captioned
         return [("ship_from", 0.75) if ship_to_y is not None and b[0].source.ry < ship_to_y
-                and "ship_from" not in captioned else ("address", 0.4) for b in blocks]
+                and "ship_from" not in captioned else ("ship_from", 0.5) if alone
+                else ("address", 0.4) for b in blocks]
     if len(blocks) == 1:
         return [("ship_to", 0.6)]
     recipient = max(range(len(blocks)), key=lambda i: (_font(blocks[i]), blocks[i][0].source.ry))

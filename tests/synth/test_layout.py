@@ -2141,3 +2141,15 @@ def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: st
     values = _stacked(["Consignee:", "Juliana Ferreira Costa", "Rua Doutor Arnaldo, 1180", line,
                        "01255-000  São Paulo - SP"], 40, 200, 36, 30)
     assert values.get("ship_to_address_2") == line.split(": ")[1]
+
+
+def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO130,200^A0N,24,24^FDEMPFÄNGER^FS"
+           "^FO130,232^A0N,32,32^FDPraxis Dr. med. Lüthi^FS"
+           "^FO130,276^A0N,32,32^FDMarktgasse 29^FS^FO130,312^A0N,32,32^FD3011 Bern^FS"
+           "^FO36,606^A0N,26,26^FDLabor Länggasse AG^FS"
+           "^FO36,640^A0N,26,26^FDFabrikstrasse 8^FS^FO36,674^A0N,26,26^FD3012 Bern^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_name") == "Praxis Dr. med. Lüthi"
+    assert values.get("ship_from_name") == "Labor Länggasse AG"
+    assert values.get("ship_from_postal_city") == "3012 Bern"

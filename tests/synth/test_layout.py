@@ -2153,3 +2153,12 @@ def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() 
     assert values.get("ship_to_name") == "Praxis Dr. med. Lüthi"
     assert values.get("ship_from_name") == "Labor Länggasse AG"
     assert values.get("ship_from_postal_city") == "3012 Bern"
+
+
+@pytest.mark.parametrize(("field", "code"), [
+    ("^FO420,700^A0N,30,30^FD(06236)^FS", "(06236)"),
+    ("^FO420,120^A0N,30,30^FD〒150-0012^FS", "〒150-0012"),
+])
+def test_a_marked_postcode_on_its_own_is_the_nearest_partys(field: str, code: str) -> None:
+    values = _values(on_a_parcel("^FO420,600^A0N,28,28^FD010-4823-1957^FS" + field))
+    assert values.get("ship_to_postal_code") == code

@@ -707,8 +707,12 @@ def _block_roles(blocks: list[list[Decision]], captioned: set[str], ship_to_y: i
     if not blocks:
         return []
     if "ship_to" in captioned:
+        # One block and a captioned recipient: the other party on a parcel is its
+        # sender, above the recipient or in smaller print below it.
+        alone = len(blocks) == 1 and "ship_from" not in captioned
         return [("ship_from", 0.75) if ship_to_y is not None and b[0].source.ry < ship_to_y
-                and "ship_from" not in captioned else ("address", 0.4) for b in blocks]
+                and "ship_from" not in captioned else ("ship_from", 0.5) if alone
+                else ("address", 0.4) for b in blocks]
     if len(blocks) == 1:
         return [("ship_to", 0.6)]
     recipient = max(range(len(blocks)), key=lambda i: (_font(blocks[i]), blocks[i][0].source.ry))
@@ -1060,6 +1064,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None
+        elif street == 0 and name_line is not None and COMPANY.search(name_line.text) \
+                and _PERSON.fullmatch(d.text.strip()) and not COMPANY.search(d.text) \
+                and not _street(d.text) and not _STREET_WORD.search(d.text):
+            part = "contact"  # a company, then a person over the street ("Vormann GmbH" /
+            # "Jens Albers"): the person to hand the parcel to
         elif street == 0 and name_line is not None and _second_name(lines, i, postal):
             part = "name"  # a person, then the company or the name in another script
             # ("Tomasz Wieczorek" / "Hyde Park Physiotherapy" / "42 Headingley Lane")
@@ -1068,9 +1077,31 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
+            if part.startswith("address") and postal is not None and i < postal \
+                    and d.name_certainty < 0.5:
+                # "Bairro: Sumaré", "Short Address: RAKA4381" between the street and the
+                # town: a caption of no known field, so a part of the address
+                d.name, d.name_certainty = f"{role}_{part}", min(certainty, 0.6)
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
         _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))
+
+
+# A person by given names and surname, each with a capital, a title or salutation
+# before them: "Dr. P. Nagy Csilla", "Fru Malene Nissen", "Franck Benard de la Marchal".
+_PERSON = re.compile(
+    r"(?:(?i:dr|prof|ing|mgr|herr|frau|fru|hr|fr|mr|mrs|ms|mme|m|sr|sra|sig|pan|pani)\.?\s+)*"
+    r"(?:[A-ZÀ-Ý]\.\s?)?[A-ZÀ-Ý][a-zß-ÿ'’-]+(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|"
+    r"den|la|le|du)\s+)*[A-ZÀ-Ý][a-zß-ÿ'’-]+){1,3}")
+
+
+# A street's kind in its name, which no person's name holds: "Main Street", "Oak Lane",
+# "Kastanienallee", "Bredgade".
+_STREET_WORD = re.compile(
+    r"(?i:\b(?:street|st|road|rd|lane|ln|avenue|ave|way|drive|dr|close|place|square|row|"
+    r"terrace|crescent|gardens|court|walk|quay|parade|grove|mews)\.?$)|"
+    r"(?i:stra(?:ss|ß)e|gasse|weg|platz|allee|gade|vej|gatan|gata|veien|katu|straat|laan|"
+    r"plein|utca|ulica)\b")
 
 
 # A department or a building under the name is part of the address, not a second

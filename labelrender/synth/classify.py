@@ -640,6 +640,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     _birth_dates(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
+    _postcodes_mailed_from(decisions)
+    _marked_postcodes(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -818,6 +820,47 @@ def _postal_lines_of_parties(decisions: list[Decision]) -> None:
                 break
             if before.variable:
                 break  # another value between: no block
+
+
+# A postcode after "from" on its own line: where the parcel was mailed ("Mailed from ZIP
+# 97209", "From 78704", "Shipped from: SW1A 1AA"), a postal indicium's sender's code.
+_MAILED_FROM = re.compile(r"(?:(?:mailed|shipped|sent|posted|dispatched)\s+)?from\s*:?\s*"
+                          r"(?:(?:zip|postal|post)\s*(?:code)?|postcode|pin)?\s*:?\s*(\S.*)",
+                          re.IGNORECASE)
+
+
+def _postcodes_mailed_from(decisions: list[Decision]) -> None:
+    """A line of "from" and a postcode alone is the sender's postcode, whatever block
+    the layout put it in: a sender's name has words, and a sender's town has its name."""
+    for d in decisions:
+        match = _MAILED_FROM.fullmatch(d.text.strip())
+        if d.variable and not d.source.is_barcode and match is not None \
+                and shapes.POSTAL.fullmatch(match.group(1).upper()):
+            d.name, d.name_certainty = "ship_from_postal_code", 0.8
+
+
+# A postcode marked as one on a line of its own: in brackets after the street (Korea's
+# "(06236)") or after the postal mark (Japan's "〒150-0012").
+_MARKED_POSTCODE = re.compile(r"\(\d{5}\)|〒\s?\d{3}-?\d{4}")
+
+
+def _marked_postcodes(decisions: list[Decision]) -> None:
+    """A marked postcode left unnamed is the postcode of the party whose line is the
+    nearest above it (a block's code follows its street), else of the one below it
+    (Japan's code heads its block)."""
+    for d in decisions:
+        if not d.variable or d.name_certainty > 0.3 or d.source.is_barcode \
+                or not _MARKED_POSTCODE.fullmatch(d.text.strip()):
+            continue
+        lines = [x for x in decisions if x.variable and x is not d
+                 and x.source.orientation == d.source.orientation
+                 and re.match(r"ship_(?:to|from)_", x.name or "")]
+        above = [x for x in lines if x.source.ry <= d.source.ry]
+        near = max(above, key=lambda x: x.source.ry) if above else min(
+            lines, key=lambda x: x.source.ry, default=None)
+        if near is not None:
+            party = (near.name or "")[:(near.name or "").index("_", len("ship_"))]
+            d.name, d.name_certainty = party + "_postal_code", 0.5
 
 
 # The lines that open a party's block.

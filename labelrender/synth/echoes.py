@@ -37,13 +37,6 @@ def echoes(decisions: list[Decision]) -> None:
             role = _block_above(decisions, d) if lone_postal else None
             if role is not None:  # "65026" printed large under "Одеська обл."
                 d.name, d.name_certainty = f"{role}_postal_code", 0.6
-            elif lone_postal and d.text.lstrip().startswith("〒"):
-                # Japan's postal mark heads an address, never a sort code: the recipient's
-                # comes first, as Japanese labels print them
-                taken = any(x.variable and (x.name or "").startswith("ship_to_postal")
-                            for x in decisions)
-                d.name, d.name_certainty = ("ship_from" if taken else "ship_to") \
-                    + "_postal_code", 0.5
             elif lone_postal and routed:
                 d.name, d.name_certainty = "routing_code", 0.5
             elif lone_postal:  # "0847" on a label with no address at all: a number of

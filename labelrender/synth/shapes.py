@@ -665,6 +665,4 @@ def shape_name(text: str) -> tuple[str, float] | None:
         return "tracking_number", 0.7
     if POSTAL.fullmatch(text.strip().upper()):
         return "postal_code", 0.7
-    if re.fullmatch(r"〒\s?\d{3}-?\d{4}", text.strip()):
-        return "postal_code", 0.9  # Japan's postal mark before its code
     return None

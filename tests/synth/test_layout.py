@@ -2108,12 +2108,6 @@ def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
     assert values.get("ship_from_postal_city") == "New Delhi - 110020"
 
 
-def test_a_postcode_after_japans_postal_mark_is_the_recipients() -> None:
-    # A Japanese parcel's recipient block starts with "〒" and the code; no sort code.
-    values = _stacked(["〒150-0012", "東京都渋谷区広尾1-2-3", "山田 花子 様"], 40, 300, 40, 30)
-    assert values.get("ship_to_postal_code") == "〒150-0012"
-
-
 def test_a_tracking_caption_with_a_hash_names_a_number_led_by_its_carriers_letters() -> None:
     values = _values(on_a_parcel("^FO40,900^A0N,24,24^FDTRACKING # BC 4471 0928 336^FS"))
     assert "TRACKING # BC 4471 0928 336".endswith(values.get("tracking_number", "?"))
@@ -2155,3 +2149,57 @@ def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
     values = _values(zpl)
     assert values.get("item_barcode") == "31234001873265"
     assert values.get("item_barcode_2") == "3 1234 00187 3265"
+
+
+@pytest.mark.parametrize(("company", "person"), [
+    ("Vormann Elektrotechnik GmbH", "Jens Albers"),
+    ("Distribuciones Romero, S.L.", "Francisco Javier Ruiz Ortega"),
+    ("Apotheke Bärenplatz AG", "Dr. Miriam Gerber"),
+])
+def test_a_persons_name_under_a_companys_is_the_contact(company: str, person: str) -> None:
+    values = _stacked(["Empfänger:", company, person, "Hafenstraße 112", "28217 Bremen"],
+                      40, 200, 35, 30)
+    assert values.get("ship_to_name") == company
+    assert values.get("ship_to_contact") == person
+
+
+def test_a_street_under_a_companys_name_is_no_contact() -> None:
+    values = _stacked(["Deliver to:", "McCabe Pharmacy Ltd", "Main Street", "Kilcock",
+                       "Co. Kildare", "W23 X2T6"], 40, 200, 35, 30)
+    assert "ship_to_contact" not in values
+
+
+@pytest.mark.parametrize("line", ["Mailed from ZIP 97209", "From 78704", "Mailed from 10025",
+                                  "Shipped from: SW1A 1AA"])
+def test_a_postcode_after_from_is_the_senders_postcode(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO400,40^A0N,22,22^FDUS POSTAGE PAID^FS"
+                                 f"^FO400,70^A0N,22,22^FD{line}^FS"))
+    assert line.endswith(values.get("ship_from_postal_code") or "(none)")
+
+
+@pytest.mark.parametrize("line", ["Bairro: Sumaré", "Short Address: RAKA4381"])
+def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: str) -> None:
+    values = _stacked(["Consignee:", "Juliana Ferreira Costa", "Rua Doutor Arnaldo, 1180", line,
+                       "01255-000  São Paulo - SP"], 40, 200, 36, 30)
+    assert values.get("ship_to_address_2") == line.split(": ")[1]
+
+
+def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO130,200^A0N,24,24^FDEMPFÄNGER^FS"
+           "^FO130,232^A0N,32,32^FDPraxis Dr. med. Lüthi^FS"
+           "^FO130,276^A0N,32,32^FDMarktgasse 29^FS^FO130,312^A0N,32,32^FD3011 Bern^FS"
+           "^FO36,606^A0N,26,26^FDLabor Länggasse AG^FS"
+           "^FO36,640^A0N,26,26^FDFabrikstrasse 8^FS^FO36,674^A0N,26,26^FD3012 Bern^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_name") == "Praxis Dr. med. Lüthi"
+    assert values.get("ship_from_name") == "Labor Länggasse AG"
+    assert values.get("ship_from_postal_city") == "3012 Bern"
+
+
+@pytest.mark.parametrize(("field", "code"), [
+    ("^FO420,700^A0N,30,30^FD(06236)^FS", "(06236)"),
+    ("^FO420,120^A0N,30,30^FD〒150-0012^FS", "〒150-0012"),
+])
+def test_a_marked_postcode_on_its_own_is_the_nearest_partys(field: str, code: str) -> None:
+    values = _values(on_a_parcel("^FO420,600^A0N,28,28^FD010-4823-1957^FS" + field))
+    assert values.get("ship_to_postal_code") == code

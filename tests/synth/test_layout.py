@@ -2108,3 +2108,30 @@ def test_an_indian_town_with_its_pin_after_a_dash_is_the_town_line() -> None:
     values = _stacked(["From:", "Kavya Home Decor Pvt Ltd", "B-62, Okhla Industrial Area",
                        "New Delhi - 110020"], 20, 900, 28, 24)
     assert values.get("ship_from_postal_city") == "New Delhi - 110020"
+
+
+def _with_stray_line(line: str, fields: str = "") -> dict[str, str]:
+    """``line`` alone in mid-label, under an order number and beside a weight."""
+    return _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,28,28^FDOrder: 7781240^FS"
+                   "^FO40,120^A0N,24,24^FDWeight: 12,5 kg^FS"
+                   f"^FO300,600^A0N,30,30^FD{line}^FS{fields}^XZ")
+
+
+@pytest.mark.parametrize("line", [
+    "Mühlgasse 17", "Korsvägen 41", "רחוב ויצמן 40", "大阪府堺市北区中百舌鳥町5-1",
+    "세종빌딩 8층 803호"])
+def test_a_lone_street_line_is_the_recipients_address(line: str) -> None:
+    assert _with_stray_line(line).get("ship_to_address") == line
+
+
+@pytest.mark.parametrize("line", ["Calle Mayor 212, 28013 Madrid",
+                                  "Fredrikinkatu 22, 00120 Helsinki"])
+def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO420,700^A0N,30,30^FD{line}^FS"))
+    assert values.get("ship_from_address") == line
+
+
+@pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
+                                  "NO GLUTEN / NO DAIRY"])
+def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
+    assert not any("address" in name for name in _with_stray_line(line))

@@ -770,3 +770,22 @@ def test_a_pick_labels_zone_and_count_are_a_zone_and_a_quantity(zone: str, count
         "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,30,30^FDDetergent lichid 2,5 L^FS^XZ")
     assert values.get("zone") == zone.split()[-1]
     assert values.get("quantity") == count
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Avd 14", "department"), ("Lvl 4", "level"), ("Wave 12", "wave_number"),
+    ("Waage 3", "scale_number")])
+def test_a_caption_leading_a_line_of_goods_names_it(line: str, name: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDOrganic Rolled Oats^FS"
+           "^FO30,90^A0N,28,28^FDBest before: 12.05.2027^FS"
+           f"^FO30,300^A0N,22,22^FD{line}^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == line
+
+
+@pytest.mark.parametrize("line", ["Items: 2 x wool socks in grey", "Carton: CT5120-4471"])
+def test_a_count_caption_before_goods_or_a_code_names_no_count(line: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDOrganic Rolled Oats^FS"
+           "^FO30,90^A0N,28,28^FDBest before: 12.05.2027^FS"
+           f"^FO30,300^A0N,22,22^FD{line}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("quantity") != line and values.get("piece_count") != line

@@ -789,3 +789,13 @@ def test_a_count_caption_before_goods_or_a_code_names_no_count(line: str) -> Non
            f"^FO30,300^A0N,22,22^FD{line}^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("quantity") != line and values.get("piece_count") != line
+
+
+@pytest.mark.parametrize("name", ["OKONKWO, GRACE T", "Lindqvist, Maja"])
+def test_a_name_surname_first_on_a_pharmacys_label_is_the_patients(name: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL406^FO20,16^A0N,26,26^FDHARBOR PHARMACY #0288^FS"
+           "^FO20,60^A0N,22,22^FDRx# 5520917^FS"
+           f"^FO20,100^A0N,32,32^FD{name}^FS"
+           "^FO20,150^A0N,24,24^FDTAKE 1 CAPSULE BY MOUTH DAILY^FS"
+           "^FO20,200^A0N,24,24^FDQty: 30^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("patient_name") == name

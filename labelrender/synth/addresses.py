@@ -834,8 +834,10 @@ _STREET_START = re.compile(
     r"^(?:av|avda|avenida|avenue|calle|carrera|cra|rua|via|viale|piazza|strada|pasaje|"
     r"psje|jr|jirón|rue|boulevard|blvd|chemin|ul|ulica|aleja|str|camino|travessa|alameda|"
     r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi|plot|house|no|flat|apt|"
-    r"apartment|suite|unit|villa|office|building|bldg|block|blk)\b\.?\s",
-    re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India), "Flat 1204, ..."
+    r"apartment|suite|unit|villa|office|building|bldg|block|blk)\b\.?\s|^(?:al|os|pl)\.\s?"
+    r"[^\W\d_]", re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India), "Flat
+# 1204, ...", and Polish avenues, estates and squares ("al. Jerozolimskie 54", "os.
+# Tysiąclecia 12", "pl. Wolności 3") with their dot.
 # A US street line: a house number, the street's name and its kind ("2744 Larimer St
 # Apt 608"), whose number looks like a postcode.
 _NUMBERED_STREET = re.compile(

@@ -2119,7 +2119,7 @@ def _with_stray_line(line: str, fields: str = "") -> dict[str, str]:
 
 @pytest.mark.parametrize("line", [
     "Mühlgasse 17", "Korsvägen 41", "רחוב ויצמן 40", "大阪府堺市北区中百舌鳥町5-1",
-    "세종빌딩 8층 803호"])
+    "세종빌딩 8층 803호", "al. Niepodległości 118/4", "os. Kopernika 17/32"])
 def test_a_lone_street_line_is_the_recipients_address(line: str) -> None:
     assert _with_stray_line(line).get("ship_to_address") == line
 

@@ -1139,3 +1139,25 @@ _SCRIPT_ADDRESS = re.compile(
 
 def _has_address(decisions: list[Decision], role: str) -> bool:
     return any(o.variable and (o.name or "").startswith(f"{role}_address") for o in decisions)
+
+
+# A postcode alone in brackets, as Korean labels print it under the address ("(06236)").
+_BRACKETED_POSTCODE = re.compile(r"[(\[]\d{5}[)\]]")
+
+
+def bracketed_postcodes(decisions: list[Decision]) -> None:
+    """A five-digit postcode in brackets that no rule named: the postcode of the party
+    whose fields stand nearest above it, the recipient's where none does."""
+    for d in decisions:
+        if d.variable and d.name in _NAMELESS and _BRACKETED_POSTCODE.fullmatch(d.text.strip()):
+            role = _party_above(decisions, d) or "ship_to"
+            d.name, d.name_certainty = f"{role}_postal_code", 0.6
+
+
+def _party_above(decisions: list[Decision], d: Decision) -> str | None:
+    above = [o for o in decisions if o.variable and o.source.y < d.source.y
+             and (o.name or "").startswith(("ship_to_", "ship_from_"))]
+    if not above:
+        return None
+    nearest = max(above, key=lambda o: o.source.y)
+    return "ship_to" if (nearest.name or "").startswith("ship_to_") else "ship_from"

@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 
 from . import badges, goods, recognise, scales, shapes
-from .addresses import address_blocks, parties, pickup_point_address, stray_street_lines
+from .addresses import (
+    address_blocks,
+    bracketed_postcodes,
+    parties,
+    pickup_point_address,
+    stray_street_lines,
+)
 from .captions import (
     caption_grid,
     caption_values,
@@ -638,6 +644,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     stray_street_lines(decisions)
+    bracketed_postcodes(decisions)
     _captions_leading_values(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)

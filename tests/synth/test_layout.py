@@ -2135,3 +2135,12 @@ def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) 
                                   "NO GLUTEN / NO DAIRY"])
 def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
     assert not any("address" in name for name in _with_stray_line(line))
+
+
+def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO420,214^A0N,28,28^FD010-5531-2087^FS"
+           "^FO150,344^A0N,28,28^FD(04524)^FS"
+           "^FO420,404^A0N,28,28^FD02-3345-7781^FS^FO150,500^A0N,28,28^FD[13487]^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_postal_code") == "(04524)"
+    assert values.get("ship_from_postal_code") == "[13487]"

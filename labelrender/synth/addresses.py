@@ -838,8 +838,10 @@ _STREET_START = re.compile(
     r"^(?:av|avda|avenida|avenue|calle|carrera|cra|rua|via|viale|piazza|strada|pasaje|"
     r"psje|jr|jirón|rue|boulevard|blvd|chemin|ul|ulica|aleja|str|camino|travessa|alameda|"
     r"rambla|paseo|plaza|praça|largo|sokak|cadde|jalan|jl|soi|plot|house|no|flat|apt|"
-    r"apartment|suite|unit|villa|office|building|bldg|block|blk)\b\.?\s",
-    re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India), "Flat 1204, ..."
+    r"apartment|suite|unit|villa|office|building|bldg|block|blk)\b\.?\s|^(?:al|os|pl)\.\s?"
+    r"[^\W\d_]", re.IGNORECASE)  # "Plot 1127, Aminu Kano Cres." (Nigeria, India), "Flat
+# 1204, ...", and Polish avenues, estates and squares ("al. Jerozolimskie 54", "os.
+# Tysiąclecia 12", "pl. Wolności 3") with their dot.
 # A US street line: a house number, the street's name and its kind ("2744 Larimer St
 # Apt 608"), whose number looks like a postcode.
 _NUMBERED_STREET = re.compile(
@@ -1125,3 +1127,46 @@ def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
                   and not shapes.words_only(lines[i].text)), None)
     return below is not None and below != postal and (
         _street(lines[below].text) or not shapes.is_postal_line(lines[below].text))
+
+
+# Names that say only that a field is data, not what it is.
+_NAMELESS = (None, "text", "description")
+
+
+def stray_street_lines(decisions: list[Decision]) -> None:
+    """A line that no block or caption claimed but that reads as a street ("Hagenstraße
+    57", "Av. de Cataluña 241, 50014 Zaragoza"): a street word makes it an address in
+    any language. It is the recipient's where no recipient's address was found, else
+    the sender's where no sender's was."""
+    for d in decisions:
+        if not d.variable or d.name not in _NAMELESS or d.source.is_barcode:
+            continue
+        if not _stray_street(d.text.strip()):
+            continue
+        role = next((r for r in ("ship_to", "ship_from") if not _has_address(decisions, r)),
+                    None)
+        if role is not None:
+            d.name, d.name_certainty = f"{role}_address", 0.6
+
+
+def _stray_street(text: str) -> bool:
+    """A street by its word and its house number: a unit alone ("Edifício B, Piso 2")
+    is a room of a building, and words alone ("VIA VALENCIA") are a route."""
+    if not shapes.has_digits(text, 1):
+        return False
+    return bool(_STREET_START.match(text) or _NUMBERED_STREET.match(text)
+                or _NAMED_STREET.fullmatch(text) or _SCRIPT_ADDRESS.search(text)) \
+        or _whole_address(text)
+
+
+# Addresses in scripts without Latin street words: a Japanese prefecture and its town
+# ("埼玉県加須市豊野台2-810-1"), a Chinese road and house number ("张江路88号"), a Korean
+# road, floor or unit ("테헤란로 152", "12층 1204호"), a Hebrew street or boulevard
+# ("רחוב הרצל 118").
+_SCRIPT_ADDRESS = re.compile(
+    r"^(?:東京都|北海道|(?:京都|大阪)府|\w{2,3}県)\w*?[市区町村郡]|[路街道]\s?\d+\s?号|"
+    r"[로길]\s?\d+|\d+\s?층|\d+\s?호(?!\w)|^(?:רחוב|שדרות|שד'|רח'|דרך)\s")
+
+
+def _has_address(decisions: list[Decision], role: str) -> bool:
+    return any(o.variable and (o.name or "").startswith(f"{role}_address") for o in decisions)

@@ -13,7 +13,12 @@ from __future__ import annotations
 import re
 
 from . import badges, goods, recognise, scales, shapes
-from .addresses import address_blocks, parties, pickup_point_address
+from .addresses import (
+    address_blocks,
+    parties,
+    pickup_point_address,
+    stray_street_lines,
+)
 from .captions import (
     caption_grid,
     caption_values,
@@ -641,7 +646,9 @@ def classify(label: SourceLabel) -> list[Decision]:
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     _postcodes_mailed_from(decisions)
+    stray_street_lines(decisions)
     _marked_postcodes(decisions)
+    _captions_leading_values(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -658,6 +665,30 @@ def classify(label: SourceLabel) -> list[Decision]:
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+# One or two words, then a short value with a digit in it, in one field ("Store 0147");
+# a letter alone is a unit or a grade ("A 75 W"), no caption.
+_LEADING_CAPTION = re.compile(
+    r"([^\W\d_][^\W\d_'-]+\.?(?:\s[^\W\d_][^\W\d_'-]*\.?)?)\s*[:#]?\s+(\S*\d.*)")
+
+
+def _captions_leading_values(decisions: list[Decision]) -> None:
+    """A field no rule named whose first words are a caption of the vocabulary ("Store
+    0147", "Avd 32", "Lvl 2"): the caption inside the field says what it is, whatever
+    the layout or the value's shape suggested."""
+    for d in decisions:
+        if not d.variable or d.name not in (None, "text", "description") \
+                or d.source.is_barcode:
+            continue
+        lead = _LEADING_CAPTION.fullmatch(d.text.strip())
+        if lead is None or len(lead.group(2).split()) > 3:
+            continue  # "Items: 2 x human hair wig": what the goods are, and how many
+        name, sure = shapes.caption_name(lead.group(1))
+        if name in ("piece_count", "quantity") and not lead.group(2)[:1].isdigit():
+            continue  # "Carton: CT2611-08842": the carton's code, not a count of them
+        if sure >= 0.6 and name not in ("description", "text"):
+            d.name, d.name_certainty = name, 0.6
 
 
 # A size by letters ("M", "XL"): a parcel locker's compartment, no measure.
@@ -841,7 +872,7 @@ def _postcodes_mailed_from(decisions: list[Decision]) -> None:
 
 # A postcode marked as one on a line of its own: in brackets after the street (Korea's
 # "(06236)") or after the postal mark (Japan's "〒150-0012").
-_MARKED_POSTCODE = re.compile(r"\(\d{5}\)|〒\s?\d{3}-?\d{4}")
+_MARKED_POSTCODE = re.compile(r"[(\[]\d{5}[)\]]|〒\s?\d{3}-?\d{4}")
 
 
 def _marked_postcodes(decisions: list[Decision]) -> None:

@@ -374,8 +374,10 @@ def _led_by_abbreviation(text: str) -> str | None:
 
 
 def _people(decisions: list[Decision]) -> None:
-    """"MUELLER, ANNA K" on a label with a patient's record number or birth date, and
-    the doctor on a pharmacy's label ("Dr Samuel Okafor MRCVS")."""
+    """"MUELLER, ANNA K" on a label with a patient's record number or birth date, or on
+    a pharmacy's label (a name written surname first, with its comma, is how pharmacies
+    and hospitals file their patients), and the doctor on a pharmacy's label ("Dr
+    Samuel Okafor MRCVS")."""
     record = _patient_record(decisions)
     words = " ".join(d.text for d in decisions if not d.source.is_barcode)
     pharmacy = _PHARMACY.search(words) is not None
@@ -395,7 +397,8 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
-        elif record and _PERSON.fullmatch(text) and not _OWNER.search(text) \
+        elif (record or pharmacy and "," in text) and _PERSON.fullmatch(text) \
+                and not _OWNER.search(text) \
                 and not COMPANY.search(text) \
                 and not re.search(r"\b(?:service|centre|center)\b", text, re.I):
             d.variable = False

@@ -787,3 +787,32 @@ def test_an_uncaptioned_day_of_the_last_century_is_a_birth_date(born: str) -> No
     values = draft_values("^XA^CI28^PW812^LL203^FO20,20^A0N,34,34^FDNOWAKOWSKA Halina^FS"
                           f"^FO20,70^A0N,28,28^FD{born}^FS^FO420,70^A0N,28,28^FD27.11.2026^FS^XZ")
     assert values.get("date_of_birth") == born
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Avd 14", "department"), ("Lvl 4", "level"), ("Wave 12", "wave_number"),
+    ("Waage 3", "scale_number")])
+def test_a_caption_leading_a_line_of_goods_names_it(line: str, name: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDOrganic Rolled Oats^FS"
+           "^FO30,90^A0N,28,28^FDBest before: 12.05.2027^FS"
+           f"^FO30,300^A0N,22,22^FD{line}^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get(name) == line
+
+
+@pytest.mark.parametrize("line", ["Items: 2 x wool socks in grey", "Carton: CT5120-4471"])
+def test_a_count_caption_before_goods_or_a_code_names_no_count(line: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDOrganic Rolled Oats^FS"
+           "^FO30,90^A0N,28,28^FDBest before: 12.05.2027^FS"
+           f"^FO30,300^A0N,22,22^FD{line}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("quantity") != line and values.get("piece_count") != line
+
+
+@pytest.mark.parametrize("name", ["OKONKWO, GRACE T", "Lindqvist, Maja"])
+def test_a_name_surname_first_on_a_pharmacys_label_is_the_patients(name: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL406^FO20,16^A0N,26,26^FDHARBOR PHARMACY #0288^FS"
+           "^FO20,60^A0N,22,22^FDRx# 5520917^FS"
+           f"^FO20,100^A0N,32,32^FD{name}^FS"
+           "^FO20,150^A0N,24,24^FDTAKE 1 CAPSULE BY MOUTH DAILY^FS"
+           "^FO20,200^A0N,24,24^FDQty: 30^FS^XZ")
+    assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("patient_name") == name

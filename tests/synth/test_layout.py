@@ -2203,3 +2203,39 @@ def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() 
 def test_a_marked_postcode_on_its_own_is_the_nearest_partys(field: str, code: str) -> None:
     values = _values(on_a_parcel("^FO420,600^A0N,28,28^FD010-4823-1957^FS" + field))
     assert values.get("ship_to_postal_code") == code
+
+
+def _with_stray_line(line: str, fields: str = "") -> dict[str, str]:
+    """``line`` alone in mid-label, under an order number and beside a weight."""
+    return _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,28,28^FDOrder: 7781240^FS"
+                   "^FO40,120^A0N,24,24^FDWeight: 12,5 kg^FS"
+                   f"^FO300,600^A0N,30,30^FD{line}^FS{fields}^XZ")
+
+
+@pytest.mark.parametrize("line", [
+    "Mühlgasse 17", "Korsvägen 41", "רחוב ויצמן 40", "大阪府堺市北区中百舌鳥町5-1",
+    "세종빌딩 8층 803호", "al. Niepodległości 118/4", "os. Kopernika 17/32"])
+def test_a_lone_street_line_is_the_recipients_address(line: str) -> None:
+    assert _with_stray_line(line).get("ship_to_address") == line
+
+
+@pytest.mark.parametrize("line", ["Calle Mayor 212, 28013 Madrid",
+                                  "Fredrikinkatu 22, 00120 Helsinki"])
+def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO420,700^A0N,30,30^FD{line}^FS"))
+    assert values.get("ship_from_address") == line
+
+
+@pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
+                                  "NO GLUTEN / NO DAIRY"])
+def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
+    assert not any("address" in name for name in _with_stray_line(line))
+
+
+def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO420,214^A0N,28,28^FD010-5531-2087^FS"
+           "^FO150,344^A0N,28,28^FD(04524)^FS"
+           "^FO420,404^A0N,28,28^FD02-3345-7781^FS^FO150,500^A0N,28,28^FD[13487]^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_postal_code") == "(04524)"
+    assert values.get("ship_from_postal_code") == "[13487]"

@@ -643,6 +643,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)
             _collected_parcels(decisions)
+            _delivery_days(decisions)
             _uncaptioned_sort_codes(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
@@ -784,6 +785,19 @@ def _collected_parcels(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
             d.name = "ship_date"  # (not "Collected from:" over the sender's name)
+
+
+def _delivery_days(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, a date printed with its day of the week and no
+    caption ("WED 11/25", "FRI - 21 NOV 10:30A") is the day the carrier promises to
+    deliver: a ship date is printed bare, a promise names the day the recipient waits."""
+    for d in decisions:
+        if not d.variable or d.name != "date" or d.prefix_len or d.source.is_barcode \
+                or not d.reason.startswith("data shape"):
+            continue
+        first = re.split(r"[\s,.-]+", (d.value or "").strip(), maxsplit=1)[0]
+        if first and recognise.is_weekday(first):
+            d.name = "delivery_date"
 
 
 def _postal_lines_of_parties(decisions: list[Decision]) -> None:

@@ -1710,6 +1710,13 @@ def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
     assert values.get("ship_date") == "25-11-2026"
 
 
+@pytest.mark.parametrize("day", ["WED 11/25", "FRI - 21 NOV 10:30A", "Do 26.11.2026"])
+def test_a_date_with_its_weekday_on_a_parcel_is_the_promised_delivery(day: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,420^A0N,40,40^FD{day}^FS"))
+    assert values.get("delivery_date") == day
+    assert "date" not in values
+
+
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
     assert values.get("delivery_instructions") == "Hebebühne"

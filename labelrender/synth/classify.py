@@ -645,6 +645,8 @@ def classify(label: SourceLabel) -> list[Decision]:
             _collected_parcels(decisions)
             _delivery_days(decisions)
             _uncaptioned_sort_codes(decisions)
+        else:
+            _prices_off_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
@@ -785,6 +787,24 @@ def _collected_parcels(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
             d.name = "ship_date"  # (not "Collected from:" over the sender's name)
+
+
+# Names only a consignment's data takes: a label that carries one is a shipment's.
+_CONSIGNMENT = frozenset({"tracking_number", "sscc", "routing_code", "cod_amount",
+                          "declared_value", "insured_value", "weight"})
+
+
+def _prices_off_parcels(decisions: list[Decision]) -> None:
+    """An amount of money by its shape alone, on a label with neither a recipient nor
+    a consignment's data (a counter's ticket, a shelf's card), is what the thing costs:
+    a declared value only travels with a parcel."""
+    if any(d.variable and d.name in _CONSIGNMENT and d.name_certainty >= 0.7
+           for d in decisions):
+        return  # (a number guessed a parcel's from its digits alone does not say so)
+    for d in decisions:
+        if d.variable and d.name == "value" and not d.prefix_len \
+                and d.reason.startswith("data shape"):
+            d.name = "price"
 
 
 def _delivery_days(decisions: list[Decision]) -> None:

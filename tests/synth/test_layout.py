@@ -1717,6 +1717,14 @@ def test_a_date_with_its_weekday_on_a_parcel_is_the_promised_delivery(day: str) 
     assert "date" not in values
 
 
+def test_money_on_a_label_of_no_consignment_is_a_price() -> None:
+    card = ["Temperatura de servicio: 16-18 °C", "Crianza 2021", "18,95 €"]
+    assert _stacked(card, 40, 40, 50, 30).get("price") == "18,95 €"
+    parcel = _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,30,30^FD18,95 €^FS"
+                     "^FO40,200^BCN,80^FD1Z999AA10123456784^FS^XZ")
+    assert parcel.get("value") == "18,95 €"  # beside a parcel's number: its value
+
+
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDHinweis: Hebebühne^FS"))
     assert values.get("delivery_instructions") == "Hebebühne"

@@ -635,6 +635,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _people_by_initials(decisions)
     _size_systems(decisions)
     _times_of_dates(decisions)
+    _counts_of_trade_items(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     if goods.is_goods_label(decisions):
@@ -805,6 +806,28 @@ def _prices_off_parcels(decisions: list[Decision]) -> None:
         if d.variable and d.name == "value" and not d.prefix_len \
                 and d.reason.startswith("data shape"):
             d.name = "price"
+
+
+# Names a count printed on a pallet may have been given from its caption or shape.
+_COUNTS = frozenset({"piece_count", "quantity", "text", "field", "description", "part_number"})
+
+
+def _counts_of_trade_items(decisions: list[Decision]) -> None:
+    """A number printed as it stands in a GS1 barcode's count of trade items (AI 37,
+    or 30) is that quantity, whatever its caption ("ANTAL KOLLI", "CARTONS"): the
+    barcode says what it counts; a parcel's "3 of 8" is no such number."""
+    counts: set[int] = set()
+    for d in decisions:
+        if d.source.is_barcode or d.text.lstrip().startswith("("):
+            counts.update(int(c) for c in recognise.gs1_counts(d.source.raw if
+                          d.source.is_barcode else d.text) if c.isdigit())
+    if not counts:
+        return
+    for d in decisions:
+        value = (d.value or "").strip().replace(",", "").replace(".", "").replace(" ", "")
+        if d.variable and not d.source.is_barcode and d.name in _COUNTS \
+                and value.isdigit() and int(value) in counts:
+            d.name = "quantity"
 
 
 def _delivery_days(decisions: list[Decision]) -> None:

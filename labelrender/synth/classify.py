@@ -638,6 +638,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _counts_of_trade_items(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
+    pickup_point_address(decisions)  # again: points the grids of captions named
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:

@@ -506,6 +506,13 @@ def _rated(text: str, unit: str) -> bool:
 _PERSONAL_NUMBER = re.compile(r"(19\d\d|20[01]\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-\d{4}")
 
 
+# An airline's issue stamp on a bag tag or a cargo label: a station or a word, the
+# day in the airlines' form with its year, the time in four digits, then perhaps the
+# agent ("LYS 25NOV26 0942 AGT 3317", "LABEL 25NOV26 1512").
+_ISSUE_STAMP = re.compile(r"[A-Z]{3,6}\s+\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"
+                          r"\d{2}\s+(?:[01]\d|2[0-3])[0-5]\d(?:\s+[A-Z]{2,4}\s*\d{1,5}|\s+[A-Z]\d)?")
+
+
 @lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
@@ -535,6 +542,8 @@ def text_value(text: str) -> Recognised | None:
         return "cas_number", 0.9 if cas.group(1) else 0.7
     if _PERSONAL_NUMBER.fullmatch(stripped):
         return "patient_id", 0.6
+    if _ISSUE_STAMP.fullmatch(stripped):
+        return "print_date", 0.6
     found = tracking(compact.replace("-", ""))
     if found is not None and found[1] >= 0.85:
         return found

@@ -97,10 +97,10 @@ def parties(decisions: list[Decision]) -> None:
 def pickup_point_address(decisions: list[Decision]) -> None:
     """The street and town printed under a pickup point's code ("KRA26M" over "ul.
     Mogilska 43" and "31-545 Kraków"), where the recipient's block has none: the
-    parcel goes there, so they are the recipient's address."""
-    if any(d.variable and re.match(r"ship_to_(?:address|postal|city)", d.name or "")
-           for d in decisions):
-        return
+    parcel goes there, so they are the recipient's address. Where the recipient's
+    block has its own, they are the pickup point's, named with it."""
+    addressed = any(d.variable and re.match(r"ship_to_(?:address|postal|city)", d.name or "")
+                    for d in decisions)
     for point in decisions:
         if not point.variable or point.name not in ("pickup_point", "locker_code") \
                 or point.source.is_barcode:
@@ -117,6 +117,13 @@ def pickup_point_address(decisions: list[Decision]) -> None:
                 part = f"address_{street}"
             else:
                 break
+            if addressed:  # the recipient has their own: these lines say where the point is
+                if not line.variable:
+                    _variable(line, "under the pickup point", 0.5, leading_spaces(line),
+                              ("pickup_point", 0.5))
+                elif line.name in ("text", "field"):
+                    line.name, line.name_certainty = "pickup_point", 0.5
+                continue
             line.variable = False
             _variable(line, "under the pickup point", 0.6, leading_spaces(line),
                       (f"ship_to_{part}", 0.6))

@@ -643,8 +643,10 @@ def classify(label: SourceLabel) -> list[Decision]:
     _size_systems(decisions)
     _times_of_dates(decisions)
     _birth_dates(decisions)
+    _counts_of_trade_items(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
+    pickup_point_address(decisions)  # again: points the grids of captions named
     _postcodes_mailed_from(decisions)
     stray_street_lines(decisions)
     _marked_postcodes(decisions)
@@ -655,7 +657,10 @@ def classify(label: SourceLabel) -> list[Decision]:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)
             _collected_parcels(decisions)
+            _delivery_days(decisions)
             _uncaptioned_sort_codes(decisions)
+        else:
+            _prices_off_parcels(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):
@@ -833,6 +838,59 @@ def _collected_parcels(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "collection_date" and shapes.has_digits(d.value or "", 2):
             d.name = "ship_date"  # (not "Collected from:" over the sender's name)
+
+
+# Names only a consignment's data takes: a label that carries one is a shipment's.
+_CONSIGNMENT = frozenset({"tracking_number", "sscc", "routing_code", "cod_amount",
+                          "declared_value", "insured_value", "weight"})
+
+
+def _prices_off_parcels(decisions: list[Decision]) -> None:
+    """An amount of money by its shape alone, on a label with neither a recipient nor
+    a consignment's data (a counter's ticket, a shelf's card), is what the thing costs:
+    a declared value only travels with a parcel."""
+    if any(d.variable and d.name in _CONSIGNMENT and d.name_certainty >= 0.7
+           for d in decisions):
+        return  # (a number guessed a parcel's from its digits alone does not say so)
+    for d in decisions:
+        if d.variable and d.name == "value" and not d.prefix_len \
+                and d.reason.startswith("data shape"):
+            d.name = "price"
+
+
+# Names a count printed on a pallet may have been given from its caption or shape.
+_COUNTS = frozenset({"piece_count", "quantity", "text", "field", "description", "part_number"})
+
+
+def _counts_of_trade_items(decisions: list[Decision]) -> None:
+    """A number printed as it stands in a GS1 barcode's count of trade items (AI 37,
+    or 30) is that quantity, whatever its caption ("ANTAL KOLLI", "CARTONS"): the
+    barcode says what it counts; a parcel's "3 of 8" is no such number."""
+    counts: set[int] = set()
+    for d in decisions:
+        if d.source.is_barcode or d.text.lstrip().startswith("("):
+            counts.update(int(c) for c in recognise.gs1_counts(d.source.raw if
+                          d.source.is_barcode else d.text) if c.isdigit())
+    if not counts:
+        return
+    for d in decisions:
+        value = (d.value or "").strip().replace(",", "").replace(".", "").replace(" ", "")
+        if d.variable and not d.source.is_barcode and d.name in _COUNTS \
+                and value.isdigit() and int(value) in counts:
+            d.name = "quantity"
+
+
+def _delivery_days(decisions: list[Decision]) -> None:
+    """On a parcel with a recipient, a date printed with its day of the week and no
+    caption ("WED 11/25", "FRI - 21 NOV 10:30A") is the day the carrier promises to
+    deliver: a ship date is printed bare, a promise names the day the recipient waits."""
+    for d in decisions:
+        if not d.variable or d.name != "date" or d.prefix_len or d.source.is_barcode \
+                or not d.reason.startswith("data shape"):
+            continue
+        first = re.split(r"[\s,.-]+", (d.value or "").strip(), maxsplit=1)[0]
+        if first and recognise.is_weekday(first):
+            d.name = "delivery_date"
 
 
 def _postal_lines_of_parties(decisions: list[Decision]) -> None:

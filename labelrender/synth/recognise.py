@@ -340,6 +340,41 @@ _GS1_TRADE_AIS = (
 _GS1_FIXED = frozenset((r"1[57]\d{6}", r"1[13]\d{6}", r"12\d{6}", r"3[1-4]\d{8}"))
 
 
+# Lengths of the fixed-length application identifiers a label of goods or a pallet
+# carries (GS1 General Specifications, figure 5.10.1-2): the rest run to an FNC1.
+_GS1_LENGTHS = {"00": 18, "01": 14, "02": 14, "11": 6, "12": 6, "13": 6, "15": 6, "16": 6,
+                "17": 6, "20": 2}
+_GS1_BRACKETED = re.compile(r"\((\d{2,4})\)\s*([^()]+)")
+
+
+def gs1_counts(data: str) -> list[str]:
+    """The counts a GS1 element string carries: of trade items in a logistic unit (37)
+    or of a variable measure (30). ``data`` is barcode data with its FNC1s (">8") or
+    a printed form with the identifiers in brackets ("(02)...(37)48(10)...")."""
+    bracketed = _GS1_BRACKETED.findall(data)
+    if bracketed:
+        return [value.strip() for ai, value in bracketed if ai in ("30", "37")]
+    data = _CODE128_CODES.sub(lambda m: "\x1d" if m.group(0) == ">8" else "", data)
+    if not data.startswith("\x1d"):
+        return []
+    counts: list[str] = []
+    rest = data.lstrip("\x1d")
+    while len(rest) >= 2:
+        ai = rest[:2]
+        if ai in _GS1_LENGTHS:
+            rest = rest[2 + _GS1_LENGTHS[ai]:]
+        elif re.match(r"3[1-6]\d{2}", rest):
+            rest = rest[10:]  # a measure: four digits of identifier, six of value
+        elif ai in ("10", "21", "30", "37"):
+            value, _, rest = rest[2:].partition("\x1d")
+            if ai in ("30", "37"):
+                counts.append(value)
+        else:
+            break  # an identifier this reading does not know: its length is unknown
+        rest = rest.lstrip("\x1d")
+    return counts
+
+
 def tracking(code: str) -> Recognised | None:
     """A carrier's tracking or parcel number, validated where it has a check digit."""
     if ups_valid(code) or s10_valid(code):
@@ -471,6 +506,13 @@ def _rated(text: str, unit: str) -> bool:
 _PERSONAL_NUMBER = re.compile(r"(19\d\d|20[01]\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-\d{4}")
 
 
+# An airline's issue stamp on a bag tag or a cargo label: a station or a word, the
+# day in the airlines' form with its year, the time in four digits, then perhaps the
+# agent ("LYS 25NOV26 0942 AGT 3317", "LABEL 25NOV26 1512").
+_ISSUE_STAMP = re.compile(r"[A-Z]{3,6}\s+\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC)"
+                          r"\d{2}\s+(?:[01]\d|2[0-3])[0-5]\d(?:\s+[A-Z]{2,4}\s*\d{1,5}|\s+[A-Z]\d)?")
+
+
 @lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
@@ -500,6 +542,8 @@ def text_value(text: str) -> Recognised | None:
         return "cas_number", 0.9 if cas.group(1) else 0.7
     if _PERSONAL_NUMBER.fullmatch(stripped):
         return "patient_id", 0.6
+    if _ISSUE_STAMP.fullmatch(stripped):
+        return "print_date", 0.6
     found = tracking(compact.replace("-", ""))
     if found is not None and found[1] >= 0.85:
         return found

@@ -816,3 +816,18 @@ def test_a_name_surname_first_on_a_pharmacys_label_is_the_patients(name: str) ->
            "^FO20,150^A0N,24,24^FDTAKE 1 CAPSULE BY MOUTH DAILY^FS"
            "^FO20,200^A0N,24,24^FDQty: 30^FS^XZ")
     assert ENGINE.synthesize(SynthesisRequest(zpl)).draft.values.get("patient_name") == name
+
+
+@pytest.mark.parametrize(("caption", "barcode"), [
+    ("ANTAL KOLLI", ">;>80215701234000126152612093748>810263301"),
+    ("CARTONS", ">;>80215701234000126152612093748"),
+])
+def test_a_number_a_gs1_barcode_counts_as_trade_items_is_the_quantity(
+        caption: str, barcode: str) -> None:
+    # (37): how many trade items the pallet holds, whatever the caption over it calls them
+    values = draft_values("^XA^CI28^PW812^LL1218^FO40,40^A0N,24,24^FDSSCC^FS"
+                          "^FO40,70^A0N,40,40^FD(00) 357012340000041765^FS"
+                          f"^FO420,340^A0N,20,20^FD{caption}^FS"
+                          "^FO420,370^A0N,50,50^FD48^FS"
+                          f"^FO60,590^BY3^BCN,120,N^FD{barcode}^FS^XZ")
+    assert values.get("quantity") == "48"

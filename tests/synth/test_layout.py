@@ -1478,6 +1478,21 @@ def test_dublins_district_over_its_eircode() -> None:
     assert values.get("ship_to_postal_code") == "D08 K7F3"
 
 
+def test_the_address_under_a_pickup_point_is_its_own_where_the_recipient_has_one() -> None:
+    # The locker's street and town under its code, and the recipient's block with
+    # its own street and town: the lines under the code say where the locker is.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,165^A0N,24,24^FDPaczkomat docelowy:^FS"
+           "^FO40,200^A0N,110,80^FDKRA01M^FS"
+           "^FO40,320^A0N,26,26^FDul. Mogilska 43 (przy Biedronce)^FS"
+           "^FO40,352^A0N,26,26^FD31-545 Kraków^FS"
+           "^FO40,430^A0N,24,24^FDOdbiorca:^FS^FO40,460^A0N,36,36^FDZofia Wierzbicka^FS"
+           "^FO40,500^A0N,36,36^FDul. Lipowa 8^FS^FO40,540^A0N,36,36^FD30-702 Kraków^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_address_1") == "ul. Lipowa 8"
+    points = {v for k, v in values.items() if k.startswith("pickup_point")}
+    assert "ul. Mogilska 43 (przy Biedronce)" in points
+
+
 def test_a_block_under_a_pickup_caption_is_the_pickup_point() -> None:
     # The probe dev_be_bpost_pickup_bilingue: the recipient's name, phone and e-mail,
     # then the Point Poste under "À retirer au / Af te halen in".
@@ -1708,6 +1723,21 @@ def test_a_lockers_size_by_letter_is_no_parcels_dimensions() -> None:
 def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
     values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDCollected 25-11-2026^FS"))
     assert values.get("ship_date") == "25-11-2026"
+
+
+@pytest.mark.parametrize("day", ["WED 11/25", "FRI - 21 NOV 10:30A", "Do 26.11.2026"])
+def test_a_date_with_its_weekday_on_a_parcel_is_the_promised_delivery(day: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,420^A0N,40,40^FD{day}^FS"))
+    assert values.get("delivery_date") == day
+    assert "date" not in values
+
+
+def test_money_on_a_label_of_no_consignment_is_a_price() -> None:
+    card = ["Temperatura de servicio: 16-18 °C", "Crianza 2021", "18,95 €"]
+    assert _stacked(card, 40, 40, 50, 30).get("price") == "18,95 €"
+    parcel = _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,30,30^FD18,95 €^FS"
+                     "^FO40,200^BCN,80^FD1Z999AA10123456784^FS^XZ")
+    assert parcel.get("value") == "18,95 €"  # beside a parcel's number: its value
 
 
 def test_a_note_in_words_on_a_parcel_is_for_the_driver() -> None:

@@ -539,3 +539,10 @@ def test_a_code_ending_like_a_rating_is_none() -> None:
                                                ("Datum izdavanja", "dispense_date")])
 def test_round_thirteens_captions_name_their_fields(caption: str, name: str) -> None:
     assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize("text", ["LYS 25NOV26 0942 AGT 3317", "LABEL 25NOV26 1512",
+                                  "FRA 03MAR27 2217 K4"])
+def test_an_airlines_issue_stamp_is_the_print_date(text: str) -> None:
+    # a station or a word, the day in the airlines' form, four digits of time, the agent
+    assert recognise.text_value(text) == ("print_date", 0.6)

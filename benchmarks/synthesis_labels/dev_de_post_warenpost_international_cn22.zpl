@@ -1,0 +1,52 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^FO20,20^GB772,90,3^FS
+^FO36,32^A0N,36,34^FDDeutsche Post^FS
+^FO36,72^A0N,22,20^FDWarenpost International Tracked^FS
+^FO560,30^A0N,24,22^FDEntgelt bezahlt^FS
+^FO560,60^A0N,24,22^FDPORTO PAYÉ^FS
+^FO54,150^A0R,22,20^FDAbsender: Holzwerk Fuchs GmbH^FS
+^FO28,150^A0R,22,20^FDAm Mühlbach 3, 79856 Hinterzarten^FS
+^FO80,130^A0N,22,20^FDEmpfänger / Destinataire^FS
+^FO80,160^A0N,40,38^FDIngrid Solberg^FS
+^FO80,206^A0N,36,34^FDThorvald Meyers gate 52^FS
+^FO80,248^A0N,36,34^FD0555 OSLO^FS
+^FO80,290^A0N,44,42^FDNORWAY^FS
+^FO80,342^A0N,24,22^FDTel. +47 918 44 207^FS
+^FO80,392^BY3,3^BCN,150,N,N,N^FDLX441720586DE^FS
+^FO160,552^A0N,40,38^FDLX 441 720 586 DE^FS
+^FO80,602^A0N,22,20^FDSendungsnr. / Ref.: HF-2026-11873^FS
+^FO20,640^GB772,0,4^FS
+^FO20,650^GB772,44,44^FS
+^FO36,658^A0N,30,28^FR^FDZOLL / DOUANE   CN 22^FS
+^FO560,660^A0N,26,24^FR^FDÖffnen erlaubt^FS
+^CFD,18,10
+^FO30,706^FD[ ] Geschenk / Gift     [X] Warenmuster / Commercial sample^FS
+^FO30,730^FD[ ] Dokumente / Documents  [X] Sonstiges / Other^FS
+^FO20,756^GB772,0,2^FS
+^FO30,764^FDInhalt / Description^FS
+^FO450,764^FDMenge^FS
+^FO540,764^FDGewicht^FS
+^FO660,764^FDWert^FS
+^FO30,790^A0N,26,24^FDHolzspielzeug, Buche (Kreisel)^FS
+^FO450,790^A0N,26,24^FD3^FS
+^FO540,790^A0N,26,24^FD0,420 kg^FS
+^FO660,790^A0N,26,24^FD36,00 EUR^FS
+^FO20,830^GB772,0,2^FS
+^FO30,840^FDZolltarif / HS no.^FS
+^FO30,866^A0N,26,24^FD9503 00 99^FS
+^FO300,840^FDUrsprung / Origin^FS
+^FO300,866^A0N,26,24^FDDE^FS
+^FO560,840^FDGesamt kg / Total^FS
+^FO560,866^A0N,26,24^FD0,510 kg^FS
+^FO20,906^GB772,0,2^FS
+^FO30,916^FDGesamtwert / Total value^FS
+^FO30,942^A0N,30,28^FD36,00 EUR^FS
+^FB740,3,2,L,0
+^FO30,990^A0N,18,16^FDIch bestätige, dass die Angaben in dieser Zollinhaltserklärung richtig sind und die Sendung keine gefährlichen Gegenstände enthält.^FS
+^FO30,1070^A0N,22,20^FDDatum / Date: 26.11.2026^FS
+^FO400,1070^A0N,22,20^FDUnterschrift: K. Fuchs^FS
+^XZ

@@ -91,10 +91,22 @@ def s10_check(serial: str) -> str:
     return "0" if check == 10 else "5" if check == 11 else str(check)
 
 
-def fix_check_digits(code: str) -> str:
+def _gs1_holds(digits: str) -> bool:
+    return digits.isdigit() and len(digits) >= 2 and gs1_check(digits[:-1]) == digits[-1]
+
+
+def fix_check_digits(code: str, was: str = "") -> str:
     """``code`` (spaces and brackets removed) with a valid check digit where its
-    shape says which scheme it follows; otherwise unchanged."""
+    shape says which scheme it follows; otherwise unchanged. A GTIN (8, 12, 13 or 14
+    digits) is given one when the value it replaces, ``was``, had one; so is the
+    GTIN after a GS1 element string's (01) or (02)."""
+    keyed = re.match(r"((?:>[5-9:;])*0[12])(\d{14})", code)
+    if keyed and not re.fullmatch(r"\d{18}|00\d{18}", code):  # (no SSCC)
+        gtin = keyed.group(2)[:-1] + gs1_check(keyed.group(2)[:-1])
+        return keyed.group(1) + gtin + code[keyed.end():]
     if re.fullmatch(r"\d{18}|00\d{18}|\d{22}", code):
+        return code[:-1] + gs1_check(code[:-1])
+    if re.fullmatch(r"\d{8}|\d{12,14}", code) and _gs1_holds(was):
         return code[:-1] + gs1_check(code[:-1])
     if re.fullmatch(r"1Z[0-9A-Z]{16}", code):
         return code[:-1] + ups_check(code[2:-1])
@@ -137,7 +149,8 @@ class _Substitution:
             keep.update(range(match.start(), match.end()))
         out = "".join(c if i in keep or not c.isdigit() else self.char(c)
                       for i, c in enumerate(value))
-        return _refit(out, fix_check_digits(re.sub(r"[\s()]", "", out)))
+        return _refit(out, fix_check_digits(re.sub(r"[\s()]", "", out),
+                                            re.sub(r"[\s()]", "", value)))
 
 
 def _refit(spaced: str, compact: str) -> str:

@@ -78,6 +78,16 @@ def test_generated_check_digits_are_valid(code: str) -> None:
         or recognise.gs1_valid(fixed)
 
 
+@pytest.mark.parametrize(("code", "was"), [("16340661476633", "10012345678902"),
+                                           ("5901234123451", "5901234123457"),
+                                           ("0212345678901230371200", "")])
+def test_generated_gtins_keep_their_check_digit(code: str, was: str) -> None:
+    # A GTIN refilled with new digits still checks, alone or after its (01)/(02).
+    fixed = generation.fix_check_digits(code, was)
+    gtin = fixed[2:16] if fixed.startswith("02") and not was else fixed
+    assert recognise.gs1_valid(gtin) and fixed[:-1 if was else 15] == code[:-1 if was else 15]
+
+
 def test_generated_labels_come_back_without_merged_fields() -> None:
     # Every development layout; without the corpus, those written for the evaluation.
     engine = make_engine("heuristic")

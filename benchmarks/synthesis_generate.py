@@ -271,7 +271,29 @@ def _new_raw(field: SourceField, meaning: str, text: str, parties: dict[str, _Pa
         value = _date_value(rng, text)
         if value:
             return _clean(value, field, ascii_only)
+    if first == "piece_count":
+        value = _count_value(rng, text)
+        if value:
+            return _clean(value, field, ascii_only)
     return subst.text(text)
+
+
+# "1/2", "001 OF 003", "Parça: 4/5", "BAG 2 OF 2": a piece and how many there are.
+_PIECE_OF = re.compile(r"(\d+)(\s*(?:/|of|de|von|van|z|sur|di|av|af)\s*)(\d+)", re.IGNORECASE)
+
+
+def _count_value(rng: random.Random, text: str) -> str | None:
+    """A new count of pieces in the form of ``text``: a piece no later than the last."""
+    match = _PIECE_OF.search(text)
+    if match is None:
+        return None
+    width_of, width_total = len(match.group(1)), len(match.group(3))
+    total = rng.randint(1, min(99, 10 ** width_total - 1))
+    piece = rng.randint(1, min(total, 10 ** width_of - 1))
+    zeros = match.group(1).startswith("0") or match.group(3).startswith("0")
+    new = (f"{piece:0{width_of}d}" if zeros else str(piece)) + match.group(2) \
+        + (f"{total:0{width_total}d}" if zeros else str(total))
+    return text[:match.start()] + new + text[match.end():]
 
 
 def _ascii_only(label: SourceLabel) -> bool:

@@ -10,6 +10,8 @@ import contextlib
 import hashlib
 import io
 import json
+import random
+import re
 import sys
 from pathlib import Path
 
@@ -86,6 +88,15 @@ def test_generated_gtins_keep_their_check_digit(code: str, was: str) -> None:
     fixed = generation.fix_check_digits(code, was)
     gtin = fixed[2:16] if fixed.startswith("02") and not was else fixed
     assert recognise.gs1_valid(gtin) and fixed[:-1 if was else 15] == code[:-1 if was else 15]
+
+
+@pytest.mark.parametrize("text", ["1/2", "001 OF 003", "Parça: 4/5", "BAG 2 OF 2  23 KG"])
+def test_generated_piece_counts_never_pass_their_total(text: str) -> None:
+    rng = random.Random(7)
+    for _ in range(50):
+        new = generation._count_value(rng, text) or ""
+        piece, total = map(int, re.findall(r"\d+", new)[:2])
+        assert 1 <= piece <= total
 
 
 def test_generated_labels_come_back_without_merged_fields() -> None:

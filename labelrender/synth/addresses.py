@@ -881,6 +881,8 @@ _TOWN_MARK = re.compile(r"(?:м|г|гор|смт|пгт|с|пос|горад)\.\
 COMPANY = re.compile(
     r"\b(?:llp|llc|inc|ltd|limited|gmbh|ag|kg|enr|sa|sas|sarl|srl|spa|sl|bv|nv|ab|a/s|oy|"
     r"kft|zrt|sro|s\.r\.o|d\.o\.o|corp|corporation|company|plc|pty|co|s\.a|s\.l|s\.p\.a|"
+    r"snc|s\.n\.c|s\.c|sp\. ?z ?o\.o|sp\. ?j|sp\. ?k|bt|nyrt|aps|ohg|ug|gbr|kgaa|e\.k|"
+    r"oü|uab|sia|ltda|pte|bhd|sdn|a\.s|k\.s|v\.o\.s|farmacia|apotheke|apotek|pharmacie|"
     r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 

@@ -2185,6 +2185,8 @@ def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
     ("Vormann Elektrotechnik GmbH", "Jens Albers"),
     ("Distribuciones Romero, S.L.", "Francisco Javier Ruiz Ortega"),
     ("Apotheke Bärenplatz AG", "Dr. Miriam Gerber"),
+    ("Kuciak s.c.", "Ksawery Gasik"),  # legal forms of more countries
+    ("Farmacia San Lorenzo SNC", "Lukas de Keijzer"),
 ])
 def test_a_persons_name_under_a_companys_is_the_contact(company: str, person: str) -> None:
     values = _stacked(["Empfänger:", company, person, "Hafenstraße 112", "28217 Bremen"],

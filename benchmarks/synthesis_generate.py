@@ -30,6 +30,7 @@ from datetime import date, timedelta
 
 from faker import Faker
 
+from labelrender.synth.recognise import gs1_valid
 from labelrender.synth.shapes import address_role
 from labelrender.synth.source import SourceField, SourceLabel, read_first_label
 from labelrender.zpl.lexer import Command, Lexer
@@ -91,10 +92,6 @@ def s10_check(serial: str) -> str:
     return "0" if check == 10 else "5" if check == 11 else str(check)
 
 
-def _gs1_holds(digits: str) -> bool:
-    return digits.isdigit() and len(digits) >= 2 and gs1_check(digits[:-1]) == digits[-1]
-
-
 def fix_check_digits(code: str, was: str = "") -> str:
     """``code`` (spaces and brackets removed) with a valid check digit where its
     shape says which scheme it follows; otherwise unchanged. A GTIN (8, 12, 13 or 14
@@ -106,7 +103,7 @@ def fix_check_digits(code: str, was: str = "") -> str:
         return keyed.group(1) + gtin + code[keyed.end():]
     if re.fullmatch(r"\d{18}|00\d{18}|\d{22}", code):
         return code[:-1] + gs1_check(code[:-1])
-    if re.fullmatch(r"\d{8}|\d{12,14}", code) and _gs1_holds(was):
+    if re.fullmatch(r"\d{8}|\d{12,14}", code) and gs1_valid(was):
         return code[:-1] + gs1_check(code[:-1])
     if re.fullmatch(r"1Z[0-9A-Z]{16}", code):
         return code[:-1] + ups_check(code[2:-1])

@@ -1139,7 +1139,7 @@ def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
 
 
 # Names that say only that a field is data, not what it is.
-_NAMELESS = (None, "text", "description")
+NAMELESS = (None, "text", "description")
 
 
 def stray_street_lines(decisions: list[Decision]) -> None:
@@ -1148,7 +1148,7 @@ def stray_street_lines(decisions: list[Decision]) -> None:
     any language. It is the recipient's where no recipient's address was found, else
     the sender's where no sender's was."""
     for d in decisions:
-        if not d.variable or d.name not in _NAMELESS or d.source.is_barcode:
+        if not d.variable or d.name not in NAMELESS or d.source.is_barcode:
             continue
         if not _stray_street(d.text.strip()):
             continue

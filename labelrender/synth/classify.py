@@ -11,9 +11,11 @@ captions in fields of their own (captions.py), echoes of an address elsewhere
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from . import badges, goods, recognise, scales, shapes
 from .addresses import (
+    NAMELESS,
     address_blocks,
     parties,
     pickup_point_address,
@@ -683,8 +685,7 @@ def _captions_leading_values(decisions: list[Decision]) -> None:
     0147", "Avd 32", "Lvl 2"): the caption inside the field says what it is, whatever
     the layout or the value's shape suggested."""
     for d in decisions:
-        if not d.variable or d.name not in (None, "text", "description") \
-                or d.source.is_barcode:
+        if not d.variable or d.name not in NAMELESS or d.source.is_barcode:
             continue
         lead = _LEADING_CAPTION.fullmatch(d.text.strip())
         if lead is None or len(lead.group(2).split()) > 3:
@@ -904,8 +905,7 @@ def _postal_lines_of_parties(decisions: list[Decision]) -> None:
         for before in reversed(decisions[max(0, i - 3):i]):
             name = before.name or ""
             if before.variable and name.startswith(_PARTY_LINES):
-                party = name[:name.index("_", len("ship_"))]  # "ship_to", "ship_from"
-                d.name, d.name_certainty = party + "_postal_city", 0.5
+                d.name, d.name_certainty = _party_of(name) + "_postal_city", 0.5
                 break
             if before.variable:
                 break  # another value between: no block
@@ -948,8 +948,12 @@ def _marked_postcodes(decisions: list[Decision]) -> None:
         near = max(above, key=lambda x: x.source.ry) if above else min(
             lines, key=lambda x: x.source.ry, default=None)
         if near is not None:
-            party = (near.name or "")[:(near.name or "").index("_", len("ship_"))]
-            d.name, d.name_certainty = party + "_postal_code", 0.5
+            d.name, d.name_certainty = _party_of(near.name or "") + "_postal_code", 0.5
+
+
+def _party_of(name: str) -> str:
+    """The party a ``ship_to_*`` or ``ship_from_*`` name is of: "ship_to", "ship_from"."""
+    return name[:name.index("_", len("ship_"))]
 
 
 # The lines that open a party's block.
@@ -1025,10 +1029,17 @@ def _cartons_of_orders(decisions: list[Decision]) -> None:
             if suffix is not None and int(suffix.group(1)) in counts:
                 d.name, d.name_certainty = "carton_id", 0.7
                 cartons.add(data)
+    _name_printed_forms(decisions, cartons, lambda v: _plain(v).upper(), ("carton_id", 0.7))
+
+
+def _name_printed_forms(decisions: list[Decision], codes: set[str], key: Callable[[str], str],
+                        name: tuple[str, float]) -> None:
+    """The printed forms of barcodes just renamed (their values, by ``key``, in
+    ``codes``) take the same name."""
     for d in decisions:
         if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
-                and _plain(d.value or "").upper() in cartons:
-            d.name, d.name_certainty = "carton_id", 0.7
+                and key(d.value or "") in codes:
+            d.name, d.name_certainty = name
 
 
 # A library's name, in the languages of its labels.
@@ -1050,10 +1061,7 @@ def _library_items(decisions: list[Decision]) -> None:
                     "serial_number", "tracking_number", "part_number")):
             d.name, d.name_certainty = "item_barcode", 0.6
             items.add(shapes.compact(_CODE128_CODES.sub("", d.value or "")))
-    for d in decisions:
-        if not d.source.is_barcode and d.variable and d.reason.startswith("printed form") \
-                and shapes.compact(d.value or "") in items:
-            d.name, d.name_certainty = "item_barcode", 0.6
+    _name_printed_forms(decisions, items, shapes.compact, ("item_barcode", 0.6))
 
 
 # What separates the fields of a record in a 2D symbol's data.

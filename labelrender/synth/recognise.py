@@ -321,7 +321,7 @@ def _gs1_ais(data: str) -> Recognised | None:
     for pattern, name in _GS1_TRADE_AIS:
         match = re.match(pattern, data)
         if match:
-            if pattern in _GS1_FIXED and len(data) > match.end():
+            if _gs1_fixed(data) and len(data) > match.end():
                 return "barcode_data", 0.8  # a date or weight, then more values: a record
             return name, 0.85
     return None
@@ -336,8 +336,6 @@ _GS1_TRADE_AIS = (
     (r"3[1-4]\d{8}", "weight"),
     (r"400[!-~]", "purchase_order"), (r"240[!-~]", "part_number"),
 )
-# Those of a fixed length: what follows them is another value ("15270518" "3301006124").
-_GS1_FIXED = frozenset((r"1[57]\d{6}", r"1[13]\d{6}", r"12\d{6}", r"3[1-4]\d{8}"))
 
 
 # Lengths of the fixed-length application identifiers a label of goods or a pallet
@@ -345,6 +343,14 @@ _GS1_FIXED = frozenset((r"1[57]\d{6}", r"1[13]\d{6}", r"12\d{6}", r"3[1-4]\d{8}"
 _GS1_LENGTHS = {"00": 18, "01": 14, "02": 14, "11": 6, "12": 6, "13": 6, "15": 6, "16": 6,
                 "17": 6, "20": 2}
 _GS1_BRACKETED = re.compile(r"\((\d{2,4})\)\s*([^()]+)")
+# A measure's identifier: four digits, then six of its value ("3103" "000450").
+_GS1_MEASURE = re.compile(r"3[1-6]\d{2}")
+
+
+def _gs1_fixed(data: str) -> bool:
+    """The element string starts with an identifier of a fixed length, so whatever
+    follows its value is another value ("15270518" then "3301006124")."""
+    return data[:2] in _GS1_LENGTHS or _GS1_MEASURE.match(data) is not None
 
 
 def gs1_counts(data: str) -> list[str]:
@@ -363,7 +369,7 @@ def gs1_counts(data: str) -> list[str]:
         ai = rest[:2]
         if ai in _GS1_LENGTHS:
             rest = rest[2 + _GS1_LENGTHS[ai]:]
-        elif re.match(r"3[1-6]\d{2}", rest):
+        elif _GS1_MEASURE.match(rest):
             rest = rest[10:]  # a measure: four digits of identifier, six of value
         elif ai in ("10", "21", "30", "37"):
             value, _, rest = rest[2:].partition("\x1d")

@@ -641,12 +641,17 @@ def _street_in(value: str) -> bool:
 # A street named by its kind at the end of its name or as a word of its own, then the
 # house number ("Lindenstr. 1", "Parkvägen 689", "Nørregade 12", "Keizersgracht 612-III",
 # "Kossuth u. 12.", "Ozo g. 25", "Erlaaer Straße 71/4/12": stair and door after the house).
+# The kinds joined to the name may be written apart too ("Lange Straße"); some are only
+# ever written apart ("Kossuth u.", "Atatürk cad.").
+_JOINED_KINDS = ("str\\.?", "straße", "strasse", "weg", "gasse", "platz", "allee", "ring",
+                 "damm", "ufer", "gatan", "vägen", "väg", "gata", "vej", "veien", "vei", "gade",
+                 "laan", "straat", "plein", "kade", "gracht", "tie", "katu")
+_APART_KINDS = ("utca", "u\\.", "út", "krt\\.", "körút", "tér", "iela", "gatvė", "g\\.", "tänav",
+                "sokak", "sk\\.", "cad\\.")
 _NAMED_STREET = re.compile(
-    r"(?:[^\W\d_][\w'-]*\s)?(?:[^\W\d_][\w'-]*(?:str\.?|straße|strasse|weg|gasse|platz|"
-    r"allee|ring|damm|ufer|gatan|vägen|väg|gata|vej|veien|vei|gade|laan|straat|plein|kade|"
-    r"gracht|tie|katu)|[^\W\d_][\w'-]*\s(?:utca|u\.|út|krt\.|körút|tér|iela|gatvė|g\.|"
-    r"tänav|sokak|sk\.|cad\.|straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer|gatan|"
-    r"vägen|vej|gade|straat|laan|plein|kade|katu))\s\d{1,5}(?:\s?[a-zA-Z]|(?:[-/]\w{1,4}){1,2}|\.)?",
+    r"(?:[^\W\d_][\w'-]*\s)?(?:[^\W\d_][\w'-]*(?:" + "|".join(_JOINED_KINDS) + r")|"
+    r"[^\W\d_][\w'-]*\s(?:" + "|".join(_APART_KINDS + _JOINED_KINDS) + r"))"
+    r"\s\d{1,5}(?:\s?[a-zA-Z]|(?:[-/]\w{1,4}){1,2}|\.)?",
     re.IGNORECASE)
 
 

@@ -89,7 +89,7 @@ _INSTRUCTION = re.compile(
     r"open|close|return|contact|call|visit|scan|apply|properly|rx only|only|nur|bitte|"
     r"vor|nicht|ne pas|conserver|tenere|mantener|bewaren|förvara)\b", re.IGNORECASE)
 # "MUELLER, ANNA K", "HALL, M", "KOWALCZYK Zofia" (the surname in capitals first).
-_PERSON = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)"
+_SURNAME_FIRST = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)"
                      r"(?:\s+[A-Z]\.?|\s+[A-ZÀ-Ý][a-zß-ÿ'-]+){0,2}$|"
                      r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
                      r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
@@ -397,7 +397,7 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
-        elif (record or pharmacy and "," in text) and _PERSON.fullmatch(text) \
+        elif (record or pharmacy and "," in text) and _SURNAME_FIRST.fullmatch(text) \
                 and not _OWNER.search(text) \
                 and not COMPANY.search(text) \
                 and not re.search(r"\b(?:service|centre|center)\b", text, re.I):

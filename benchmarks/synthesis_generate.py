@@ -302,7 +302,14 @@ _FAKERS: dict[str, Faker] = {}
 
 def _faker(locale: str) -> Faker:
     if locale not in _FAKERS:
-        _FAKERS[locale] = Faker(locale)
+        fake = Faker(locale)
+        for provider in fake.providers:
+            # Faker builds some lists from a set (it_IT's towns), in an order that changes
+            # with each process's hash seed; sorted, one seed makes one label everywhere
+            cities = getattr(provider, "cities", None)
+            if isinstance(cities, list):
+                provider.cities = sorted(cities)
+        _FAKERS[locale] = fake
     return _FAKERS[locale]
 
 

@@ -10,8 +10,10 @@ import contextlib
 import hashlib
 import io
 import json
+import os
 import random
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -114,6 +116,20 @@ def test_generated_labels_come_back_without_merged_fields() -> None:
         assert not score.error, (label.name, score.error)
         assert score.merges == 0, label.name
         assert score.truth == len(label.truth) > 0
+
+
+def test_a_seed_makes_the_same_label_in_every_process() -> None:
+    # Faker builds some of its lists from a set, so their order follows the process's hash
+    # seed; the generated set must not change with it, or two runs cannot be compared.
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); import synthesis_generate as g\n"
+              "for seed in range(40):\n"
+              "    fake = g._faker(g.LOCALES[seed % len(g.LOCALES)]); fake.seed_instance(seed)\n"
+              "    print(fake.city(), fake.street_address(), fake.name())")
+    runs = {subprocess.run([sys.executable, "-c", script, str(BENCHMARKS)], check=True,
+                           capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2")}
+    assert len(runs) == 1
 
 
 @needs_corpus

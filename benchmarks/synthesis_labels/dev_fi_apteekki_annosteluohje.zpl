@@ -1,0 +1,28 @@
+^XA
+^CI28
+^PW812
+^LL406
+^LH0,0
+^CF0,22
+^FO20,16^A0N,28,26^FDKallion apteekki^FS
+^FO20,46^FDHelsinginkatu 21, 00510 Helsinki · puh. 09 7534 220^FS
+^FO560,16^A0N,22,20^FDToimitettu^FS
+^FO680,16^A0N,22,20^FD25.11.2026^FS
+^FO560,42^A0N,22,20^FDReseptitunnus^FS
+^FO560,66^A0N,22,20^FD1KX7 4HRQ 9W2M^FS
+^FO16,92^GB780,0,2^FS
+^FO20,104^A0N,36,34^FDLeppänen Aino Maria^FS
+^FO560,110^A0N,24,22^FDs. 14.03.1952^FS
+^FO20,150^A0N,30,28^FDMetoprolol Sandoz 47,5 mg depottabletti^FS
+^FO20,186^FD100 fol  ·  Vnr 457512^FS
+^FO16,218^GB780,96,96^FS
+^FO30,226^FB750,3,4,L,0^A0N,28,26^FR^FD1 tabletti aamulla ja 1/2 tablettia illalla kohonneeseen verenpaineeseen. Niele kokonaisena, ei saa puolittaa.^FS
+^FO20,326^A0N,22,20^FDLääkäri:^FS
+^FO110,326^A0N,22,20^FDLL Mikko Saarinen^FS
+^FO20,354^A0N,22,20^FDToimittaja:^FS
+^FO130,354^A0N,22,20^FDPR / HV^FS
+^FO440,326^A0N,22,20^FDKela-korvaus 40 %^FS
+^FO440,354^A0N,22,20^FDHinta^FS
+^FO520,350^A0N,30,28^FD9,84 €^FS
+^FO660,318^BQN,2,3^FDQA,1KX74HRQ9W2M^FS
+^XZ

@@ -213,6 +213,9 @@ def _text(d: Decision) -> None:
             # "PICK TKT 7720418  WAVE 1125-2", "PRO# 0421-8870311   BOL 7718240": the
             # first caption of a line of several names it
             named = (shapes.named_by_value(guess, text[lead.end():])[0], 0.4)
+        elif lead and recognise.tracking(shapes.compact(text[lead.end():])) is not None:
+            named = ("tracking_number", 0.5)  # "USPS # 9261 2903 3847 5512 0046 18": a
+            # carrier's number by its format, whatever the caption
         if (named is None or name[1] < 0.6 and _dated_word(text)) and _day_in_line(text):
             # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name (a
             # word of no known meaning before it is no name: "geldig t/m 06-12-2026")

@@ -387,8 +387,9 @@ def tracking(code: str) -> Recognised | None:
         return "tracking_number", 0.95
     if re.fullmatch(r"1Z[0-9A-Z]{16}", code) or re.fullmatch(r"[A-Z]{2}\d{9}[A-Z]{2}", code):
         return "tracking_number", 0.8
-    if re.fullmatch(r"9[1-5]\d{20}|9[1-5]\d{24}", code) and gs1_valid(code):
-        return "tracking_number", 0.95  # USPS IMpb
+    if re.fullmatch(r"9[1-5]\d{20}|9[1-5]\d{24}", code):
+        # USPS IMpb; its shape alone is rarer than a check digit that fails to hold
+        return "tracking_number", 0.95 if gs1_valid(code) else 0.75
     if fedex_valid(code) or re.fullmatch(r"96\d{20}|96\d{32}|\d{15}", code) and gs1_valid(code):
         return "tracking_number", 0.85
     if re.fullmatch(r"J?JD\d{10,}", code):

@@ -289,6 +289,9 @@ def caption_name(caption: str) -> tuple[str, float]:
               if w not in ("data", "by") and not (w is words[0] and len(words) >= 2
                                       and w in ("so", "masa"))]
     unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
+    measures = {_UNIT_CAPTIONS.get(half.strip().lower()) for half in halves}
+    if len(halves) == 2 and len(measures) == 1 and None not in measures:
+        unit = measures.pop()  # "kW / HP": one measure in two units
     if unit is not None and not (caption.strip().endswith(":") and key.upper() in COLON_ROLES):
         return unit, 0.6  # "kW" over "7,5" on a rating plate: the power
     names = _names()

@@ -2536,7 +2536,9 @@ NATIVE_CAPTIONS = {
 DATE_EVENTS = {
     **dict.fromkeys(["deliver", "entreg", "livr", "consegn", "zustell", "lieferdat",
                      "liefertermin", "lieferung", "bezorg", "levering", "leverans", "leverdat",
-                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
+                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín",
+                     "dostav", "dostaw", "dostarcz", "доставк", "teslim", "kézbesít",
+                     "kezbesit", "pristat", "piegād", "piegad", "παράδοσ"],
                     "delivery_date"),
     # (goods sent back by a date are due then: "Rücklieferung", "Retour")
     **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
@@ -2558,7 +2560,7 @@ DATE_EVENTS = {
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
                      "sendt", "lähet"], "ship_date"),
     **dict.fromkeys(["pack", "verpack", "emball", "confez", "envasad", "embalad", "verpakt",
-                     "pakowan"], "pack_date"),
+                     "pakowan", "pakk", "pakat"], "pack_date"),
     **dict.fromkeys(["manuf", "mfg", "mfd", "produc", "produz", "produkt", "herg", "fabric",
                      "gefertigt", "vyrob", "wyprod", "tillverk", "valmist", "gyárt"],
                     "manufacture_date"),

@@ -1,0 +1,39 @@
+"""Values named by their own format or by a caption's words in more languages, whatever
+layout they come in (from the probe labels of round fifteen, written to be studied)."""
+
+from __future__ import annotations
+
+import pytest
+
+from labelrender.synth import shapes
+from labelrender.synth.engine import SynthesisRequest, make_engine
+
+ENGINE = make_engine("heuristic")
+
+
+def names(zpl: str) -> dict[str, str]:
+    """Each placeholder's sample value, by name."""
+    return dict(ENGINE.synthesize(SynthesisRequest(zpl)).draft.values)
+
+
+def test_a_carriers_number_after_an_unknown_caption_is_the_tracking_number() -> None:
+    # An IMpb whose check digit was not kept (as a hand-made label prints it) still reads
+    # by its format: 92, then 20 digits.
+    values = names("^XA^FO24,1104^A0N,26,24^FDUSPS # 9261 2903 3847 5512 0046 18^FS"
+                   "^FO24,1134^A0N,26,24^FDREF 1: ORD 7730218^FS^XZ")
+    assert values.get("tracking_number") == "USPS # 9261 2903 3847 5512 0046 18"
+
+
+@pytest.mark.parametrize("caption", ["kW / HP", "KW/HP", "kW / hp"])
+def test_one_measure_in_two_units_is_that_measure(caption: str) -> None:
+    # A rating plate's "kW / HP" over "7.5 / 10": the power, never a phone.
+    assert shapes.caption_name(caption) == ("power", 0.6)
+
+
+@pytest.mark.parametrize("caption, name", [
+    ("Predvidena dostava", "delivery_date"), ("Data dostawy", "delivery_date"),
+    ("Teslim tarihi", "delivery_date"), ("Pakket", "pack_date"),
+    ("Pakkauspäivä", "pack_date")])
+def test_words_of_delivery_and_packing_in_more_languages_name_their_date(
+        caption: str, name: str) -> None:
+    assert shapes.event_date(caption) == name

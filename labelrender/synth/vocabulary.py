@@ -2583,6 +2583,9 @@ DATE_ABBREVIATIONS = {
     **dict.fromkeys(["emb", "pkd", "verp"], "pack_date"),
     **dict.fromkeys(["gedr", "impr", "edité", "gedrukt"], "print_date"),
     **dict.fromkeys(["f", "geb", "nac", "ur"], "date_of_birth"),
+    # ("Val.: 24/01/2027": validade, validez, a date's own word; an amount's is "Value")
+    **dict.fromkeys(["val"], "expiry_date"),
+    **dict.fromkeys(["manip", "fab"], "manufacture_date"),
 }
 
 # Country names as address blocks print them, in English and their own language,

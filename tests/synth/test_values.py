@@ -37,3 +37,25 @@ def test_one_measure_in_two_units_is_that_measure(caption: str) -> None:
 def test_words_of_delivery_and_packing_in_more_languages_name_their_date(
         caption: str, name: str) -> None:
     assert shapes.event_date(caption) == name
+
+
+@pytest.mark.parametrize("caption, name", [
+    ("Eff", "efficiency"), ("FRAME", "frame_size"), ("Conn", "connection"),
+    ("Encl", "enclosure"), ("Amb", "ambient_temperature"), ("S.F.", "service_factor"),
+    ("Bearings", "bearings")])
+def test_a_motors_plate_names_its_abbreviated_ratings(caption: str, name: str) -> None:
+    assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize("line, name", [
+    ("Val.: 24/01/2027", "expiry_date"), ("Manip.: 24/11/2026", "manufacture_date"),
+    ("Fab.: 03/2026", "manufacture_date")])
+def test_an_abbreviated_caption_before_a_date_says_which_date(line: str, name: str) -> None:
+    # Validade, manipulação, fabricação: the words of Portuguese and Spanish labels
+    values = names(f"^XA^CI28^FO20,20^A0N,26,24^FD{line}^FS^XZ")
+    assert values.get(name) == line.split(": ", 1)[1]
+
+
+@pytest.mark.parametrize("caption", ["Cód. postal", "Cod. postal"])
+def test_a_postcodes_abbreviated_caption_is_no_cash_on_delivery(caption: str) -> None:
+    assert shapes.caption_name(caption)[0] == "postal_code"

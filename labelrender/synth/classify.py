@@ -824,7 +824,9 @@ def _times_of_dates(decisions: list[Decision]) -> None:
 
 
 # A day of the last century, its year in full: "14.03.1952", "1952-03-14", "03/14/1952".
-_LAST_CENTURY = re.compile(r"(?:\d{1,2}[./-]\d{1,2}[./-]19\d{2}|19\d{2}[./-]\d{1,2}[./-]\d{1,2})")
+# (after the person's sex, as a patient's band prints it: "F  12/07/1961")
+_LAST_CENTURY = re.compile(r"(?:[MFWHK]\s+)?"
+                           r"(?:\d{1,2}[./-]\d{1,2}[./-]19\d{2}|19\d{2}[./-]\d{1,2}[./-]\d{1,2})")
 
 
 def _birth_dates(decisions: list[Decision]) -> None:

@@ -59,3 +59,10 @@ def test_an_abbreviated_caption_before_a_date_says_which_date(line: str, name: s
 @pytest.mark.parametrize("caption", ["Cód. postal", "Cod. postal"])
 def test_a_postcodes_abbreviated_caption_is_no_cash_on_delivery(caption: str) -> None:
     assert shapes.caption_name(caption)[0] == "postal_code"
+
+
+@pytest.mark.parametrize("line", ["F  12/07/1961", "K 1961-07-12"])
+def test_a_date_of_the_last_century_after_the_sex_is_a_birth_date(line: str) -> None:
+    # A blood tube's second line: the patient's sex and date of birth
+    values = names(f"^XA^FO8,6^A0N,30,28^FDIPP 000418273^FS^FO186,36^A0N,24,22^FD{line}^FS^XZ")
+    assert values.get("date_of_birth", "").endswith(line.split()[-1])

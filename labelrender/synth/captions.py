@@ -159,7 +159,7 @@ def continued_lines(decisions: list[Decision]) -> None:
     same free text."""
     for first in decisions:
         if not first.variable or first.name not in _WORDS_BELOW or first.source.is_barcode \
-                or first.name_certainty < 0.7 or first.prefix_len:
+                or first.name_certainty < 0.5 or first.prefix_len:
             continue  # the value of a caption of its own ("DESC: ..." in one field, or a
             # line guessed as a description, starts nothing)
         line = first
@@ -176,6 +176,11 @@ def continued_lines(decisions: list[Decision]) -> None:
             text = line.text.strip()
             if len(text.split()) > 8 or shapes.reads_as_caption(text):
                 break
+            if first.name_certainty < 0.7 and (not shapes.has_digits(text, 1)
+                                               or text.endswith(".") or ":" in text):
+                break  # a line only guessed to be the goods' name goes on in a line
+                # with its size or model ("1/2 in. Drill/Driver Kit DCD791D2"), not in
+                # a sentence or a caption
             _variable(line, f"next line of {first.name}", 0.6, leading_spaces(line),
                       (first.name, min(0.6, first.name_certainty)))
 

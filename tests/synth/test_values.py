@@ -66,3 +66,15 @@ def test_a_date_of_the_last_century_after_the_sex_is_a_birth_date(line: str) -> 
     # A blood tube's second line: the patient's sex and date of birth
     values = names(f"^XA^FO8,6^A0N,30,28^FDIPP 000418273^FS^FO186,36^A0N,24,22^FD{line}^FS^XZ")
     assert values.get("date_of_birth", "").endswith(line.split()[-1])
+
+
+def test_a_guessed_goods_name_goes_on_in_the_line_with_its_model() -> None:
+    # A shelf tag: the product's name in two lines of one print, the second with its
+    # size and model; a sentence under it ("Keep dry.") would be the shop's own words.
+    values = names(
+        "^XA^PW609^LL305^FO12,10^A0N,30,28^FDMILLER'S ACE HARDWARE^FS"
+        "^FO12,56^A0N,26,22^FDDeWalt 20V MAX XR Brushless^FS"
+        "^FO12,86^A0N,26,22^FD1/2 in. Drill/Driver Kit DCD791D2^FS"
+        "^FO12,122^A0N,20,20^FDSKU^FS^FO56,122^A0N,20,20^FD2467391^FS"
+        "^FO384,240^A0N,24,24^FDReg. $199.00^FS^XZ")
+    assert values.get("description_2") == "1/2 in. Drill/Driver Kit DCD791D2"

@@ -721,7 +721,8 @@ def _goods_and_size(text: str) -> bool:
     found = recognise.text_value(match.group(2))
     pack = re.fullmatch(r"\d{1,3}\s?[x×]\s?\d+(?:[.,]\d+)?\s?(?:g|kg|ml|cl|l|oz|lb)\.?",
                         match.group(2), re.IGNORECASE) is not None  # "12 x 400 g"
-    return (pack or found is not None and found[0] in ("weight", "quantity")) \
+    strength = re.fullmatch(r"\d{1,2}(?:[.,]\d+)?\s?%", match.group(2)) is not None
+    return (pack or strength or found is not None and found[0] in ("weight", "quantity")) \
         and len(_PROSE.findall(match.group(1))) >= (1 if pack else 2)
 
 

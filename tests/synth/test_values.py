@@ -3,12 +3,15 @@ layout they come in (from the probe labels of round fifteen, written to be studi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from labelrender.synth import shapes
 from labelrender.synth.engine import SynthesisRequest, make_engine
 
 ENGINE = make_engine("heuristic")
+LABELS = Path(__file__).resolve().parents[2] / "benchmarks" / "synthesis_labels"
 
 
 def names(zpl: str) -> dict[str, str]:
@@ -78,3 +81,9 @@ def test_a_guessed_goods_name_goes_on_in_the_line_with_its_model() -> None:
         "^FO12,122^A0N,20,20^FDSKU^FS^FO56,122^A0N,20,20^FD2467391^FS"
         "^FO384,240^A0N,24,24^FDReg. $199.00^FS^XZ")
     assert values.get("description_2") == "1/2 in. Drill/Driver Kit DCD791D2"
+
+
+def test_goods_named_with_their_strength_are_the_description() -> None:
+    # A chemical's bottle: what it is and how strong, under the lab's own heading
+    zpl = (LABELS / "dev_gb_lab_chemical_bottle_coshh.zpl").read_text(encoding="utf-8")
+    assert names(zpl).get("description") == "Hydrochloric acid 37%"

@@ -649,6 +649,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _times_of_dates(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
+    _volumes_of_goods(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     pickup_point_address(decisions)  # again: points the grids of captions named
@@ -828,6 +829,18 @@ def _times_of_dates(decisions: list[Decision]) -> None:
 # (after the person's sex, as a patient's band prints it: "F  12/07/1961")
 _LAST_CENTURY = re.compile(r"(?:[MFWHK]\s+)?"
                            r"(?:\d{1,2}[./-]\d{1,2}[./-]19\d{2}|19\d{2}[./-]\d{1,2}[./-]\d{1,2})")
+
+
+def _volumes_of_goods(decisions: list[Decision]) -> None:
+    """What a jar or a bottle holds ("용량" over "50 mL", "Capacité 75 cl") is its
+    volume; a battery's capacity is in ampere-hours."""
+    for d in decisions:
+        if d.variable and d.name == "capacity" and _VOLUME.fullmatch((d.value or "").strip()):
+            d.name = "volume"
+
+
+_VOLUME = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?",
+                     re.IGNORECASE)
 
 
 def _birth_dates(decisions: list[Decision]) -> None:

@@ -87,3 +87,17 @@ def test_goods_named_with_their_strength_are_the_description() -> None:
     # A chemical's bottle: what it is and how strong, under the lab's own heading
     zpl = (LABELS / "dev_gb_lab_chemical_bottle_coshh.zpl").read_text(encoding="utf-8")
     assert names(zpl).get("description") == "Hydrochloric acid 37%"
+
+
+def test_a_korean_cosmetics_box_names_its_batch_destination_and_volume() -> None:
+    # 제조번호 (the maker's batch, printed on every Korean cosmetics box), 출고처 (where
+    # the box is sent), 용량 over millilitres: the volume, not a battery's capacity
+    values = names(
+        "^XA^CI28^PW812^LL609^FO32,186^A0N,22,20^FD품번^FS^FO150,182^A0N,28,26^FDSD-HC-050^FS"
+        "^FO430,186^A0N,22,20^FD용량^FS^FO520,182^A0N,28,26^FD50 mL^FS"
+        "^FO32,276^A0N,22,20^FD제조번호^FS^FO150,272^A0N,28,26^FDB6K2507^FS"
+        "^FO430,276^A0N,22,20^FD제조일자^FS^FO540,272^A0N,28,26^FD2026.11.18^FS"
+        "^FO660,364^A0B,20,18^FD출고처: 올리브영 남부물류센터^FS^XZ")
+    assert values.get("lot_number") == "B6K2507"
+    assert values.get("volume") == "50 mL"
+    assert values.get("destination") == "올리브영 남부물류센터"

@@ -2536,8 +2536,10 @@ NATIVE_CAPTIONS = {
 DATE_EVENTS = {
     **dict.fromkeys(["deliver", "entreg", "livr", "consegn", "zustell", "lieferdat",
                      "liefertermin", "lieferung", "bezorg", "levering", "leverans", "leverdat",
-                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín"],
-                    "delivery_date"),
+                     "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín",
+                     "prêt", "pret", "ready"],
+                    "delivery_date"),  # (a repair or cleaning ready on a day is handed back
+    # then: "Prêt le 18.12.2026", "PRET VEN 27/11")
     # (goods sent back by a date are due then: "Rücklieferung", "Retour")
     **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
                      "splatn", "rückliefer", "ruckliefer", "retour"], "due_date"),

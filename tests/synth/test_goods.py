@@ -831,3 +831,22 @@ def test_a_number_a_gs1_barcode_counts_as_trade_items_is_the_quantity(
                           "^FO420,370^A0N,50,50^FD48^FS"
                           f"^FO60,590^BY3^BCN,120,N^FD{barcode}^FS^XZ")
     assert values.get("quantity") == "48"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Store sealed, cool and dry. Best before: 23 May 2027", "expiry_date"),
+    ("Keep frozen; packed on: 02/03/2026", "pack_date"),
+    ("Sold frozen, best before: 02/03/2027", "expiry_date"),
+    ("PRET VEN 27/11", "delivery_date"), ("DEP 24/11", "date")])
+def test_a_caption_inside_a_line_says_which_date_and_no_price_is_a_day(line: str,
+                                                                       name: str) -> None:
+    # the caption right before the date names it, however the line starts; a word read
+    # as a price or a sort code before a day means something else ("prêt": ready)
+    assert one_line(line).name == name
+
+
+def test_a_repair_ready_on_a_day_is_handed_back_then() -> None:
+    values = draft_values(
+        "^XA^FO24,472^A0N,22,22^FDDéposé le 23.11.2026^FS"
+        "^FO24,498^A0N,22,22^FDPrêt le 18.12.2026^FS^XZ")
+    assert values == {"date": "23.11.2026", "delivery_date": "18.12.2026"}

@@ -339,7 +339,7 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
 # (roasted, bottled) or are due (a receipt's or a collection's date is often just "date"
 # to an integrator).
 _DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "roast_date", "bottling_date",
-                             "delivery_date", "due_date"})
+                             "delivery_date", "due_date", "sell_by_date", "pack_date"})
 
 
 def _described(text: str) -> bool:

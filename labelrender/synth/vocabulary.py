@@ -2548,17 +2548,18 @@ DATE_EVENTS = {
     **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",
                      "tostat"], "roast_date"),
     **dict.fromkeys(["bottl", "abgefüllt", "abgefullt", "embotell", "imbottigl",
-                     "mis en bouteille", "engarraf"], "bottling_date"),
+                     "bouteille", "engarraf"], "bottling_date"),  # ("Mise en bouteille")
     **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
-    **dict.fromkeys(["ingevroren", "eingefroren", "congelé", "congele", "congelado",
-                     "congelato", "frozen", "fryst"], "manufacture_date"),
+    **dict.fromkeys(["ingevroren", "eingefroren", "congel", "frozen", "fryst"],
+                    "manufacture_date"),  # ("Congelación", "congelé": made then)
     **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "impres", "édit", "stampat",
                      "vytišt", "vytist", "wydruk", "tulost", "utskr", "afgedrukt", "geprint",
                      "issued", "émis", "emitid", "emess", "ausgestellt", "stand"],
                     "print_date"),  # ("Stand 24.11.2026": the day the label says it is as of)
     **dict.fromkeys(["ship", "versand", "versend", "expédi", "expedi", "spedi", "envío",
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
-                     "sendt", "lähet"], "ship_date"),
+                     "sendt", "lähet", "depart", "départ", "abfahrt", "vertrek"],
+                    "ship_date"),  # (a trailer or a load departs with the goods)
     **dict.fromkeys(["pack", "verpack", "emball", "confez", "envasad", "embalad", "verpakt",
                      "pakowan"], "pack_date"),
     **dict.fromkeys(["manuf", "mfg", "mfd", "produc", "produz", "produkt", "herg", "fabric",

@@ -850,3 +850,14 @@ def test_a_repair_ready_on_a_day_is_handed_back_then() -> None:
         "^XA^FO24,472^A0N,22,22^FDDéposé le 23.11.2026^FS"
         "^FO24,498^A0N,22,22^FDPrêt le 18.12.2026^FS^XZ")
     assert values == {"date": "23.11.2026", "delivery_date": "18.12.2026"}
+
+
+def test_captions_of_packing_and_selling_over_dates_say_which_date() -> None:
+    # as a deli scale's label and a meat packer's: small captions over the two dates
+    values = draft_values(
+        "^XA^FO10,90^A0N,28,28^FDSliced Turkey Breast^FS"
+        "^FO10,126^A0N,16,16^FDPACKED ON^FS^FO10,144^A0N,24,24^FD11/25/26^FS"
+        "^FO180,126^A0N,16,16^FDSELL BY^FS^FO180,144^A0N,24,24^FD11/30/26^FS"
+        "^FO10,200^A0N,16,16^FDEmbalado em^FS^FO10,224^A0N,24,24^FD24.11.2026^FS^XZ")
+    assert values["sell_by_date"] == "11/30/26"
+    assert values["pack_date_2"] == "24.11.2026"

@@ -559,3 +559,16 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
     # Slovene), the units of year, month and day (Japanese, Chinese, Korean), a month/year
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Congelación", "manufacture_date"), ("Fecha de congelación", "manufacture_date"),
+    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date")])
+def test_words_of_freezing_bottling_and_departing_say_which_date(caption: str,
+                                                                 name: str) -> None:
+    assert shapes.event_date(caption) == name
+
+
+@pytest.mark.parametrize("caption", ["Filled", "Date Filled", "Fill date"])
+def test_a_filled_prescription_has_its_fill_date(caption: str) -> None:
+    assert shapes.caption_name(caption)[0] == "fill_date"

@@ -692,6 +692,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _captions_leading_values(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        goods.rack_parts(decisions)
     else:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)

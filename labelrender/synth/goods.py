@@ -363,6 +363,41 @@ def _zones(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "zone", 0.6
 
 
+# Captions of one part of a place in a rack, printed over that part alone ("AISLE" over
+# "14", "BAY" over "07", "POS" over "2"): the part, not the whole location.
+_RACK_PARTS = {**dict.fromkeys(["aisle", "gang", "pasillo", "allée", "allee", "corsia",
+                                "corredor", "alejka"], "aisle"),
+               **dict.fromkeys(["bay", "travée", "travee"], "bay"),
+               **dict.fromkeys(["level", "niveau", "ebene", "nivel", "livello", "poziom"],
+                               "level"),
+               **dict.fromkeys(["pos", "position", "posición", "posicion", "posizione"],
+                               "position")}
+# Names a part of a rack's place may have from its shape or caption alone.
+_PLACE_GUESSES = frozenset({"location", "line_number", "level", "routing_code"})
+
+
+def rack_parts(decisions: list[Decision]) -> None:
+    """Short codes under captions of two or more parts of a rack's place ("AISLE" over
+    "14", "BAY" over "07") are those parts (run once the columns' captions have named
+    their values); a "Pos." alone numbers the lines of a list."""
+    parts = [(d, part) for d in decisions if (part := _rack_part(decisions, d)) is not None]
+    if len({part for _, part in parts}) < 2:
+        return
+    for d, part in parts:
+        d.name, d.name_certainty = part, 0.6
+
+
+def _rack_part(decisions: list[Decision], d: Decision) -> str | None:
+    value = (d.value or "").strip()
+    if not d.variable or d.prefix_len or d.name not in _PLACE_GUESSES \
+            or not re.fullmatch(r"[A-Z0-9]{1,3}", value):
+        return None
+    caption = next((c for c in decisions if not c.variable and not c.source.is_barcode
+                    and abs(c.source.rx - d.source.rx) <= 24
+                    and 0 < d.source.ry - c.source.ry <= 3 * c.source.font_height), None)
+    return _RACK_PARTS.get(caption.text.strip().rstrip(":.").lower()) if caption else None
+
+
 def _led_by_abbreviation(text: str) -> str | None:
     """The name a known abbreviation in capitals gives the code after it ("NDC
     55111-0467-01", "UDI-DI 08051234567892"), if any."""

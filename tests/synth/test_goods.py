@@ -861,3 +861,16 @@ def test_captions_of_packing_and_selling_over_dates_say_which_date() -> None:
         "^FO10,200^A0N,16,16^FDEmbalado em^FS^FO10,224^A0N,24,24^FD24.11.2026^FS^XZ")
     assert values["sell_by_date"] == "11/30/26"
     assert values["pack_date_2"] == "24.11.2026"
+
+
+def test_captions_of_a_racks_parts_name_the_parts_over_them() -> None:
+    # as a pick bin's label: aisle, bay, level and position each under its caption, the
+    # whole place printed and in a barcode below
+    values = draft_values(
+        "^XA^PW812^LL406^FO16,14^A0N,20,20^FDAISLE^FS^FO150,14^A0N,20,20^FDBAY^FS"
+        "^FO284,14^A0N,20,20^FDLEVEL^FS^FO418,14^A0N,20,20^FDPOS^FS"
+        "^FO16,38^A0N,90,90^FD14^FS^FO150,38^A0N,90,90^FD07^FS^FO284,38^A0N,90,90^FDC^FS"
+        "^FO418,38^A0N,90,90^FD2^FS^FO16,150^BCN,70,N,N,N^FD14-07-C-2^FS"
+        "^FO16,238^A0N,30,30^FD14-07-C-2^FS^XZ")
+    assert (values["aisle"], values["bay"], values["level"], values["position"]) == (
+        "14", "07", "C", "2")

@@ -693,6 +693,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
         goods.rack_parts(decisions)
+        goods.zones(decisions)
     else:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)
@@ -701,6 +702,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             _uncaptioned_sort_codes(decisions)
         else:
             _prices_off_parcels(decisions)
+            goods.zones(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):

@@ -161,7 +161,7 @@ def refine(decisions: list[Decision]) -> None:
             mark_variable(d, "the goods after their caption", 0.7, split, ("description", 0.7))
     _prices(decisions)
     _identifiers(decisions)
-    _zones(decisions)
+    zones(decisions)
     _people(decisions)
     _descriptions(decisions)
     _specimens(decisions)
@@ -353,13 +353,21 @@ def _identifiers(decisions: list[Decision]) -> None:
 _ZONE_CAPTION = re.compile(r"(?:zone|zona|zóna|zon|sone|tsoon)\W*", re.IGNORECASE)
 
 
-def _zones(decisions: list[Decision]) -> None:
-    """"Zona B" on a pick label is the warehouse's zone, no carrier's sort code."""
+# The caption a value was named from, over or before it ("value of caption 'Zona'").
+_NAMED_BY = re.compile(r"(?:value (?:of|after) caption|in the column of) '(.+)'")
+
+
+def zones(decisions: list[Decision]) -> None:
+    """"Zona B" on a pick label, "Zone" over "Picking", is the warehouse's zone, no
+    carrier's sort code: only a parcel is sorted by zone."""
     for d in decisions:
         value = d.value or ""
-        if d.variable and d.name == "routing_code" and d.prefix_len and value \
-                and d.text.endswith(value) \
-                and _ZONE_CAPTION.fullmatch(d.text[:len(d.text) - len(value)].strip()):
+        if not d.variable or d.name != "routing_code" or not value:
+            continue
+        named_by = _NAMED_BY.match(d.reason)
+        caption = d.text[:len(d.text) - len(value)] if d.prefix_len \
+            and d.text.endswith(value) else named_by.group(1) if named_by else ""
+        if any(_ZONE_CAPTION.fullmatch(half.strip()) for half in caption.split("/")):
             d.name, d.name_certainty = "zone", 0.6
 
 

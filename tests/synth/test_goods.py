@@ -874,3 +874,12 @@ def test_captions_of_a_racks_parts_name_the_parts_over_them() -> None:
         "^FO16,238^A0N,30,30^FD14-07-C-2^FS^XZ")
     assert (values["aisle"], values["bay"], values["level"], values["position"]) == (
         "14", "07", "C", "2")
+
+
+@pytest.mark.parametrize("caption", ["Zone", "Almacén / Zona"])
+def test_a_zone_over_its_value_off_a_parcel_is_the_warehouses_zone(caption: str) -> None:
+    # as a shelf's stock label: a zone of the store under its caption, no carrier's sort
+    values = draft_values(
+        f"^XA^PW812^LL406^FO24,130^A0N,20,20^FDUbicación^FS^FO24,152^A0N,40,40^FDP3-A-12-03-B^FS"
+        f"^FO450,130^A0N,20,20^FD{caption}^FS^FO450,152^A0N,40,40^FDZAR1 Picking^FS^XZ")
+    assert values.get("zone") == "ZAR1 Picking"

@@ -424,8 +424,10 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.6 and _sort_code_of_a_parcel(decisions, target) \
-                or name[1] < 0.85 and target.name == "description":
-            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
+                or name[1] < 0.85 and target.name == "description" \
+                or shapes.is_date_name(name[0]) and not _holds_date(target.text):
+            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT"); a code
+            # in the row of "Utgår:" is no day
         name = _for_words(name, target.text)
         if not target.variable:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
@@ -435,6 +437,11 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+
+
+def _holds_date(text: str) -> bool:
+    return shapes.DATE.search(text) is not None \
+        or (recognise.text_value(text) or ("", 0.0))[0] == "date"
 
 
 def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:

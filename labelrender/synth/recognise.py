@@ -84,12 +84,13 @@ _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _DATE = re.compile(rf"^{_DAY}[./-]{_DAY}[./-]\d{{2,4}}$|^\d{{4}}[./-]\d{{2}}[./-]\d{{2}}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
 # Dates as other countries write them: Hungarian "2026. 11. 26." and "2026.11.25. 14:37",
-# a full stop after the year in Croatian, Serbian and Slovene ("26.11.2026."), and the
+# a full stop after the year in Croatian, Serbian and Slovene ("26.11.2026."), a space
+# after each full stop in Czech and Slovak ("26. 11. 2026"), and the
 # units of the year, month and day in Japanese, Chinese and Korean ("2026年11月25日",
 # "令和8年11月", "2026년 11월 25일": the units alone say it is a day or a month).
 _DATE_OF_COUNTRY = re.compile(
     rf"^(?:(?:19|20)\d{{2}}\.\s?(?:0?[1-9]|1[0-2])\.\s?{_DAY}\.?|{_DAY}\.\s?(?:0?[1-9]|1[0-2])"
-    rf"\.\s?(?:19|20)\d{{2}}\.|(?:令和|平成|民國|民国)?\d{{1,4}}\s?[年년]\s?\d{{1,2}}\s?[月월]"
+    rf"\.\s?(?:19|20)\d{{2}}\.?|(?:令和|平成|民國|民国)?\d{{1,4}}\s?[年년]\s?\d{{1,2}}\s?[月월]"
     rf"(?:\s?\d{{1,2}}\s?[日일])?)(?:,?\s+\d{{1,2}}[:.]\d{{2}}(?::\d{{2}})?)?$")
 # Month names and abbreviations in the carriers' languages (English, German, French,
 # Spanish, Italian, Dutch, Nordic, Polish), for dates such as "Mar 11, 2024",

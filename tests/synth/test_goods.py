@@ -883,3 +883,13 @@ def test_a_zone_over_its_value_off_a_parcel_is_the_warehouses_zone(caption: str)
         f"^XA^PW812^LL406^FO24,130^A0N,20,20^FDUbicación^FS^FO24,152^A0N,40,40^FDP3-A-12-03-B^FS"
         f"^FO450,130^A0N,20,20^FD{caption}^FS^FO450,152^A0N,40,40^FDZAR1 Picking^FS^XZ")
     assert values.get("zone") == "ZAR1 Picking"
+
+
+def test_a_code_in_the_row_of_a_date_caption_is_no_date() -> None:
+    # as a prepared reagent's bottle: "Utgår:" (expires) and its day, the bottle's
+    # code further along the row
+    values = draft_values(
+        "^XA^PW812^LL406^FO16,50^A0N,30,30^FDSaltsyra, HCl^FS^FO16,198^A0N,20,20^FDUtgår:^FS"
+        "^FO140,194^A0N,26,26^FD2027-05-23^FS^FO384,196^A0N,24,24^FDRG-26-0583^FS^XZ")
+    assert values["expiry_date"] == "2027-05-23"
+    assert "expiry_date_2" not in values

@@ -552,7 +552,7 @@ def test_an_airlines_issue_stamp_is_the_print_date(text: str) -> None:
     ("2026. 11. 26.", "date"), ("2026.11.24.", "date"), ("2026.11.25. 14:37", "date"),
     ("26.11.2026.", "date"), ("2026年11月25日", "date"), ("2026년 11월 25일", "date"),
     ("令和8年11月25日", "date"), ("2026年11月", "date"),
-    ("03/2028", "date"), ("11.2026", "date"),
+    ("26. 11. 2026", "date"), ("03/2028", "date"), ("11.2026", "date"),
     ("2026.13.01.", None), ("12.34.56.", None), ("13/2028", None)])
 def test_dates_as_other_countries_write_them(text: str, name: str | None) -> None:
     # Hungarian year first with full stops, a full stop after the year (Croatian, Serbian,

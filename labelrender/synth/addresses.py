@@ -681,10 +681,16 @@ def _block_top(decisions: list[Decision], caption: Decision, first: Decision,
     return top
 
 
+# What a line's shape says of goods or of a day, never of an address.
+_GOODS_KINDS = frozenset({"value", "price", "unit_price", "location", "quantity", "weight",
+                          "volume", "date"})
+
+
 def _goods_line(text: str) -> bool:
-    """A price, a place on a shelf, or a code after its word: no line of an address."""
+    """A price, a place on a shelf, a measure, a date, or a code after its word: no
+    line of an address ("1000 mL" is no postcode and its town, "24-FEB-2027" no street)."""
     found = recognise.text_value(text)
-    return found is not None and found[0] in ("value", "price", "unit_price", "location") \
+    return found is not None and found[0] in _GOODS_KINDS \
         or re.match(r"(?:code|item|art|article|sku|plu)\b\.?\s*\d", text.strip(),
                     re.IGNORECASE) is not None
 

@@ -344,7 +344,7 @@ def _words_before_colon(decisions: list[Decision], colon: Decision) -> Decision 
 # (roasted, bottled) or are due (a receipt's or a collection's date is often just "date"
 # to an integrator).
 _DATES_OF_GOODS = frozenset({"expiry_date", "manufacture_date", "roast_date", "bottling_date",
-                             "delivery_date", "due_date"})
+                             "delivery_date", "due_date", "sell_by_date", "pack_date"})
 
 
 def _described(text: str) -> bool:
@@ -418,19 +418,21 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
         captions = [d for d in decisions if not d.variable and not d.source.is_barcode
                     and d.text and (above(d.source, t) or beside(d.source, t))
                     and d.source.font_height < min(t.font_height, _CAPTION_PRINT)
-                    and len(d.text.split()) <= 3 and shapes.words_only(d.text)
+                    and _few_words(_FIELD_NUMBER.sub("", d.text), target)
                     and not _HEADINGS.match(d.text) and shapes.address_role(d.text) is None]
         if not captions:
             continue
         caption = max(captions, key=lambda d: (d.source.ry, d.source.rx))
-        name = shapes.caption_name(caption.text.strip().rstrip(":"))
+        name = shapes.caption_name(_FIELD_NUMBER.sub("", caption.text).strip().rstrip(":"))
         if of_goods and shapes.is_product_caption(caption.text.strip().rstrip(":")):
             name = ("description", 0.7)  # "Produkt / Product" over the goods' name
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.6 and _sort_code_of_a_parcel(decisions, target) \
-                or name[1] < 0.85 and target.name == "description":
-            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT")
+                or name[1] < 0.85 and target.name == "description" \
+                or shapes.is_date_name(name[0]) and not _holds_date(target.text):
+            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT"); a code
+            # in the row of "Utgår:" is no day
         name = _for_words(name, target.text)
         if not target.variable:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
@@ -440,6 +442,24 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+
+
+def _holds_date(text: str) -> bool:
+    return shapes.DATE.search(text) is not None \
+        or (recognise.text_value(text) or ("", 0.0))[0] == "date"
+
+
+# The number a form gives its field, before the caption: "(6) Anzahl Packstücke" (VDA 4902).
+_FIELD_NUMBER = re.compile(r"^\s*\(\d{1,2}\)\s*")
+
+
+def _few_words(text: str, target: Decision) -> bool:
+    """Words few enough for a caption: three, or four of the vocabulary over a code
+    printed large ("TOTAL NO. OF PIECES" over "12")."""
+    words = len(text.split())
+    return shapes.words_only(text) and (words <= 3 or words == 4 and target.reason
+                                        == "short code in a large font"
+                                        and shapes.caption_name(text)[1] >= 0.6)
 
 
 def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:

@@ -158,12 +158,18 @@ def _text(d: Decision) -> None:
         first = recognise.text_value(words[0].rstrip(",")) if words else None
         dated = found is not None and found[0] == "date" or found is None \
             and first is not None and first[0] == "date"  # "25/11/26 AM", "11/26 0700-1100"
-        event = shapes.event_date(caption) if dated else None
+        clause = _last_clause(caption)  # ("Sold frozen, best before:": the words of
+        # the sentence before the caption name no date)
+        if dated and clause != caption.strip():
+            name = _sure_date_caption(clause) or name
+        event = shapes.event_date(clause) if dated else None
         if dated and shapes.is_date_name(name[0]) and (name[1] >= 0.85 or event is None):
             pass  # "Fällig am: 30.11." says which date (an event word says it better than
             # a guess from the glossary: "Ship by" is the ship date)
         elif event is not None:
             name = (event, 0.8)  # "Entrega estimada: 27/11"
+        elif dated and name[0] in _NEVER_DATES:
+            name = ("date", 0.6)  # "DEP 24/11": no sort code nor price is a day
         elif dated and found is None and name[1] < 0.6:
             name = ("date", 0.6)  # "Preparado: 24/11/2026 21:47": a caption not of the
             # vocabulary names no field; the date it holds does
@@ -201,6 +207,9 @@ def _text(d: Decision) -> None:
         # an unknown word names it for review ("Ticket 0187": ticket)
         named = (name[0], 0.65) if name[1] >= 0.85 else \
             (name[0], 0.3) if name[0] not in ("text", "field") and len(head) >= 3 else None
+        if name[0] in _NEVER_DATES and _is_date(text[len(head):]):
+            named = None  # ("PRET VEN 27/11", "DEP 24/11": no price or sort code is a day;
+            # the word means another thing: ready, deposited)
         rest = recognise.text_value(text[len(head):].strip()) \
             if head and name[1] < 0.85 else None
         if rest is not None and rest[0] in _KINDS_OVER_WORDS:
@@ -219,17 +228,45 @@ def _text(d: Decision) -> None:
         if (named is None or name[1] < 0.6 and _dated_word(text)) and _day_in_line(text):
             # "24.11.2026  K. Brandt", "MD 11/25": a day's date with a word or a name (a
             # word of no known meaning before it is no name: "geldig t/m 06-12-2026")
-            named = (shapes.event_date(text) or "date", 0.3)
+            named = (_caption_before_date(text) or shapes.event_date(text) or "date", 0.3)
         if named is not None and named[0] == "phone" \
                 and shapes.has_letters(text.split(maxsplit=1)[-1]):
             named = None  # "Tel Aviv-Yafo 6688112": a town, and no phone has words
         _variable(d, "contains a number", 0.6, indent, named or ("text", 0.3))
     elif shapes.DATE.search(text) and len(text.split()) <= 12 and "(" not in text:
         # a day's date in a line of words: when it was printed, packed or built
-        event = shapes.event_date(text)
+        event = _caption_before_date(text) or shapes.event_date(text)
         _variable(d, "a line with a day's date", 0.6, indent, (event or "date", 0.5))
     elif shapes.data_digits(text, 4):
         d.reason, d.certainty = "words with a number: form or legal text", 0.55
+
+
+# Names of what is never a day: amounts of money, a sort code.
+_NEVER_DATES = frozenset({"price", "value", "unit_price", "cod_amount", "total", "amount",
+                          "routing_code"})
+
+
+def _is_date(text: str) -> bool:
+    return (recognise.text_value(text.strip()) or ("", 0.0))[0] == "date"
+
+
+def _caption_before_date(text: str) -> str | None:
+    """The caption the date of a sentence follows, when a known one says which date:
+    "Store sealed, cool and dry. Best before: 23 May 2027" is the expiry date."""
+    date = shapes.DATE.search(text)
+    head = _last_clause(text[:date.start()]) if date else ""
+    found = _sure_date_caption(head) if head.endswith(":") else None
+    return found[0] if found else None
+
+
+def _last_clause(text: str) -> str:
+    return re.split(r"[.;!?,] ", text.strip())[-1].strip()
+
+
+def _sure_date_caption(caption: str) -> tuple[str, float] | None:
+    """A caption of the vocabulary that says which date."""
+    name = shapes.caption_name(caption)
+    return name if name[1] >= 0.85 and shapes.is_date_name(name[0]) else None
 
 
 # Captions that say which of a label's prices an amount is: per unit, before a
@@ -659,6 +696,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     _captions_leading_values(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        goods.rack_parts(decisions)
+        goods.zones(decisions)
     else:
         if has_recipient(decisions):  # a parcel
             _notes_to_the_driver(decisions)
@@ -667,6 +706,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             _uncaptioned_sort_codes(decisions)
         else:
             _prices_off_parcels(decisions)
+            goods.zones(decisions)
         for d in decisions:  # a parcel's size ("Medium Box", "40 x 30 x 20 cm") is its
             if d.variable and d.name == "size" and not _in_row_of_goods(decisions, d) \
                     and not _SIZE_LETTERS.fullmatch((d.value or "").strip()):

@@ -2702,7 +2702,9 @@ GLOSSARY: dict[str, str] = {
     # Pharmacy and hospital: the prescription and the patient's wristband.
     **_words("prescriber", "prescribed by", "presc", "prescriber name"),
     **_words("doctor", "dr", "physician", "attending", "provider", "gp"),
-    **_words("dispense_date", "dispensed", "date dispensed", "dispense date", "filled"),
+    **_words("dispense_date", "dispensed", "date dispensed", "dispense date"),
+    # (a US pharmacy fills a prescription: "Filled", "Date Filled" is its fill date)
+    **_words("fill_date", "filled"),
     **_words("directions", "sig", "directions for use"),
     **_words("dosage", "strength"),
     **_words("medication", "drug", "med", "medicine", "generic"),
@@ -3020,7 +3022,7 @@ GLOSSARY: dict[str, str] = {
     **_words("doctor", "consultant", "doctor name", "pcp", "clinician", "surgeon", "vet",
              "veterinarian", "referred by"),
     **_words("prescriber", "prescribing doctor", "prescribing physician"),
-    **_words("dispense_date", "fill date", "date filled"),
+    **_words("fill_date", "fill date", "date filled"),
     **_words("dosage_instructions", "dosage instructions", "dosing instructions", "how to take",
              "patient instructions"),
     **_words("medication", "medication name", "vaccine"),

@@ -161,7 +161,7 @@ def refine(decisions: list[Decision]) -> None:
             mark_variable(d, "the goods after their caption", 0.7, split, ("description", 0.7))
     _prices(decisions)
     _identifiers(decisions)
-    _zones(decisions)
+    zones(decisions)
     _people(decisions)
     _descriptions(decisions)
     _specimens(decisions)
@@ -353,14 +353,57 @@ def _identifiers(decisions: list[Decision]) -> None:
 _ZONE_CAPTION = re.compile(r"(?:zone|zona|zóna|zon|sone|tsoon)\W*", re.IGNORECASE)
 
 
-def _zones(decisions: list[Decision]) -> None:
-    """"Zona B" on a pick label is the warehouse's zone, no carrier's sort code."""
+# The caption a value was named from, over or before it ("value of caption 'Zona'").
+_NAMED_BY = re.compile(r"(?:value (?:of|after) caption|in the column of) '(.+)'")
+
+
+def zones(decisions: list[Decision]) -> None:
+    """"Zona B" on a pick label, "Zone" over "Picking", is the warehouse's zone, no
+    carrier's sort code: only a parcel is sorted by zone."""
     for d in decisions:
         value = d.value or ""
-        if d.variable and d.name == "routing_code" and d.prefix_len and value \
-                and d.text.endswith(value) \
-                and _ZONE_CAPTION.fullmatch(d.text[:len(d.text) - len(value)].strip()):
+        if not d.variable or d.name != "routing_code" or not value:
+            continue
+        named_by = _NAMED_BY.match(d.reason)
+        caption = d.text[:len(d.text) - len(value)] if d.prefix_len \
+            and d.text.endswith(value) else named_by.group(1) if named_by else ""
+        if any(_ZONE_CAPTION.fullmatch(half.strip()) for half in caption.split("/")):
             d.name, d.name_certainty = "zone", 0.6
+
+
+# Captions of one part of a place in a rack, printed over that part alone ("AISLE" over
+# "14", "BAY" over "07", "POS" over "2"): the part, not the whole location.
+_RACK_PARTS = {**dict.fromkeys(["aisle", "gang", "pasillo", "allée", "allee", "corsia",
+                                "corredor", "alejka"], "aisle"),
+               **dict.fromkeys(["bay", "travée", "travee"], "bay"),
+               **dict.fromkeys(["level", "niveau", "ebene", "nivel", "livello", "poziom"],
+                               "level"),
+               **dict.fromkeys(["pos", "position", "posición", "posicion", "posizione"],
+                               "position")}
+# Names a part of a rack's place may have from its shape or caption alone.
+_PLACE_GUESSES = frozenset({"location", "line_number", "level", "routing_code"})
+
+
+def rack_parts(decisions: list[Decision]) -> None:
+    """Short codes under captions of two or more parts of a rack's place ("AISLE" over
+    "14", "BAY" over "07") are those parts (run once the columns' captions have named
+    their values); a "Pos." alone numbers the lines of a list."""
+    parts = [(d, part) for d in decisions if (part := _rack_part(decisions, d)) is not None]
+    if len({part for _, part in parts}) < 2:
+        return
+    for d, part in parts:
+        d.name, d.name_certainty = part, 0.6
+
+
+def _rack_part(decisions: list[Decision], d: Decision) -> str | None:
+    value = (d.value or "").strip()
+    if not d.variable or d.prefix_len or d.name not in _PLACE_GUESSES \
+            or not re.fullmatch(r"[A-Z0-9]{1,3}", value):
+        return None
+    caption = next((c for c in decisions if not c.variable and not c.source.is_barcode
+                    and abs(c.source.rx - d.source.rx) <= 24
+                    and 0 < d.source.ry - c.source.ry <= 3 * c.source.font_height), None)
+    return _RACK_PARTS.get(caption.text.strip().rstrip(":.").lower()) if caption else None
 
 
 def _led_by_abbreviation(text: str) -> str | None:

@@ -83,6 +83,15 @@ def starts_with_phone(text: str) -> bool:
 _DAY = r"(?:0?[1-9]|[12]\d|3[01])"
 _DATE = re.compile(rf"^{_DAY}[./-]{_DAY}[./-]\d{{2,4}}$|^\d{{4}}[./-]\d{{2}}[./-]\d{{2}}$")
 _DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?$")
+# Dates as other countries write them: Hungarian "2026. 11. 26." and "2026.11.25. 14:37",
+# a full stop after the year in Croatian, Serbian and Slovene ("26.11.2026."), a space
+# after each full stop in Czech and Slovak ("26. 11. 2026"), and the
+# units of the year, month and day in Japanese, Chinese and Korean ("2026年11月25日",
+# "令和8年11月", "2026년 11월 25일": the units alone say it is a day or a month).
+_DATE_OF_COUNTRY = re.compile(
+    rf"^(?:(?:19|20)\d{{2}}\.\s?(?:0?[1-9]|1[0-2])\.\s?{_DAY}\.?|{_DAY}\.\s?(?:0?[1-9]|1[0-2])"
+    rf"\.\s?(?:19|20)\d{{2}}\.?|(?:令和|平成|民國|民国)?\d{{1,4}}\s?[年년]\s?\d{{1,2}}\s?[月월]"
+    rf"(?:\s?\d{{1,2}}\s?[日일])?)(?:,?\s+\d{{1,2}}[:.]\d{{2}}(?::\d{{2}})?)?$")
 # Month names and abbreviations in the carriers' languages (English, German, French,
 # Spanish, Italian, Dutch, Nordic, Polish), for dates such as "Mar 11, 2024",
 # "11-MAR-2024", "11. März 2024", "WED - 04 FEB 5:00P".
@@ -115,8 +124,9 @@ _DATE_AND_TIME = re.compile(
 # Day and month without a year ("18/03"): a piece count never has more pieces than
 # its total, so a first number above the second that fits a day and a month is a date.
 _DAY_MONTH = re.compile(r"^(\d{1,2})[./](\d{1,2})\.?$")
-# "2026-01"; a US month and day, "1/28" or "01/28 08:30" (a day above 12 says it).
-_YEAR_MONTH = re.compile(r"^20\d{2}-(?:0[1-9]|1[0-2])$")
+# "2026-01" and "03/2028" (a month and its year); a US month and day, "1/28" or
+# "01/28 08:30" (a day above 12 says it).
+_YEAR_MONTH = re.compile(r"^20\d{2}-(?:0[1-9]|1[0-2])$|^(?:0[1-9]|1[0-2])[./]20\d{2}$")
 _MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_TIME})?$", re.I)
 _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|HUF|RON|"
              r"BGN|RSD|TRY|ISK|SAR|AED|EGP|NGN|KES|ZAR|INR|PHP|IDR|MYR|SGD|HKD|CNY|JPY|KRW|THB|"
@@ -571,7 +581,8 @@ def text_value(text: str) -> Recognised | None:
     if _TYRE.fullmatch(stripped):
         return "tyre_size", 0.8
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
-            or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped):
+            or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped) \
+            or _DATE_OF_COUNTRY.fullmatch(stripped):
         return "date", 0.85
     if _MONEY.fullmatch(stripped):
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels

@@ -2540,8 +2540,10 @@ DATE_EVENTS = {
                      "liefertermin", "lieferung", "bezorg", "levering", "leverans", "leverdat",
                      "doruč", "doruc", "doręcz", "dorecz", "appt", "appoint", "termín",
                      "dostav", "dostaw", "dostarcz", "доставк", "teslim", "kézbesít",
-                     "kezbesit", "pristat", "piegād", "piegad", "παράδοσ"],
-                    "delivery_date"),
+                     "kezbesit", "pristat", "piegād", "piegad", "παράδοσ", "prêt", "pret",
+                     "ready"],
+                    "delivery_date"),  # (a repair or cleaning ready on a day is handed back
+    # then: "Prêt le 18.12.2026", "PRET VEN 27/11")
     # (goods sent back by a date are due then: "Rücklieferung", "Retour")
     **dict.fromkeys(["due", "fällig", "fallig", "échéance", "echeance", "scadenza",
                      "splatn", "rückliefer", "ruckliefer", "retour"], "due_date"),
@@ -2550,17 +2552,18 @@ DATE_EVENTS = {
     **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",
                      "tostat"], "roast_date"),
     **dict.fromkeys(["bottl", "abgefüllt", "abgefullt", "embotell", "imbottigl",
-                     "mis en bouteille", "engarraf"], "bottling_date"),
+                     "bouteille", "engarraf"], "bottling_date"),  # ("Mise en bouteille")
     **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
-    **dict.fromkeys(["ingevroren", "eingefroren", "congelé", "congele", "congelado",
-                     "congelato", "frozen", "fryst"], "manufacture_date"),
+    **dict.fromkeys(["ingevroren", "eingefroren", "congel", "frozen", "fryst"],
+                    "manufacture_date"),  # ("Congelación", "congelé": made then)
     **dict.fromkeys(["print", "gedruckt", "druck", "imprim", "impres", "édit", "stampat",
                      "vytišt", "vytist", "wydruk", "tulost", "utskr", "afgedrukt", "geprint",
                      "issued", "émis", "emitid", "emess", "ausgestellt", "stand"],
                     "print_date"),  # ("Stand 24.11.2026": the day the label says it is as of)
     **dict.fromkeys(["ship", "versand", "versend", "expédi", "expedi", "spedi", "envío",
                      "enviad", "verzend", "verzond", "wysył", "wysyl", "odesl", "skickad",
-                     "sendt", "lähet"], "ship_date"),
+                     "sendt", "lähet", "depart", "départ", "abfahrt", "vertrek"],
+                    "ship_date"),  # (a trailer or a load departs with the goods)
     **dict.fromkeys(["pack", "verpack", "emball", "confez", "envasad", "embalad", "verpakt",
                      "pakowan", "pakk", "pakat"], "pack_date"),
     **dict.fromkeys(["manuf", "mfg", "mfd", "produc", "produz", "produkt", "herg", "fabric",

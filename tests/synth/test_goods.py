@@ -831,3 +831,65 @@ def test_a_number_a_gs1_barcode_counts_as_trade_items_is_the_quantity(
                           "^FO420,370^A0N,50,50^FD48^FS"
                           f"^FO60,590^BY3^BCN,120,N^FD{barcode}^FS^XZ")
     assert values.get("quantity") == "48"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Store sealed, cool and dry. Best before: 23 May 2027", "expiry_date"),
+    ("Keep frozen; packed on: 02/03/2026", "pack_date"),
+    ("Sold frozen, best before: 02/03/2027", "expiry_date"),
+    ("PRET VEN 27/11", "delivery_date"), ("DEP 24/11", "date")])
+def test_a_caption_inside_a_line_says_which_date_and_no_price_is_a_day(line: str,
+                                                                       name: str) -> None:
+    # the caption right before the date names it, however the line starts; a word read
+    # as a price or a sort code before a day means something else ("prêt": ready)
+    assert one_line(line).name == name
+
+
+def test_a_repair_ready_on_a_day_is_handed_back_then() -> None:
+    values = draft_values(
+        "^XA^FO24,472^A0N,22,22^FDDéposé le 23.11.2026^FS"
+        "^FO24,498^A0N,22,22^FDPrêt le 18.12.2026^FS^XZ")
+    assert values == {"date": "23.11.2026", "delivery_date": "18.12.2026"}
+
+
+def test_captions_of_packing_and_selling_over_dates_say_which_date() -> None:
+    # as a deli scale's label and a meat packer's: small captions over the two dates
+    values = draft_values(
+        "^XA^FO10,90^A0N,28,28^FDSliced Turkey Breast^FS"
+        "^FO10,126^A0N,16,16^FDPACKED ON^FS^FO10,144^A0N,24,24^FD11/25/26^FS"
+        "^FO180,126^A0N,16,16^FDSELL BY^FS^FO180,144^A0N,24,24^FD11/30/26^FS"
+        "^FO10,200^A0N,16,16^FDEmbalado em^FS^FO10,224^A0N,24,24^FD24.11.2026^FS^XZ")
+    assert values["sell_by_date"] == "11/30/26"
+    assert values["pack_date_2"] == "24.11.2026"
+
+
+def test_captions_of_a_racks_parts_name_the_parts_over_them() -> None:
+    # as a pick bin's label: aisle, bay, level and position each under its caption, the
+    # whole place printed and in a barcode below
+    values = draft_values(
+        "^XA^PW812^LL406^FO16,14^A0N,20,20^FDAISLE^FS^FO150,14^A0N,20,20^FDBAY^FS"
+        "^FO284,14^A0N,20,20^FDLEVEL^FS^FO418,14^A0N,20,20^FDPOS^FS"
+        "^FO16,38^A0N,90,90^FD14^FS^FO150,38^A0N,90,90^FD07^FS^FO284,38^A0N,90,90^FDC^FS"
+        "^FO418,38^A0N,90,90^FD2^FS^FO16,150^BCN,70,N,N,N^FD14-07-C-2^FS"
+        "^FO16,238^A0N,30,30^FD14-07-C-2^FS^XZ")
+    assert (values["aisle"], values["bay"], values["level"], values["position"]) == (
+        "14", "07", "C", "2")
+
+
+@pytest.mark.parametrize("caption", ["Zone", "Almacén / Zona"])
+def test_a_zone_over_its_value_off_a_parcel_is_the_warehouses_zone(caption: str) -> None:
+    # as a shelf's stock label: a zone of the store under its caption, no carrier's sort
+    values = draft_values(
+        f"^XA^PW812^LL406^FO24,130^A0N,20,20^FDUbicación^FS^FO24,152^A0N,40,40^FDP3-A-12-03-B^FS"
+        f"^FO450,130^A0N,20,20^FD{caption}^FS^FO450,152^A0N,40,40^FDZAR1 Picking^FS^XZ")
+    assert values.get("zone") == "ZAR1 Picking"
+
+
+def test_a_code_in_the_row_of_a_date_caption_is_no_date() -> None:
+    # as a prepared reagent's bottle: "Utgår:" (expires) and its day, the bottle's
+    # code further along the row
+    values = draft_values(
+        "^XA^PW812^LL406^FO16,50^A0N,30,30^FDSaltsyra, HCl^FS^FO16,198^A0N,20,20^FDUtgår:^FS"
+        "^FO140,194^A0N,26,26^FD2027-05-23^FS^FO384,196^A0N,24,24^FDRG-26-0583^FS^XZ")
+    assert values["expiry_date"] == "2027-05-23"
+    assert "expiry_date_2" not in values

@@ -2271,3 +2271,20 @@ def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
     values = _values(zpl)
     assert values.get("ship_to_postal_code") == "(04524)"
     assert values.get("ship_from_postal_code") == "[13487]"
+
+
+def test_a_stack_with_a_date_or_a_measure_is_no_address() -> None:
+    # a reagent's identifier, dates, who made it and how much: "1000 mL" reads like a
+    # postcode and its town, but a measure or a date is no line of an address
+    values = _stacked(["RGT-2611-0417", "24-NOV-2026", "24-FEB-2027", "M. Chen (MC)",
+                       "1000 mL"], 150, 122, 30, 22)
+    assert not any(name.startswith("ship_") for name in values)
+    assert values["quantity"] == "1000 mL"
+
+
+def test_a_caption_of_four_known_words_names_the_large_number_under_it() -> None:
+    # as an air cargo piece label: the pieces' total printed large under its caption
+    values = _values(
+        "^XA^PW812^LL1218^FO24,160^A0N,20,20^FDDESTINATION^FS^FO24,182^A0N,80,80^FDORD^FS"
+        "^FO330,160^A0N,20,20^FDTOTAL NO. OF PIECES^FS^FO330,186^A0N,80,80^FD12^FS^XZ")
+    assert values.get("piece_count") == "12"

@@ -546,3 +546,29 @@ def test_round_thirteens_captions_name_their_fields(caption: str, name: str) -> 
 def test_an_airlines_issue_stamp_is_the_print_date(text: str) -> None:
     # a station or a word, the day in the airlines' form, four digits of time, the agent
     assert recognise.text_value(text) == ("print_date", 0.6)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("2026. 11. 26.", "date"), ("2026.11.24.", "date"), ("2026.11.25. 14:37", "date"),
+    ("26.11.2026.", "date"), ("2026年11月25日", "date"), ("2026년 11월 25일", "date"),
+    ("令和8年11月25日", "date"), ("2026年11月", "date"),
+    ("26. 11. 2026", "date"), ("03/2028", "date"), ("11.2026", "date"),
+    ("2026.13.01.", None), ("12.34.56.", None), ("13/2028", None)])
+def test_dates_as_other_countries_write_them(text: str, name: str | None) -> None:
+    # Hungarian year first with full stops, a full stop after the year (Croatian, Serbian,
+    # Slovene), the units of year, month and day (Japanese, Chinese, Korean), a month/year
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Congelación", "manufacture_date"), ("Fecha de congelación", "manufacture_date"),
+    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date")])
+def test_words_of_freezing_bottling_and_departing_say_which_date(caption: str,
+                                                                 name: str) -> None:
+    assert shapes.event_date(caption) == name
+
+
+@pytest.mark.parametrize("caption", ["Filled", "Date Filled", "Fill date"])
+def test_a_filled_prescription_has_its_fill_date(caption: str) -> None:
+    assert shapes.caption_name(caption)[0] == "fill_date"

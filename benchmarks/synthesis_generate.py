@@ -42,6 +42,13 @@ _PARTS = ("name", "contact", "address", "postal_city", "postal_code", "city", "c
 _PARTY = re.compile(rf"^(ship_to|ship_from|mark_for)_({'|'.join(_PARTS)})$")
 _BARCODE_PREFIX = re.compile(r"^(?:>[5-9:;]|[HQML][AM],)*")
 _DATE_FORMATS = (
+    # (year first as Hungary, Korea, Japan and China write it, before the day-first forms
+    # that would read its last digits)
+    (re.compile(r"20\d{2}\. \d{1,2}\. \d{1,2}\."), "%Y. %m. %d."),
+    (re.compile(r"20\d{2}\.\d{2}\.\d{2}(?!\d)"), "%Y.%m.%d"),
+    (re.compile(r"20\d{2}/\d{2}/\d{2}(?!\d)"), "%Y/%m/%d"),
+    (re.compile(r"20\d{2}年\d{1,2}月\d{1,2}日"), "%Y年%m月%d日"),
+    (re.compile(r"(?<!\d)\d{1,2}\. \d{1,2}\. 20\d{2}"), "%d. %m. %Y"),
     (re.compile(r"\d{4}-\d{2}-\d{2}"), "%Y-%m-%d"),
     (re.compile(r"\d{2}/\d{2}/\d{4}"), "%d/%m/%Y"),
     (re.compile(r"\d{2}\.\d{2}\.\d{4}"), "%d.%m.%Y"),
@@ -53,6 +60,7 @@ _DATE_FORMATS = (
     (re.compile(r"\d{2}-\d{2}-\d{2}(?!\d)"), "%d-%m-%y"),
     (re.compile(r"\d{2}/\d{2}/\d{2}(?!\d)"), "%d/%m/%y"),
     (re.compile(r"(?<![\d-])20\d{2}-\d{2}(?![\d-])"), "%Y-%m"),
+    (re.compile(r"(?<![\d/])\d{2}/20\d{2}(?![\d/])"), "%m/%Y"),
     (re.compile(r"(?<![\d/])\d{1,2}/\d{1,2}(?![\d/])"), "%m/%d"),
 )
 _COUNTRIES = {"en_US": "UNITED STATES", "en_GB": "United Kingdom", "de_DE": "Deutschland",

@@ -118,6 +118,21 @@ def test_generated_labels_come_back_without_merged_fields() -> None:
         assert score.truth == len(label.truth) > 0
 
 
+@pytest.mark.parametrize("text, form", [
+    ("2026. 11. 26. 14:32", r"20\d\d\. \d\d\. \d\d\. 14:32"),
+    ("2029.11.17까지", r"20\d\d\.\d\d\.\d\d까지"), ("2026/11/25", r"20\d\d/\d\d/\d\d"),
+    ("2026年11月25日", r"20\d\d年\d\d月\d\d日"), ("26. 11. 2026", r"\d\d\. \d\d\. 20\d\d"),
+    ("Exp 03/2028", r"Exp \d\d/20\d\d")])
+def test_a_generated_date_is_a_day_in_the_form_of_the_one_it_replaces(text: str,
+                                                                      form: str) -> None:
+    # Not the digits of a date redrawn one by one ("3937. 33. 37.")
+    for seed in range(20):
+        new = generation._date_value(random.Random(seed), text)
+        assert re.fullmatch(form, new), new
+        digits = [int(n) for n in re.findall(r"\d+", new)]
+        assert any(1 <= n <= 12 for n in digits) and max(digits) >= 2024
+
+
 def test_a_seed_makes_the_same_label_in_every_process() -> None:
     # Faker builds some of its lists from a set, so their order follows the process's hash
     # seed; the generated set must not change with it, or two runs cannot be compared.

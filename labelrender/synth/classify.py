@@ -982,19 +982,38 @@ _DAY_IN_LINE = re.compile(r"(?<![\d.,/-])(?:\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}
 def _composite_barcodes(decisions: list[Decision]) -> None:
     """A barcode that holds another field's value and more (a parcel number, then the
     postcode and the service: "05401823307144LV1067PICKUP...") is a record of several
-    fields, not one number: its data is the barcode's own."""
-    values = [shapes.compact(d.value or "") for d in decisions if d.variable
-              and not d.source.is_barcode and d.value and len(shapes.compact(d.value)) >= 5]
+    fields, not one number: its data is the barcode's own. One printed again under it
+    as a code of its own is a record only where two fields make it up ("CT118WD32611044"
+    of trolley "CT-118" and load "WD3-2611-044")."""
+    printed = {_record_key(d.value or "") for d in decisions if d.variable
+               and not d.source.is_barcode and d.reason.startswith("printed form")}
+    values = printed | {_record_key(d.value or "") for d in decisions if d.variable
+                        and not d.source.is_barcode and not d.reason.startswith("printed form")}
+    values = {v for v in values if len(v) >= 5}
+    records: set[str] = set()
     for d in decisions:
-        data = _CODE128_CODES.sub("", shapes.compact(d.value or ""))
+        data = _record_key(d.value or "")
         if not d.source.is_barcode or not d.variable or d.name_certainty > 0.8 \
                 or d.name not in ("tracking_number", "serial_number", "routing_code"):
             continue
-        if re.fullmatch(r"96\d{32}", data):
-            continue  # FedEx Ground's 34 digits carry the parcel number by design
+        if re.fullmatch(r"96\d{32}", data) or data in values - printed:
+            continue  # (FedEx Ground's 34 digits carry the parcel number by design)
         parts = [v for v in values if v in data and len(data) - len(v) >= 4]
-        if parts and not any(v == data for v in values):
+        if parts and (data not in printed or _two_apart(data, parts)):
             d.name, d.name_certainty = "barcode_data", 0.5
+            records.add(data)
+    _name_printed_forms(decisions, records, _record_key, ("barcode_data", 0.5))
+
+
+def _two_apart(data: str, parts: list[str]) -> bool:
+    """Two of ``parts`` lie side by side in ``data``, neither overlapping the other."""
+    spans = sorted((data.index(p), data.index(p) + len(p)) for p in parts)
+    return any(end <= start for (_, end) in spans for (start, _) in spans)
+
+
+def _record_key(value: str) -> str:
+    """A value as a barcode holds it, in capitals, without a Code 128 subset switch."""
+    return _plain(_CODE128_CODES.sub("", shapes.compact(value))).upper()
 
 
 # What a carton's number adds to its order's: the carton's place in the count ("02",

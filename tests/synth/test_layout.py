@@ -1250,6 +1250,22 @@ def test_a_barcode_holding_another_fields_value_and_more_is_its_own_data() -> No
     assert values.get("barcode_data") == "05401823307144LV1067PICKUPLV11345"
 
 
+@pytest.mark.parametrize(("second", "record"), [
+    ("WD3-2611-044", True),  # the trolley's and the load's codes, written apart
+    ("Sterilgut", False)])   # one code and more, printed again as a code of its own
+def test_a_barcode_of_two_fields_printed_again_under_it_is_a_record(second: str,
+                                                                   record: bool) -> None:
+    # As the written dev_en_hospital_sterile_supply_transport: the barcode joins the
+    # values of two captioned fields, without their hyphens, and prints the join again.
+    zpl = ("^XA^CI28^PW812^LL812^FO40,40^A0N,24,22^FDTrolley:^FS"
+           "^FO180,40^A0N,30,28^FDCT-118^FS^FO420,40^A0N,24,22^FDLoad:^FS"
+           f"^FO520,40^A0N,30,28^FD{second}^FS"
+           "^FO60,200^BCN,100,N,N,N^FDCT118WD32611044^FS"
+           "^FO60,320^A0N,30,28^FDCT118WD32611044^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values.get("barcode_data") == "CT118WD32611044") is record
+
+
 @pytest.mark.parametrize(("caption", "words", "name"), [
     ("Paciente:", "María Dolores Sanchis Ferrer", "patient_name"),
     ("Criado em:", "Portugal", "reared_in")])

@@ -21,6 +21,8 @@ from .addresses import (
     pickup_point_address,
     stray_street_lines,
 )
+from .captions import above as caption_above
+from .captions import beside as caption_beside
 from .captions import (
     caption_grid,
     caption_values,
@@ -639,6 +641,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _cartons_of_orders(decisions)
+    _store_numbers(decisions)
     _library_items(decisions)
     _parts_of_records(decisions)
     _people_by_initials(decisions)
@@ -1049,6 +1052,34 @@ def _cartons_of_orders(decisions: list[Decision]) -> None:
                 d.name, d.name_certainty = "carton_id", 0.7
                 cartons.add(data)
     _name_printed_forms(decisions, cartons, lambda v: _plain(v).upper(), ("carton_id", 0.7))
+
+
+# A store, a shop or a branch, in the languages of retailers' carton labels.
+_STORE = re.compile(r"\b(?:store|shop|magasin|tienda|loja|negozio|filiale?|filiaal|winkel|"
+                    r"sklep|butik|mağaza|prodejna|üzlet|myymälä)\b", re.IGNORECASE)
+
+
+def _store_numbers(decisions: list[Decision]) -> None:
+    """A bare number under or beside a caption that names a store ("STORE / MAGASIN"
+    over "0287", "MARK FOR STORE" over "0412") is the store's number: a retailer's
+    distribution centre sends its cartons to stores by number, which is no party's
+    name, no postcode and no place in the store. A code repeating it is that number."""
+    stores: set[str] = set()
+    for d in decisions:
+        value = (d.value or "").strip()
+        if not d.variable or d.source.is_barcode or d.prefix_len or d.name_certainty >= 0.85 \
+                and d.name not in ("location", "routing_code") \
+                or not re.fullmatch(r"#?\d{2,6}", value):
+            continue
+        if any(not c.variable and _STORE.search(c.text) and shapes.words_only(c.text)
+               and (caption_above(c.source, d.source) or caption_beside(c.source, d.source))
+               for c in decisions):
+            d.name, d.name_certainty = "store_number", 0.7
+            stores.add(value.lstrip("#"))
+    for d in decisions:
+        if d.variable and d.reason.startswith("repeats part of") \
+                and (d.value or "").strip() in stores:
+            d.name, d.name_certainty = "store_number", 0.6
 
 
 def _name_printed_forms(decisions: list[Decision], codes: set[str], key: Callable[[str], str],

@@ -2287,3 +2287,15 @@ def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
     values = _values(zpl)
     assert values.get("ship_to_postal_code") == "(04524)"
     assert values.get("ship_from_postal_code") == "[13487]"
+
+
+@pytest.mark.parametrize(("caption", "store"), [
+    ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
+    ("ROUTE / STOP", False)])
+def test_a_bare_number_under_a_stores_caption_is_the_store_number(caption: str,
+                                                                  store: bool) -> None:
+    # As the written dev_ca_bilingual_retail_carton_store and us_dc_store_delivery_carton:
+    # a distribution centre's carton goes to store "0287", no party's name or postcode.
+    values = _values("^XA^CI28^PW812^LL1218^FO20,20^A0N,28,26^FDFROM: DC 6022 WAYNESBORO VA^FS"
+                     f"^FO40,200^A0N,24,22^FD{caption}^FS^FO40,230^A0N,60,50^FD0287^FS^XZ")
+    assert (values.get("store_number") == "0287") is store

@@ -288,6 +288,10 @@ def caption_name(caption: str) -> tuple[str, float]:
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
               if w not in ("data", "by") and not (w is words[0] and len(words) >= 2
                                       and w in ("so", "masa"))]
+    if len(halves) == 2:  # then the words of each half of a caption in two languages
+        # ("Alkup. erä / Ursprungl. sats": "erä", a batch)
+        tries += [w for half in halves for w in _caption_key(half).split(" ")[::-1][:1]
+                  + _caption_key(half).split(" ")[:1] if w not in ("data", "by")]
     unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
     if unit is not None and not (caption.strip().endswith(":") and key.upper() in COLON_ROLES):
         return unit, 0.6  # "kW" over "7,5" on a rating plate: the power

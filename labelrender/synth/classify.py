@@ -656,6 +656,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     stray_street_lines(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
+    _copies_of_named_codes(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:
@@ -675,6 +676,25 @@ def classify(label: SourceLabel) -> list[Decision]:
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+def _copies_of_named_codes(decisions: list[Decision]) -> None:
+    """A code printed again elsewhere on the label (on a stub, along the edge), with
+    nothing but its shape to name it, is the code its caption or place named where it
+    was printed first ("ECHANTILLON" over "E26-04481", and "E26-04481" again in the
+    corner). (A party's line printed again is an echo of its address: echoes.py.)"""
+    named: dict[str, str] = {}
+    for d in decisions:
+        key = _record_key(d.value or "")
+        if d.variable and not d.source.is_barcode and d.name_certainty >= 0.6 \
+                and d.name not in (None, "text", "field") and not (d.name or "").endswith("_data") \
+                and not goods.PARTY.match(d.name or "") and len(key) >= 4 \
+                and shapes.has_digits(key, 2):
+            named.setdefault(key, d.name or "")
+    for d in decisions:
+        if d.variable and not d.source.is_barcode and d.name in ("text", "field") \
+                and _record_key(d.value or "") in named:
+            d.name, d.name_certainty = named[_record_key(d.value or "")], 0.6
 
 
 # One or two words, then a short value with a digit in it, in one field ("Store 0147");

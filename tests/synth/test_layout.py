@@ -2299,3 +2299,15 @@ def test_a_bare_number_under_a_stores_caption_is_the_store_number(caption: str,
     values = _values("^XA^CI28^PW812^LL1218^FO20,20^A0N,28,26^FDFROM: DC 6022 WAYNESBORO VA^FS"
                      f"^FO40,200^A0N,24,22^FD{caption}^FS^FO40,230^A0N,60,50^FD0287^FS^XZ")
     assert (values.get("store_number") == "0287") is store
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Trommel-Nr.", "drum_number"), ("ECHANTILLON", "specimen_id")])
+def test_a_code_printed_again_takes_the_name_of_its_first_printing(caption: str,
+                                                                   name: str) -> None:
+    # As the written dev_fr_prelevement_eau_laboratoire: the sample's number under its
+    # caption, and again in a corner with nothing to name it.
+    values = _values(f"^XA^CI28^PW812^LL812^FO10,60^A0N,22,20^FD{caption}^FS"
+                     "^FO200,60^A0N,40,36^FDT14-07731^FS"
+                     "^FO600,700^A0N,20,18^FDT14-07731^FS^XZ")
+    assert values.get(name) == values.get(f"{name}_2") == "T14-07731"

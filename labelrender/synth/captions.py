@@ -435,6 +435,25 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+        if target.reason.startswith("printed form"):
+            _caption_of_printed_form(decisions, target)
+
+
+# What a barcode's data only looks like: a caption over its printed form says more.
+_BARCODE_GUESSES = frozenset({"postal_code", "tracking_number", "routing_code", "reference"})
+
+
+def _caption_of_printed_form(decisions: list[Decision], printed: Decision) -> None:
+    """The barcode whose printed form a caption named ("LOCK NO." over "L-0392") is
+    what the caption says, not what its data looks like (a postcode "L-0392"); on a
+    parcel a long code is its parcel number, whatever its caption ("Job")."""
+    parcel = has_recipient(decisions)
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.value == printed.value \
+                and d.reason == "barcode data" and d.name_certainty <= 0.6 \
+                and d.name in _BARCODE_GUESSES \
+                and not (parcel and d.name == "tracking_number"):
+            d.name, d.name_certainty = printed.name, printed.name_certainty
 
 
 def _sort_code_of_a_parcel(decisions: list[Decision], target: Decision) -> bool:

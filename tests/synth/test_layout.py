@@ -2311,3 +2311,12 @@ def test_a_code_printed_again_takes_the_name_of_its_first_printing(caption: str,
                      "^FO200,60^A0N,40,36^FDT14-07731^FS"
                      "^FO600,700^A0N,20,18^FDT14-07731^FS^XZ")
     assert values.get(name) == values.get(f"{name}_2") == "T14-07731"
+
+
+def test_a_caption_over_a_barcodes_printed_form_names_the_barcode_too() -> None:
+    # As the written dev_en_lockout_tagout_danger_tag: "L-0392" only looks like a
+    # postcode; the caption over its printed form says it is the lock's number.
+    values = _values("^XA^CI28^PW812^LL1218^FO30,60^A0N,60,50^FDDANGER^FS"
+                     "^FO30,916^A0N,22,20^FDLOCK NO.^FS^FO30,944^A0N,40,36^FDL-0392^FS"
+                     "^FO300,916^BY2^BCN,70,N,N,N^FDL-0392^FS^XZ")
+    assert values == {"lock_number": "L-0392"}

@@ -253,6 +253,8 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "unit_price", 0.85  # "€/kg", "Price £/kg", "$ per lb"
     if re.fullmatch(r"\s*C[óÓ]D\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
+    if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
+        return "part_number", 0.85  # "Réf." alone: in French, the article's reference
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]

@@ -647,9 +647,11 @@ def _short_words(d: Decision) -> bool:
         and not shapes.is_web(text) and shapes.address_role(text) is None
 
 
-# A caption over a barcode: up to three words, perhaps numbered ("IMEI 2"), naming
-# one thing ("AWB + PIECE" names a code made of two).
-_CAPTION_WORDS = re.compile(r"[^\W\d_][^\s\d+&]+(?: [^\W\d_][^\s\d+&]*){0,2}(?: \d)?")
+# A caption over a barcode: up to three words, perhaps numbered ("IMEI 2") or with the
+# data identifier its bars begin with ("SERIAL NUMBER (S)", "PART NO. (P)"), naming one
+# thing ("AWB + PIECE" names a code made of two).
+_CAPTION_WORDS = re.compile(r"[^\W\d_][^\s\d+&]+(?: [^\W\d_][^\s\d+&]*){0,2}(?: \d)?"
+                            r"(?: \(\d?[A-Z]{1,2}\))?")
 
 
 def captions_over_barcodes(decisions: list[Decision]) -> None:

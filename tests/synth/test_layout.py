@@ -2320,3 +2320,15 @@ def test_a_caption_over_a_barcodes_printed_form_names_the_barcode_too() -> None:
                      "^FO30,916^A0N,22,20^FDLOCK NO.^FS^FO30,944^A0N,40,36^FDL-0392^FS"
                      "^FO300,916^BY2^BCN,70,N,N,N^FDL-0392^FS^XZ")
     assert values == {"lock_number": "L-0392"}
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("SERIAL NUMBER (S)", "serial_number"), ("PART NO. (P)", "part_number")])
+def test_a_caption_with_its_data_identifier_names_the_barcode_under_it(caption: str,
+                                                                       name: str) -> None:
+    # As the written dev_us_electronics_asset_receiving: on an asset's label the
+    # caption over the bars says which of its numbers they hold.
+    values = _values("^XA^CI28^PW812^LL812^FO36,28^A0N,34,32^FDRECEIVED - IT ASSET^FS"
+                     f"^FO20,192^A0N,20,18^FD{caption}^FS"
+                     "^FO20,214^BY2^B3N,N,60,N,N^FD7HQK9Z3^FS^XZ")
+    assert values.get(name) == "7HQK9Z3"

@@ -93,6 +93,11 @@ def _barcode(d: Decision) -> None:
     _variable(d, "barcode data", 0.95, prefix_len, name)
 
 
+# A date after a star, perhaps with the sex ("* 07.09.1968  w"): how German, Austrian,
+# Swiss and Nordic hospitals print a patient's birth date.
+_BORN = re.compile(r"\*\s?\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})(?:\s+[mwfdkMWFDK])?")
+
+
 def _text(d: Decision) -> None:
     text = d.text
     if not text:
@@ -120,6 +125,9 @@ def _text(d: Decision) -> None:
     if _TOTAL_OF.fullmatch(text.strip()):
         _variable(d, "how many in all, under which one", 0.7, indent, ("piece_count", 0.6))
         return  # "z 4" under "2", "de 240" under "037": the count's total
+    if _BORN.fullmatch(text.strip()):
+        _variable(d, "a date after the sign of birth", 0.8, indent, ("date_of_birth", 0.7))
+        return
     split = raw_caption_split(d.source)
     loose = split is None  # a caption without a colon: its name is for review
     if split is None and _goods_and_size(text):

@@ -2332,3 +2332,13 @@ def test_a_caption_with_its_data_identifier_names_the_barcode_under_it(caption: 
                      f"^FO20,192^A0N,20,18^FD{caption}^FS"
                      "^FO20,214^BY2^B3N,N,60,N,N^FD7HQK9Z3^FS^XZ")
     assert values.get(name) == "7HQK9Z3"
+
+
+@pytest.mark.parametrize(("line", "born"), [
+    ("* 07.09.1968  w", True), ("*14.03.51 m", True), ("Serum 07.09.2026", False)])
+def test_a_date_after_the_star_is_a_birth_date(line: str, born: bool) -> None:
+    # As the written dev_de_laborprobe_roehrchen_serum: German hospitals print a
+    # patient's birth date after a star, and the sex after it.
+    values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMüller-Lüdenscheidt, Karin^FS"
+                     f"^FO8,30^A0N,18,18^FD{line}^FS^XZ")
+    assert (values.get("date_of_birth") == line) is born

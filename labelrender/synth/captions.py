@@ -685,14 +685,28 @@ def _printed_form(d: Decision, data: str, guess: str | None) -> bool:
 
 def _caption_over(decisions: list[Decision], code: SourceField) -> Decision | None:
     """The caption right over barcode ``code``, flush with its left edge, or ending just
-    left of its top ("MAC" before the bars; not "CHECK" over its check digits)."""
+    left of its top ("MAC" before the bars; not "CHECK" over its check digits), and
+    not one that captions a value of its own on its line ("MRN" before "00841275",
+    over a sample's bars)."""
     return next((c for c in decisions if not c.variable and not c.source.is_barcode
                  and _CAPTION_WORDS.fullmatch(c.text.strip()) is not None
                  and (0 < code.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
                       and abs(code.rx - c.source.rx) <= 24
+                      and not _captions_beside(decisions, c, code)
                       or _just_left(c, code)
                       and not any(above(c.source, v.source) for v in decisions if v.variable))),
                 None)
+
+
+def _captions_beside(decisions: list[Decision], caption: Decision, code: SourceField) -> bool:
+    """``caption`` has a value of another field beside it, right after it on its line
+    (not the barcode's printed form: "Recept:" before "2611-004387")."""
+    end = caption.source.rx + 0.6 * caption.source.font_height * len(caption.text.strip())
+    bars = re.sub(r"\W", "", sample_value(code, code.raw) or code.raw)
+    return any(v.variable and not v.source.is_barcode and v.value
+               and re.sub(r"\W", "", v.value) not in bars
+               and beside(caption.source, v.source) and v.source.rx - end <= 80
+               for v in decisions)
 
 
 def _just_left(caption: Decision, code: SourceField) -> bool:

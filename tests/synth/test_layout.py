@@ -2342,3 +2342,16 @@ def test_a_date_after_the_star_is_a_birth_date(line: str, born: bool) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMüller-Lüdenscheidt, Karin^FS"
                      f"^FO8,30^A0N,18,18^FD{line}^FS^XZ")
     assert (values.get("date_of_birth") == line) is born
+
+
+def test_a_caption_with_its_value_beside_it_does_not_name_the_bars_under_it() -> None:
+    # As the written dev_ie_lab_specimen_tube: "MRN" captions the record number on
+    # its line; the bars under it are the sample's.
+    values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMURPHY, Siobhan^FS"
+                     "^FO8,32^A0N,18,16^FDMRN^FS^FO48,30^A0N,22,20^FD00841275^FS"
+                     "^FO200,32^A0N,18,16^FDDOB^FS^FO240,30^A0N,22,20^FD14/03/1968^FS"
+                     "^FO8,58^BY2^BCN,60,N,N,N^FDS26-3304871^FS"
+                     "^FO8,124^A0N,20,18^FDS26-3304871^FS"
+                     "^FO8,178^A0N,18,16^FDSt. James's Hospital - Ward 6B^FS^XZ")
+    assert values.get("patient_id") == "00841275"
+    assert values.get("specimen_id") == "S26-3304871"

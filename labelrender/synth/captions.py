@@ -442,6 +442,25 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
                       leading_spaces(target), (name[0], min(name[1], 0.6)))
             continue
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
+        if target.reason.startswith("printed form"):
+            _caption_of_printed_form(decisions, target)
+
+
+# What a barcode's data only looks like: a caption over its printed form says more.
+_BARCODE_GUESSES = frozenset({"postal_code", "tracking_number", "routing_code", "reference"})
+
+
+def _caption_of_printed_form(decisions: list[Decision], printed: Decision) -> None:
+    """The barcode whose printed form a caption named ("LOCK NO." over "L-0392") is
+    what the caption says, not what its data looks like (a postcode "L-0392"); on a
+    parcel a long code is its parcel number, whatever its caption ("Job")."""
+    parcel = has_recipient(decisions)
+    for d in decisions:
+        if d.source.is_barcode and d.variable and d.value == printed.value \
+                and d.reason == "barcode data" and d.name_certainty <= 0.6 \
+                and d.name in _BARCODE_GUESSES \
+                and not (parcel and d.name == "tracking_number"):
+            d.name, d.name_certainty = printed.name, printed.name_certainty
 
 
 def _holds_date(text: str) -> bool:
@@ -653,9 +672,11 @@ def _short_words(d: Decision) -> bool:
         and not shapes.is_web(text) and shapes.address_role(text) is None
 
 
-# A caption over a barcode: up to three words, perhaps numbered ("IMEI 2"), naming
-# one thing ("AWB + PIECE" names a code made of two).
-_CAPTION_WORDS = re.compile(r"[^\W\d_][^\s\d+&]+(?: [^\W\d_][^\s\d+&]*){0,2}(?: \d)?")
+# A caption over a barcode: up to three words, perhaps numbered ("IMEI 2") or with the
+# data identifier its bars begin with ("SERIAL NUMBER (S)", "PART NO. (P)"), naming one
+# thing ("AWB + PIECE" names a code made of two).
+_CAPTION_WORDS = re.compile(r"[^\W\d_][^\s\d+&]+(?: [^\W\d_][^\s\d+&]*){0,2}(?: \d)?"
+                            r"(?: \(\d?[A-Z]{1,2}\))?")
 
 
 def captions_over_barcodes(decisions: list[Decision]) -> None:
@@ -689,14 +710,28 @@ def _printed_form(d: Decision, data: str, guess: str | None) -> bool:
 
 def _caption_over(decisions: list[Decision], code: SourceField) -> Decision | None:
     """The caption right over barcode ``code``, flush with its left edge, or ending just
-    left of its top ("MAC" before the bars; not "CHECK" over its check digits)."""
+    left of its top ("MAC" before the bars; not "CHECK" over its check digits), and
+    not one that captions a value of its own on its line ("MRN" before "00841275",
+    over a sample's bars)."""
     return next((c for c in decisions if not c.variable and not c.source.is_barcode
                  and _CAPTION_WORDS.fullmatch(c.text.strip()) is not None
                  and (0 < code.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
                       and abs(code.rx - c.source.rx) <= 24
+                      and not _captions_beside(decisions, c, code)
                       or _just_left(c, code)
                       and not any(above(c.source, v.source) for v in decisions if v.variable))),
                 None)
+
+
+def _captions_beside(decisions: list[Decision], caption: Decision, code: SourceField) -> bool:
+    """``caption`` has a value of another field beside it, right after it on its line
+    (not the barcode's printed form: "Recept:" before "2611-004387")."""
+    end = caption.source.rx + 0.6 * caption.source.font_height * len(caption.text.strip())
+    bars = re.sub(r"\W", "", sample_value(code, code.raw) or code.raw)
+    return any(v.variable and not v.source.is_barcode and v.value
+               and re.sub(r"\W", "", v.value) not in bars
+               and beside(caption.source, v.source) and v.source.rx - end <= 80
+               for v in decisions)
 
 
 def _just_left(caption: Decision, code: SourceField) -> bool:

@@ -21,6 +21,8 @@ from .addresses import (
     pickup_point_address,
     stray_street_lines,
 )
+from .captions import above as caption_above
+from .captions import beside as caption_beside
 from .captions import (
     caption_grid,
     caption_values,
@@ -91,6 +93,11 @@ def _barcode(d: Decision) -> None:
     _variable(d, "barcode data", 0.95, prefix_len, name)
 
 
+# A date after a star, perhaps with the sex ("* 07.09.1968  w"): how German, Austrian,
+# Swiss and Nordic hospitals print a patient's birth date.
+_BORN = re.compile(r"\*\s?\d{1,2}\.\d{1,2}\.(?:\d{2}|\d{4})(?:\s+[mwfdkMWFDK])?")
+
+
 def _text(d: Decision) -> None:
     text = d.text
     if not text:
@@ -118,6 +125,9 @@ def _text(d: Decision) -> None:
     if _TOTAL_OF.fullmatch(text.strip()):
         _variable(d, "how many in all, under which one", 0.7, indent, ("piece_count", 0.6))
         return  # "z 4" under "2", "de 240" under "037": the count's total
+    if _BORN.fullmatch(text.strip()):
+        _variable(d, "a date after the sign of birth", 0.8, indent, ("date_of_birth", 0.7))
+        return
     split = raw_caption_split(d.source)
     loose = split is None  # a caption without a colon: its name is for review
     if split is None and _goods_and_size(text):
@@ -679,6 +689,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _prefixed_codes(decisions)
     _composite_barcodes(decisions)
     _cartons_of_orders(decisions)
+    _store_numbers(decisions)
     _library_items(decisions)
     _parts_of_records(decisions)
     _people_by_initials(decisions)
@@ -694,6 +705,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     stray_street_lines(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
+    _copies_of_named_codes(decisions)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
         goods.rack_parts(decisions)
@@ -716,6 +728,25 @@ def classify(label: SourceLabel) -> list[Decision]:
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
     return decisions
+
+
+def _copies_of_named_codes(decisions: list[Decision]) -> None:
+    """A code printed again elsewhere on the label (on a stub, along the edge), with
+    nothing but its shape to name it, is the code its caption or place named where it
+    was printed first ("ECHANTILLON" over "E26-04481", and "E26-04481" again in the
+    corner). (A party's line printed again is an echo of its address: echoes.py.)"""
+    named: dict[str, str] = {}
+    for d in decisions:
+        key = _record_key(d.value or "")
+        if d.variable and not d.source.is_barcode and d.name_certainty >= 0.6 \
+                and d.name not in (None, "text", "field") and not (d.name or "").endswith("_data") \
+                and not goods.PARTY.match(d.name or "") and len(key) >= 4 \
+                and shapes.has_digits(key, 2):
+            named.setdefault(key, d.name or "")
+    for d in decisions:
+        if d.variable and not d.source.is_barcode and d.name in ("text", "field") \
+                and _record_key(d.value or "") in named:
+            d.name, d.name_certainty = named[_record_key(d.value or "")], 0.6
 
 
 # One or two words, then a short value with a digit in it, in one field ("Store 0147");
@@ -1041,19 +1072,38 @@ _DAY_IN_LINE = re.compile(r"(?<![\d.,/-])(?:\d{1,2}([./-])\d{1,2}\1\d{2,4}|\d{4}
 def _composite_barcodes(decisions: list[Decision]) -> None:
     """A barcode that holds another field's value and more (a parcel number, then the
     postcode and the service: "05401823307144LV1067PICKUP...") is a record of several
-    fields, not one number: its data is the barcode's own."""
-    values = [shapes.compact(d.value or "") for d in decisions if d.variable
-              and not d.source.is_barcode and d.value and len(shapes.compact(d.value)) >= 5]
+    fields, not one number: its data is the barcode's own. One printed again under it
+    as a code of its own is a record only where two fields make it up ("CT118WD32611044"
+    of trolley "CT-118" and load "WD3-2611-044")."""
+    printed = {_record_key(d.value or "") for d in decisions if d.variable
+               and not d.source.is_barcode and d.reason.startswith("printed form")}
+    values = printed | {_record_key(d.value or "") for d in decisions if d.variable
+                        and not d.source.is_barcode and not d.reason.startswith("printed form")}
+    values = {v for v in values if len(v) >= 5}
+    records: set[str] = set()
     for d in decisions:
-        data = _CODE128_CODES.sub("", shapes.compact(d.value or ""))
+        data = _record_key(d.value or "")
         if not d.source.is_barcode or not d.variable or d.name_certainty > 0.8 \
                 or d.name not in ("tracking_number", "serial_number", "routing_code"):
             continue
-        if re.fullmatch(r"96\d{32}", data):
-            continue  # FedEx Ground's 34 digits carry the parcel number by design
+        if re.fullmatch(r"96\d{32}", data) or data in values - printed:
+            continue  # (FedEx Ground's 34 digits carry the parcel number by design)
         parts = [v for v in values if v in data and len(data) - len(v) >= 4]
-        if parts and not any(v == data for v in values):
+        if parts and (data not in printed or _two_apart(data, parts)):
             d.name, d.name_certainty = "barcode_data", 0.5
+            records.add(data)
+    _name_printed_forms(decisions, records, _record_key, ("barcode_data", 0.5))
+
+
+def _two_apart(data: str, parts: list[str]) -> bool:
+    """Two of ``parts`` lie side by side in ``data``, neither overlapping the other."""
+    spans = sorted((data.index(p), data.index(p) + len(p)) for p in parts)
+    return any(end <= start for (_, end) in spans for (start, _) in spans)
+
+
+def _record_key(value: str) -> str:
+    """A value as a barcode holds it, in capitals, without a Code 128 subset switch."""
+    return _plain(_CODE128_CODES.sub("", shapes.compact(value))).upper()
 
 
 # What a carton's number adds to its order's: the carton's place in the count ("02",
@@ -1089,6 +1139,34 @@ def _cartons_of_orders(decisions: list[Decision]) -> None:
                 d.name, d.name_certainty = "carton_id", 0.7
                 cartons.add(data)
     _name_printed_forms(decisions, cartons, lambda v: _plain(v).upper(), ("carton_id", 0.7))
+
+
+# A store, a shop or a branch, in the languages of retailers' carton labels.
+_STORE = re.compile(r"\b(?:store|shop|magasin|tienda|loja|negozio|filiale?|filiaal|winkel|"
+                    r"sklep|butik|mağaza|prodejna|üzlet|myymälä)\b", re.IGNORECASE)
+
+
+def _store_numbers(decisions: list[Decision]) -> None:
+    """A bare number under or beside a caption that names a store ("STORE / MAGASIN"
+    over "0287", "MARK FOR STORE" over "0412") is the store's number: a retailer's
+    distribution centre sends its cartons to stores by number, which is no party's
+    name, no postcode and no place in the store. A code repeating it is that number."""
+    stores: set[str] = set()
+    for d in decisions:
+        value = (d.value or "").strip()
+        if not d.variable or d.source.is_barcode or d.prefix_len or d.name_certainty >= 0.85 \
+                and d.name not in ("location", "routing_code") \
+                or not re.fullmatch(r"#?\d{2,6}", value):
+            continue
+        if any(not c.variable and _STORE.search(c.text) and shapes.words_only(c.text)
+               and (caption_above(c.source, d.source) or caption_beside(c.source, d.source))
+               for c in decisions):
+            d.name, d.name_certainty = "store_number", 0.7
+            stores.add(value.lstrip("#"))
+    for d in decisions:
+        if d.variable and d.reason.startswith("repeats part of") \
+                and (d.value or "").strip() in stores:
+            d.name, d.name_certainty = "store_number", 0.6
 
 
 def _name_printed_forms(decisions: list[Decision], codes: set[str], key: Callable[[str], str],

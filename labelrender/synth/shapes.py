@@ -253,6 +253,8 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "unit_price", 0.85  # "€/kg", "Price £/kg", "$ per lb"
     if re.fullmatch(r"\s*C[óÓ]D\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
+    if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
+        return "part_number", 0.85  # "Réf." alone: in French, the article's reference
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
@@ -288,6 +290,10 @@ def caption_name(caption: str) -> tuple[str, float]:
     tries += [w for w in (words[-1], words[0], " ".join(words[:2]), " ".join(words[-2:]))
               if w not in ("data", "by") and not (w is words[0] and len(words) >= 2
                                       and w in ("so", "masa"))]
+    if len(halves) == 2:  # then the words of each half of a caption in two languages
+        # ("Alkup. erä / Ursprungl. sats": "erä", a batch)
+        tries += [w for half in halves for w in _caption_key(half).split(" ")[::-1][:1]
+                  + _caption_key(half).split(" ")[:1] if w not in ("data", "by")]
     unit = _UNIT_CAPTIONS.get(key) or _UNIT_CAPTIONS.get(caption.strip().rstrip(":").lower())
     measures = {_UNIT_CAPTIONS.get(half.strip().lower()) for half in halves}
     if len(halves) == 2 and len(measures) == 1 and None not in measures:

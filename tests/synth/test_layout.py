@@ -1250,6 +1250,22 @@ def test_a_barcode_holding_another_fields_value_and_more_is_its_own_data() -> No
     assert values.get("barcode_data") == "05401823307144LV1067PICKUPLV11345"
 
 
+@pytest.mark.parametrize(("second", "record"), [
+    ("WD3-2611-044", True),  # the trolley's and the load's codes, written apart
+    ("Sterilgut", False)])   # one code and more, printed again as a code of its own
+def test_a_barcode_of_two_fields_printed_again_under_it_is_a_record(second: str,
+                                                                   record: bool) -> None:
+    # As the written dev_en_hospital_sterile_supply_transport: the barcode joins the
+    # values of two captioned fields, without their hyphens, and prints the join again.
+    zpl = ("^XA^CI28^PW812^LL812^FO40,40^A0N,24,22^FDTrolley:^FS"
+           "^FO180,40^A0N,30,28^FDCT-118^FS^FO420,40^A0N,24,22^FDLoad:^FS"
+           f"^FO520,40^A0N,30,28^FD{second}^FS"
+           "^FO60,200^BCN,100,N,N,N^FDCT118WD32611044^FS"
+           "^FO60,320^A0N,30,28^FDCT118WD32611044^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert (values.get("barcode_data") == "CT118WD32611044") is record
+
+
 @pytest.mark.parametrize(("caption", "words", "name"), [
     ("Paciente:", "María Dolores Sanchis Ferrer", "patient_name"),
     ("Criado em:", "Portugal", "reared_in")])
@@ -2288,3 +2304,71 @@ def test_a_caption_of_four_known_words_names_the_large_number_under_it() -> None
         "^XA^PW812^LL1218^FO24,160^A0N,20,20^FDDESTINATION^FS^FO24,182^A0N,80,80^FDORD^FS"
         "^FO330,160^A0N,20,20^FDTOTAL NO. OF PIECES^FS^FO330,186^A0N,80,80^FD12^FS^XZ")
     assert values.get("piece_count") == "12"
+
+
+@pytest.mark.parametrize(("caption", "store"), [
+    ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
+    ("ROUTE / STOP", False)])
+def test_a_bare_number_under_a_stores_caption_is_the_store_number(caption: str,
+                                                                  store: bool) -> None:
+    # As the written dev_ca_bilingual_retail_carton_store and us_dc_store_delivery_carton:
+    # a distribution centre's carton goes to store "0287", no party's name or postcode.
+    values = _values("^XA^CI28^PW812^LL1218^FO20,20^A0N,28,26^FDFROM: DC 6022 WAYNESBORO VA^FS"
+                     f"^FO40,200^A0N,24,22^FD{caption}^FS^FO40,230^A0N,60,50^FD0287^FS^XZ")
+    assert (values.get("store_number") == "0287") is store
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Trommel-Nr.", "drum_number"), ("ECHANTILLON", "specimen_id")])
+def test_a_code_printed_again_takes_the_name_of_its_first_printing(caption: str,
+                                                                   name: str) -> None:
+    # As the written dev_fr_prelevement_eau_laboratoire: the sample's number under its
+    # caption, and again in a corner with nothing to name it.
+    values = _values(f"^XA^CI28^PW812^LL812^FO10,60^A0N,22,20^FD{caption}^FS"
+                     "^FO200,60^A0N,40,36^FDT14-07731^FS"
+                     "^FO600,700^A0N,20,18^FDT14-07731^FS^XZ")
+    assert values.get(name) == values.get(f"{name}_2") == "T14-07731"
+
+
+def test_a_caption_over_a_barcodes_printed_form_names_the_barcode_too() -> None:
+    # As the written dev_en_lockout_tagout_danger_tag: "L-0392" only looks like a
+    # postcode; the caption over its printed form says it is the lock's number.
+    values = _values("^XA^CI28^PW812^LL1218^FO30,60^A0N,60,50^FDDANGER^FS"
+                     "^FO30,916^A0N,22,20^FDLOCK NO.^FS^FO30,944^A0N,40,36^FDL-0392^FS"
+                     "^FO300,916^BY2^BCN,70,N,N,N^FDL-0392^FS^XZ")
+    assert values == {"lock_number": "L-0392"}
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("SERIAL NUMBER (S)", "serial_number"), ("PART NO. (P)", "part_number")])
+def test_a_caption_with_its_data_identifier_names_the_barcode_under_it(caption: str,
+                                                                       name: str) -> None:
+    # As the written dev_us_electronics_asset_receiving: on an asset's label the
+    # caption over the bars says which of its numbers they hold.
+    values = _values("^XA^CI28^PW812^LL812^FO36,28^A0N,34,32^FDRECEIVED - IT ASSET^FS"
+                     f"^FO20,192^A0N,20,18^FD{caption}^FS"
+                     "^FO20,214^BY2^B3N,N,60,N,N^FD7HQK9Z3^FS^XZ")
+    assert values.get(name) == "7HQK9Z3"
+
+
+@pytest.mark.parametrize(("line", "born"), [
+    ("* 07.09.1968  w", True), ("*14.03.51 m", True), ("Serum 07.09.2026", False)])
+def test_a_date_after_the_star_is_a_birth_date(line: str, born: bool) -> None:
+    # As the written dev_de_laborprobe_roehrchen_serum: German hospitals print a
+    # patient's birth date after a star, and the sex after it.
+    values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMüller-Lüdenscheidt, Karin^FS"
+                     f"^FO8,30^A0N,18,18^FD{line}^FS^XZ")
+    assert (values.get("date_of_birth") == line) is born
+
+
+def test_a_caption_with_its_value_beside_it_does_not_name_the_bars_under_it() -> None:
+    # As the written dev_ie_lab_specimen_tube: "MRN" captions the record number on
+    # its line; the bars under it are the sample's.
+    values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMURPHY, Siobhan^FS"
+                     "^FO8,32^A0N,18,16^FDMRN^FS^FO48,30^A0N,22,20^FD00841275^FS"
+                     "^FO200,32^A0N,18,16^FDDOB^FS^FO240,30^A0N,22,20^FD14/03/1968^FS"
+                     "^FO8,58^BY2^BCN,60,N,N,N^FDS26-3304871^FS"
+                     "^FO8,124^A0N,20,18^FDS26-3304871^FS"
+                     "^FO8,178^A0N,18,16^FDSt. James's Hospital - Ward 6B^FS^XZ")
+    assert values.get("patient_id") == "00841275"
+    assert values.get("specimen_id") == "S26-3304871"

@@ -144,6 +144,26 @@ def test_a_caption_in_two_languages_is_read_in_either(caption: str,
 
 
 @pytest.mark.parametrize(("caption", "name"), [
+    ("Réf.", "part_number"), ("RÉF :", "part_number"), ("Réf. / Ref.", "reference"),
+    ("Ref.", "reference"), ("Réf. client", "reference"), ("Réf. expéditeur", "reference")])
+def test_the_french_ref_alone_is_the_articles_reference(caption: str, name: str) -> None:
+    # As the written dev_fr_bon_preparation_quincaillerie and
+    # dev_fr_carton_cosmetiques_expedition: "Réf." names the article; a shipper's or a
+    # customer's reference says whose, and an English "Ref." is any reference.
+    assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Alkup. erä / Ursprungl. sats", "lot_number"), ("Caja / Case N°", "case_number"),
+    ("N° client / Kunden-Nr.", "customer_number"), ("Raffineur / Refiner", "refiner")])
+def test_a_word_of_either_half_of_a_caption_in_two_languages_names_it(caption: str,
+                                                                      name: str) -> None:
+    # As the written fi_sv_kemikaali_toissijainen_astia: neither half is a caption of
+    # the vocabulary as a whole, but a word of one is ("erä", a batch).
+    assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
     ("Hoogte", ("height", 0.6)), ("Värd / Host", ("host", 0.6)), ("Kweker", ("grower", 0.6)),
     ("Pressão máx.", ("pressure", 0.5)), ("Hinmei", ("description", 0.6))])
 def test_a_caption_of_another_language_is_named_in_english(caption: str,

@@ -653,6 +653,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     stray_street_lines(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
+    if goods.is_goods_label(decisions) or not has_recipient(decisions):
+        goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
     else:

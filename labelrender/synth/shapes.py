@@ -535,6 +535,17 @@ def _names() -> dict[str, str]:
     return _NAMES_BY_KEY
 
 
+@lru_cache(maxsize=1)
+def _vocabulary_names() -> frozenset[str]:
+    return frozenset(_names().values()) | frozenset(_glossary().values())
+
+
+def is_vocabulary_name(name: str) -> bool:
+    """A name the vocabulary or the glossary gives, not an unknown caption's own words
+    ("hoja_de_conteo_number")."""
+    return re.sub(r"_\d+$", "", name) in _vocabulary_names()
+
+
 @lru_cache(maxsize=8192)
 def is_known_caption(text: str) -> bool:
     """Caption text of the vocabulary: "Weight:", "Phone", "Sendungsnr.", "Ref1:" ..."""

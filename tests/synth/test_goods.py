@@ -831,3 +831,20 @@ def test_a_number_a_gs1_barcode_counts_as_trade_items_is_the_quantity(
                           "^FO420,370^A0N,50,50^FD48^FS"
                           f"^FO60,590^BY3^BCN,120,N^FD{barcode}^FS^XZ")
     assert values.get("quantity") == "48"
+
+
+@pytest.mark.parametrize(("caption", "line", "name"), [
+    ("Contents:", "20 x 10 syringes (200 doses)", "quantity"),  # how many, not what
+    ("Conținut:", "50 000 boabe", "quantity"),  # seeds, in Romanian
+    ("", "4 film + 1 CD", "quantity"),
+    ("", "3 Rx in bag", "quantity"),
+    ("", "412 Azul marinho", "description"),  # a colour and its code
+    ("", "18 mois d'affinage", "description"),  # how long, not how many
+])
+def test_a_count_of_things_on_goods_is_their_quantity(caption: str, line: str, name: str) -> None:
+    # As the written vaccine_cold_chain_carton and seed packets: a lot and an expiry date
+    # make it goods; the line says how many the pack holds.
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDFluvacta Tetra 2026/2027^FS"
+           "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS"
+           f"^FO30,304^A0N,24,24^FD{caption}^FS^FO160,300^A0N,28,28^FD{line}^FS^XZ")
+    assert draft_values(zpl).get(name) == line

@@ -2271,3 +2271,17 @@ def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
     values = _values(zpl)
     assert values.get("ship_to_postal_code") == "(04524)"
     assert values.get("ship_from_postal_code") == "[13487]"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("N° fiche NC", "reference"), ("N.º tarefa", "reference"), ("Nr skrzyni", "reference"),
+    ("Begleitschein-Nr.", "reference"), ("Hoja de conteo Nº", "reference"),
+    ("Kit No.", "kit_number"), ("Set-nr", "set_number"),  # English words keep their name
+])
+def test_the_number_of_something_in_another_language_is_its_reference(caption: str,
+                                                                       name: str) -> None:
+    # As the written non-conformity and cycle count tags: the number under its caption.
+    values = _values("^XA^CI28^PW812^LL406^FO30,30^A0N,40,40^FDQUARANTAINE^FS"
+                     f"^FO30,120^A0N,24,24^FD{caption}^FS^FO30,150^A0N,28,28^FDNC-26-04117^FS"
+                     "^XZ")
+    assert values.get(name) == "NC-26-04117"

@@ -555,6 +555,12 @@ def _vocabulary_names() -> frozenset[str]:
     return frozenset(_names().values()) | frozenset(_glossary().values())
 
 
+def is_glossary_caption(text: str) -> bool:
+    """The whole caption is one of the glossary's, a caption word of another language
+    ("Departamento", "Anfitrião"), not only a word of it."""
+    return _caption_key(text.strip().rstrip(":")) in _glossary()
+
+
 def is_vocabulary_name(name: str) -> bool:
     """A name the vocabulary or the glossary gives, not an unknown caption's own words
     ("hoja_de_conteo_number")."""

@@ -2285,3 +2285,16 @@ def test_the_number_of_something_in_another_language_is_its_reference(caption: s
                      f"^FO30,120^A0N,24,24^FD{caption}^FS^FO30,150^A0N,28,28^FDNC-26-04117^FS"
                      "^XZ")
     assert values.get(name) == "NC-26-04117"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("DEPARTAMENTO", "department"), ("ANFITRIÃO", "host"), ("Poste de charge", "description")])
+def test_a_caption_of_another_language_names_the_words_under_it(caption: str, name: str) -> None:
+    # As the written Portuguese visitor's pass: a caption the glossary knows, whole, over
+    # a line of words; a caption only a word of which is known ("charge") may be a
+    # maker's or a place's name, and names nothing.
+    values = _values("^XA^CI28^PW812^LL609^FO20,20^A0N,26,26^FDLaboratórios Tágide, S.A.^FS"
+                     "^FO556,24^A0N,28,28^FDVISITANTE^FS^FO556,58^A0N,26,26^FD25 NOV 2026^FS"
+                     f"^FO420,266^A0N,20,20^FD{caption}^FS"
+                     "^FO420,290^A0N,26,26^FDQualidade - Edifício B^FS^XZ")
+    assert values.get(name) == "Qualidade - Edifício B"

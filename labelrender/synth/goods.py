@@ -360,8 +360,10 @@ def _identifiers(decisions: list[Decision]) -> None:
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue
-        if d.name in ("text", "field") and len(_WORD.findall(d.value or "")) >= 2:
-            d.name, d.name_certainty = "description", 0.5  # "Ducati 1299 Panigale"
+        if (d.name in ("text", "field") or worded and not shapes.is_vocabulary_name(d.name)) \
+                and len(_WORD.findall(d.value or "")) >= 2:
+            # "Ducati 1299 Panigale", "Fluvacta Tetra 2026/2027": a name, no caption's word
+            d.name, d.name_certainty = "description", 0.5
             continue
         if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
             continue  # words, or a web address: not an identifier

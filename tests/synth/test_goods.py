@@ -847,4 +847,14 @@ def test_a_count_of_things_on_goods_is_their_quantity(caption: str, line: str, n
     zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDFluvacta Tetra 2026/2027^FS"
            "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS"
            f"^FO30,304^A0N,24,24^FD{caption}^FS^FO160,300^A0N,28,28^FD{line}^FS^XZ")
-    assert draft_values(zpl).get(name) == line
+    named = [n for n, value in draft_values(zpl).items() if value == line]
+    assert [n.rstrip("_0123456789") for n in named] == [name]
+
+
+@pytest.mark.parametrize("line", ["Fluvacta Tetra 2026/2027", "Ducati 1299 Panigale"])
+def test_a_product_line_is_not_named_by_its_first_word(line: str) -> None:
+    # A brand or a make leads the line, no caption: the line is the goods' description.
+    values = draft_values(
+        f"^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FD{line}^FS"
+        "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS^XZ")
+    assert values.get("description") == line

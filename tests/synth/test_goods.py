@@ -858,3 +858,13 @@ def test_a_product_line_is_not_named_by_its_first_word(line: str) -> None:
         f"^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FD{line}^FS"
         "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS^XZ")
     assert values.get("description") == line
+
+
+@pytest.mark.parametrize("line", ["Säsong HT26", "Saison: HW26", "Stagione: PE26"])
+def test_a_garments_season_is_named_in_its_language(line: str) -> None:
+    # As the written Swedish hang tag: the season a garment is sold in, by its caption.
+    values = draft_values(
+        "^XA^CI28^PW406^LL609^FO40,40^A0N,36,36^FDMerino Crew Neck^FS"
+        "^FO40,100^A0N,28,28^FDStorlek: M^FS^FO40,150^A0N,28,28^FD599,00 kr^FS"
+        f"^FO40,220^A0N,22,22^FD{line}^FS^XZ")
+    assert values.get("season", "").endswith(line.split()[-1])

@@ -4,9 +4,10 @@ A label is a badge when its static words say so ("VISITOR", "Besökare", "SPEAKE
 "Teilnehmer", a conference or a summit). There the name printed largest is the
 person's: a visitor's on a pass, an attendee's on a conference badge, and a given name
 printed alone over the surname splits into both. A company by its legal form under
-the name is the person's company, and a role word printed large lower down ("SPEAKER",
-"PRELEGENT") the attendee's kind. All of it comes from layout alone, so its names are
-for review.
+the name is the person's company, a line under it with a word of a job ("Head of
+Network Planning", "Kierownik ds. ...") their job title, and a role word printed large
+lower down ("SPEAKER", "PRELEGENT") the attendee's kind. All of it comes from layout
+alone, so its names are for review.
 """
 
 from __future__ import annotations
@@ -35,6 +36,17 @@ _WORD = r"[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*\.?"
 _PARTICLE = r"(?:van|von|der|den|de|del|della|di|da|do|dos|du|la|le|y|bin|al|ter|ten)"
 _NAME = re.compile(rf"(?:{_PARTICLE}\s+)*{_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_WORD}){{0,3}}")
 _LARGE = 36
+# Words of a job title, printed under the person's name ("Head of Network Planning",
+# "Principal Platform Engineer", "Leiterin Einkauf", "Directeur commercial").
+_JOB = re.compile(
+    r"\b(?:engineer|manager|director|head of|officer|lead|specialist|analyst|consultant|"
+    r"coordinator|developer|architect|president|chief|ceo|cto|cfo|coo|founder|co-founder|"
+    r"scientist|researcher|professor|designer|administrator|supervisor|technician|advisor|"
+    r"adviser|executive|planner|buyer|leiter|leiterin|ingenieur|ingenieurin|"
+    r"geschäftsführer|geschäftsführerin|berater|beraterin|entwickler|entwicklerin|"
+    r"directeur|directrice|responsable|ingénieur|ingénieure|chef de|gerente|ingeniero|"
+    r"ingeniera|jefe|jefa|direttore|direttrice|responsabile|ingegnere|kierownik|dyrektor|"
+    r"inżynier|specjalista|adviseur|hoofd|ingenjör|chef för|projektledare)\b", re.I)
 
 
 def _person(text: str) -> bool:
@@ -74,6 +86,11 @@ def refine(decisions: list[Decision]) -> None:
                     and not shapes.has_digits(d.text, 1)), None)
     if company is not None:
         _mark(company, "a company under the name on a badge", "company")
+    title = next((d for d in after if d is not company and _JOB.search(d.text)
+                  and (not d.variable or d.name_certainty <= 0.5)
+                  and not shapes.has_digits(d.text, 1) and len(d.text.split()) <= 6), None)
+    if title is not None:
+        _mark(title, "a job title under the name on a badge", "job_title")
     top = texts[0]
     for d in texts:
         if d is not top and not d.variable and d.source.font_height >= _LARGE \

@@ -429,10 +429,12 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
         if name[0] in ("field", "service", "form_version") or len(name[0]) > 30 \
                 or target.name == "routing_code" and not above(caption.source, t) \
                 or name[1] < 0.6 and _sort_code_of_a_parcel(decisions, target) \
-                or name[1] < 0.85 and target.name == "description" \
+                or target.name == "description" and name[1] < 0.85 \
+                and not shapes.is_glossary_caption(caption.text) \
                 or shapes.is_date_name(name[0]) and not _holds_date(target.text):
-            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT"); a code
-            # in the row of "Utgår:" is no day
+            continue  # a maker's name over the product's ("GRÜNHAND SAATGUT"); a caption
+            # of the glossary is a caption ("DEPARTAMENTO" over "Qualidade - Edifício B");
+            # a code in the row of "Utgår:" is no day
         name = _for_words(name, target.text)
         if not target.variable:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \

@@ -706,6 +706,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
     _copies_of_named_codes(decisions)
+    if goods.is_goods_label(decisions) or not has_recipient(decisions):
+        goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
         goods.rack_parts(decisions)

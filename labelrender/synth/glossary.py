@@ -67,6 +67,10 @@ GLOSSARY: dict[str, str] = {
     **_words("size", "tamanho", "tamaño", "misura", "størrelse", "koko", "velikost", "veľkosť",
              "méret", "mărime", "beden", "boyut", "saizu", "kaliber", "calibre", "calibro",
              "kaliiperi"),
+    # The season a garment is sold in ("Saison: HW26", "Säsong HT26"), on its tags and
+    # cartons.
+    **_words("season", "season", "saison", "stagione", "temporada", "seizoen", "säsong",
+             "sæson", "sesong", "kausi", "sezon", "sezóna", "szezon", "sezonul", "sezona"),
     **_words("height", "höhe", "hauteur", "altezza", "altura", "alto", "hoogte", "höjd",
              "højde", "høyde", "korkeus", "wysokość", "výška", "magasság", "înălțime",
              "yükseklik", "takasa"),

@@ -187,6 +187,21 @@ _CONTENT = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|pcs|pieces|pz|pezzi|stuk
                       re.IGNORECASE)
 
 
+# A count of things, led by its number: "50 000 boabe", "ca. 25 Korn", "4 film + 1 CD",
+# "20 x 10 syringes (200 doses)", "3 Rx in bag". (Not a time, "18 mois d'affinage", nor a
+# measure, "12 kg": the goods' age and weight have names of their own.)
+# (Three digits at most, or grouped by thousands: "14 Larchwood Close" and "69002 Lyon"
+# are addresses.)
+_COUNT = r"(?:(?:ca|approx|env|cca|ok|około|circa)\.?\s*|~\s*)?\d{1,3}(?:[ \u00a0.]\d{3})*"
+_WORD_OF_THINGS = r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?"
+_THINGS = (r"(?!(?:days?|dage|tage?n?|dn[íi]|jours?|d[íi]as?|giorni|weeks?|wochen|semaines?|"
+           r"semanas?|months?|monate?n?|mois|meses|mesi|years?|jahre?n?|ans?|años|anos|anni|"
+           r"hours?|stunden?|heures?|horas?|ore|min\w*|h|s|k?g|mg|lbs?|oz|[mcd]?l|[mck]?m|in|"
+           rf"ft)(?:[²³]|\b)){_WORD_OF_THINGS}(?:\s+{_WORD_OF_THINGS}){{0,2}}")
+_ITEMS = rf"{_COUNT}\s*(?:[x×]\s*{_COUNT}\s*)?\s{_THINGS}"
+_COUNTED = re.compile(rf"{_ITEMS}(?:\s*[+,/]\s*{_ITEMS})*(?:\s*\({_ITEMS}\))?", re.IGNORECASE)
+
+
 def _contents(decisions: list[Decision]) -> None:
     """A short line guessed to name the goods that says how much the pack holds is
     its quantity."""
@@ -195,6 +210,28 @@ def _contents(decisions: list[Decision]) -> None:
         if d.variable and d.name == "description" and d.name_certainty <= 0.5 \
                 and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3:
             d.name, d.name_certainty = "quantity", 0.5
+
+
+def counted_contents(decisions: list[Decision]) -> None:
+    """On a label of goods, a line that counts things ("Contents: 20 x 10 syringes (200
+    doses)", "Inhalt: ca. 25 Korn", "Sets: 6 trays, 14 pouches") is how many the pack
+    holds, its quantity, whether its caption names the goods or is unknown: what the
+    pack holds is printed as the goods' name. (Once the captions have named their
+    values.)"""
+    for d in decisions:
+        value = (d.value or "").strip()
+        guessed = d.name in ("description", "text", "field") \
+            or d.name is not None and not shapes.is_vocabulary_name(d.name)
+        if not d.variable or not d.name or not guessed or d.source.is_barcode \
+                or not _COUNTED.fullmatch(value):
+            continue
+        # What is counted is written small ("3 Rx in bag", "ca. 25 Korn" if about):
+        # "412 Azul marinho" is a colour, "14 Larchwood Close" a street.
+        thing = re.search(r"[^\W\d_]+", value)
+        if thing and thing.group()[0].isupper() and len(thing.group()) > 2 \
+                and not re.match(r"\D", value):
+            continue
+        d.name, d.name_certainty = "quantity", min(d.name_certainty, 0.6)
 
 
 def _doses(decisions: list[Decision]) -> None:
@@ -323,8 +360,10 @@ def _identifiers(decisions: list[Decision]) -> None:
             d.variable, d.value, d.name = False, None, None  # "EST. 1987", "10-15 °C"
             d.reason, d.certainty = "layout text on a label of goods", 0.6
             continue
-        if d.name in ("text", "field") and len(_WORD.findall(d.value or "")) >= 2:
-            d.name, d.name_certainty = "description", 0.5  # "Ducati 1299 Panigale"
+        if (d.name in ("text", "field") or worded and not shapes.is_vocabulary_name(d.name)) \
+                and len(_WORD.findall(d.value or "")) >= 2:
+            # "Ducati 1299 Panigale", "Fluvacta Tetra 2026/2027": a name, no caption's word
+            d.name, d.name_certainty = "description", 0.5
             continue
         if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
             continue  # words, or a web address: not an identifier

@@ -329,7 +329,22 @@ def caption_name(caption: str) -> tuple[str, float]:
                if part.strip().isascii() and _WORD.search(part)]
     if (gloss or "/" in plain) and english:
         plain = english[0]
+    if _FOREIGN_NUMBER.fullmatch(plain.strip().rstrip(":").strip()):
+        return "reference", 0.45  # "N° fiche NC", "Begleitschein-Nr.": a number, not words
     return _numbered(snake(plain)) or "field", 0.45
+
+
+# The number of something unknown, as the languages that write "N°", "Nº", "Nr." before
+# it ("N° fiche NC", "N.º tarefa", "Nr skrzyni") or "-Nr.", "nummer", "Nº" after it
+# ("Begleitschein-Nr.", "Hoja de conteo Nº"): the value is that thing's reference, and
+# the caption's words in their language say nothing an integrator reads. (English writes
+# "No." and "#": "Bundle No." is a bundle's number; and one word, then "Nr." apart, or a
+# short word before it may be English or an abbreviation: "Cage Nr.", "Set-nr",
+# "Prod.nr.".)
+_FOREIGN_NUMBER = re.compile(
+    r"(?:N\s?[°º]|N\.\s?º|Nr\.?|N\.|Nro\.?|Núm\.?)\s*(?:[^\W\d_][\w'’.-]*\s?){1,3}|"
+    r"(?:[^\W\d_][\w'’.]*\s){0,2}[^\W\d_]{4,}(?:-?(?:Nr\.?|nr\.?)|nummer)|"
+    r"(?:[^\W\d_][\w'’.]*\s){1,2}[^\W\d_]{4,}\s(?:Nr\.?|nr\.?|N\s?[°º])")
 
 
 # The last word of a caption that leads to its date ("... avant le", "Prodotto il",
@@ -542,6 +557,23 @@ def _names() -> dict[str, str]:
         _NAMES_BY_KEY.update({key: v for k, v in CAPTION_NAMES.items()
                               if (key := _caption_key(k))})
     return _NAMES_BY_KEY
+
+
+@lru_cache(maxsize=1)
+def _vocabulary_names() -> frozenset[str]:
+    return frozenset(_names().values()) | frozenset(_glossary().values())
+
+
+def is_glossary_caption(text: str) -> bool:
+    """The whole caption is one of the glossary's, a caption word of another language
+    ("Departamento", "Anfitrião"), not only a word of it."""
+    return _caption_key(text.strip().rstrip(":")) in _glossary()
+
+
+def is_vocabulary_name(name: str) -> bool:
+    """A name the vocabulary or the glossary gives, not an unknown caption's own words
+    ("hoja_de_conteo_number")."""
+    return re.sub(r"_\d+$", "", name) in _vocabulary_names()
 
 
 @lru_cache(maxsize=8192)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from labelrender.synth.engine import SynthesisRequest, make_engine
 
 ENGINE = make_engine("heuristic")
@@ -31,3 +33,14 @@ def test_a_conference_badge_splits_a_given_name_over_the_surname() -> None:
 def test_without_a_badge_word_a_large_name_is_left_alone() -> None:
     values = _values("^FO20,92^A0N,40,40^FDErik Johansson^FS^FO20,200^A0N,30,30^FD$12.99^FS")
     assert "visitor_name" not in values and "attendee_name" not in values
+
+
+@pytest.mark.parametrize("title", ["Head of Network Planning", "Principal Platform Engineer",
+                                   "Kierownik ds. Optymalizacji Magazynów"])
+def test_a_job_title_under_the_name_on_a_badge(title: str) -> None:
+    # As the written conference badges: name, then the title, then the company.
+    values = _values("^FO30,18^A0N,26,26^FDCASCADIA CLOUD SUMMIT 2026^FS"
+                     "^FO30,150^A0N,80,80^FDPriya^FS^FO30,250^A0N,50,50^FDRamaswamy-Hughes^FS"
+                     f"^FO30,318^A0N,28,28^FD{title}^FS"
+                     "^FO40,500^A0N,60,60^FDSPEAKER^FS")
+    assert values.get("job_title") == title

@@ -893,3 +893,40 @@ def test_a_code_in_the_row_of_a_date_caption_is_no_date() -> None:
         "^FO140,194^A0N,26,26^FD2027-05-23^FS^FO384,196^A0N,24,24^FDRG-26-0583^FS^XZ")
     assert values["expiry_date"] == "2027-05-23"
     assert "expiry_date_2" not in values
+
+
+@pytest.mark.parametrize(("caption", "line", "name"), [
+    ("Contents:", "20 x 10 syringes (200 doses)", "quantity"),  # how many, not what
+    ("Conținut:", "50 000 boabe", "quantity"),  # seeds, in Romanian
+    ("", "4 film + 1 CD", "quantity"),
+    ("", "3 Rx in bag", "quantity"),
+    ("", "412 Azul marinho", "description"),  # a colour and its code
+    ("", "18 mois d'affinage", "description"),  # how long, not how many
+])
+def test_a_count_of_things_on_goods_is_their_quantity(caption: str, line: str, name: str) -> None:
+    # As the written vaccine_cold_chain_carton and seed packets: a lot and an expiry date
+    # make it goods; the line says how many the pack holds.
+    zpl = ("^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDFluvacta Tetra 2026/2027^FS"
+           "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS"
+           f"^FO30,304^A0N,24,24^FD{caption}^FS^FO160,300^A0N,28,28^FD{line}^FS^XZ")
+    named = [n for n, value in draft_values(zpl).items() if value == line]
+    assert [n.rstrip("_0123456789") for n in named] == [name]
+
+
+@pytest.mark.parametrize("line", ["Fluvacta Tetra 2026/2027", "Ducati 1299 Panigale"])
+def test_a_product_line_is_not_named_by_its_first_word(line: str) -> None:
+    # A brand or a make leads the line, no caption: the line is the goods' description.
+    values = draft_values(
+        f"^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FD{line}^FS"
+        "^FO30,90^A0N,28,28^FDLot: NV26F0931^FS^FO420,90^A0N,28,28^FDExp: 30 JUN 2027^FS^XZ")
+    assert values.get("description") == line
+
+
+@pytest.mark.parametrize("line", ["Säsong HT26", "Saison: HW26", "Stagione: PE26"])
+def test_a_garments_season_is_named_in_its_language(line: str) -> None:
+    # As the written Swedish hang tag: the season a garment is sold in, by its caption.
+    values = draft_values(
+        "^XA^CI28^PW406^LL609^FO40,40^A0N,36,36^FDMerino Crew Neck^FS"
+        "^FO40,100^A0N,28,28^FDStorlek: M^FS^FO40,150^A0N,28,28^FD599,00 kr^FS"
+        f"^FO40,220^A0N,22,22^FD{line}^FS^XZ")
+    assert values.get("season", "").endswith(line.split()[-1])

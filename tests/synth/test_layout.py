@@ -2372,3 +2372,30 @@ def test_a_caption_with_its_value_beside_it_does_not_name_the_bars_under_it() ->
                      "^FO8,178^A0N,18,16^FDSt. James's Hospital - Ward 6B^FS^XZ")
     assert values.get("patient_id") == "00841275"
     assert values.get("specimen_id") == "S26-3304871"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("N° fiche NC", "reference"), ("N.º tarefa", "reference"), ("Nr skrzyni", "reference"),
+    ("Begleitschein-Nr.", "reference"), ("Hoja de conteo Nº", "reference"),
+    ("Kit No.", "kit_number"), ("Set-nr", "set_number"),  # English words keep their name
+])
+def test_the_number_of_something_in_another_language_is_its_reference(caption: str,
+                                                                       name: str) -> None:
+    # As the written non-conformity and cycle count tags: the number under its caption.
+    values = _values("^XA^CI28^PW812^LL406^FO30,30^A0N,40,40^FDQUARANTAINE^FS"
+                     f"^FO30,120^A0N,24,24^FD{caption}^FS^FO30,150^A0N,28,28^FDNC-26-04117^FS"
+                     "^XZ")
+    assert values.get(name) == "NC-26-04117"
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("DEPARTAMENTO", "department"), ("ANFITRIÃO", "host"), ("Poste de charge", "description")])
+def test_a_caption_of_another_language_names_the_words_under_it(caption: str, name: str) -> None:
+    # As the written Portuguese visitor's pass: a caption the glossary knows, whole, over
+    # a line of words; a caption only a word of which is known ("charge") may be a
+    # maker's or a place's name, and names nothing.
+    values = _values("^XA^CI28^PW812^LL609^FO20,20^A0N,26,26^FDLaboratórios Tágide, S.A.^FS"
+                     "^FO556,24^A0N,28,28^FDVISITANTE^FS^FO556,58^A0N,26,26^FD25 NOV 2026^FS"
+                     f"^FO420,266^A0N,20,20^FD{caption}^FS"
+                     "^FO420,290^A0N,26,26^FDQualidade - Edifício B^FS^XZ")
+    assert values.get(name) == "Qualidade - Edifício B"

@@ -12,6 +12,7 @@ from .captions import PARTY, PARTY_CAPTIONED, caption_values, raw_caption_split
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import SourceField, sample_value
+from .vocabulary import COUNTRIES
 
 # In an address block, a line of 7 to 15 digits is a telephone number.
 _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
@@ -373,7 +374,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
              <= 3 * caption.source.font_height and abs(d.source.rx - caption.source.rx) <= 4
              and d.text], caption)
         if form:  # a form's caption and its value on one line: the value alone
-            _name_block([first], role, 0.7, claimed)
+            if not _travel_place([first], role, claimed):
+                _name_block([first], role, 0.7, claimed)
             continue
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)
@@ -393,6 +395,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                         and shapes.address_role(d.text) and d.source.y > caption.source.y
                         and abs(d.source.x - caption.source.x) <= 40), default=None)
             lines = [d for d in lines if side is None or d.source.y < side - 10]
+        if _travel_place(lines, role, claimed):
+            continue
         if len(lines) == 1 and _HUB.fullmatch(first.text) and not first.variable \
                 and first.source.font_height >= _HUB_FONT:
             # "DESTINATION" over "ORD" printed large: where it is routed, not an address
@@ -618,9 +622,14 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
             d.variable = False  # place on a cable or in a warehouse, no party
             _variable(d, "a place after a from or to caption", 0.7, split, ("location", 0.7))
             continue
+        lines = _block_lines(decisions, d, d.source.ry, rules)
+        if role in _PLACE_NAMES and _place(value) and all(_starts_party(x) for x in lines[1:2]):
+            claimed.add(d.source.position)  # "Destination: Jeddah, Saudi Arabia"
+            d.variable = False
+            _variable(d, PLACE_REASON, 0.7, split, _place_name(value, role))
+            continue
         if not shapes.has_letters(value):
             continue  # "Dostawca: 004512": the party's number, no name (a caption names it)
-        lines = _block_lines(decisions, d, d.source.ry, rules)
         claimed.add(d.source.position)
         d.variable = False
         part = "address" if _street_in(value) else "name"
@@ -651,6 +660,51 @@ _NAMED_STREET = re.compile(
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
+# Why a line under a party's caption is a place: the parcel or bag travels between
+# places, so a code on it is a parcel's number (see classify._codes_off_parcels).
+PLACE_REASON = "the place a from or to caption names"
+# What a place under a party's caption is, by the party.
+_PLACE_NAMES = {"ship_to": "destination", "ship_from": "origin"}
+# A postal exchange office: its country, the airport or town, a letter ("DEFRAA").
+_OFFICE = re.compile(r"([A-Z]{2})([A-Z]{3})[A-Z]")
+
+
+def _place(text: str) -> bool:
+    """A town or port with its country ("HAMBURG - GERMANY", "Jeddah, Kingdom of Saudi
+    Arabia", "Shanghai, China - Cont. ..."), or a town with its exchange office's code
+    ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no addressee is."""
+    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
+    for i, part in enumerate(parts[:3]):
+        country = re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part)
+        if shapes.words_only(part) and shapes.is_country(country):
+            return i >= 1 and all(shapes.words_only(p) and len(p.split()) <= 3
+                                  for p in parts[:i])
+    words = text.split()
+    office = _OFFICE.fullmatch(words[-1]) if len(words) >= 2 else None
+    return office is not None and office.group(1) in COUNTRIES and any(
+        w.startswith(office.group(2)) for w in words[:-1]) and text.isupper()
+
+
+def _travel_place(lines: list[Decision], role: str, claimed: set[int]) -> bool:
+    """A party's caption over one line that is a place ("FROM" beside "LYS",
+    "DESTINATION" over "HAMBURG - GERMANY"), with at most data beside it ("19 KG"):
+    where the goods go or come from, not a party's address. Names it."""
+    own = [d for d in lines if not (d.variable and d.name in _DATA_NAMES
+                                    and d.name_certainty >= 0.8)]
+    if len(own) != 1 or role not in _PLACE_NAMES \
+            or not (_place(own[0].text) or _HUB.fullmatch(own[0].text)):
+        return False
+    claimed.add(own[0].source.position)
+    own[0].variable = False
+    _variable(own[0], PLACE_REASON, 0.7, 0, _place_name(own[0].text, role))
+    return True
+
+
+def _place_name(text: str, role: str) -> tuple[str, float]:
+    """A code of a hub or airport is its routing code; a town, the place itself."""
+    return ("routing_code", 0.7) if _HUB.fullmatch(text.strip()) else (_PLACE_NAMES[role], 0.7)
+
+
 _PLACE_CODE = re.compile(r"^(?:[^\W\d_]+\s)?(?:[A-Z]{1,4}|\d{1,3})-\d{1,3}(?:-\w{1,3})*\b")
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from . import badges, goods, recognise, scales, shapes
 from .addresses import (
     NAMELESS,
+    PLACE_REASON,
     address_blocks,
     parties,
     pickup_point_address,
@@ -560,11 +561,13 @@ def _hazard_plates(decisions: list[Decision]) -> None:
 
 
 def _codes_off_parcels(decisions: list[Decision]) -> None:
-    """On a label with no party's address and no validated parcel number, a barcode
-    whose shape alone said "tracking number" is a code of unknown kind: it is named
-    by its symbology (for review), and so is the printed form beside it."""
+    """On a label with no party's address, no place it travels from or to and no
+    validated parcel number, a barcode whose shape alone said "tracking number" is a
+    code of unknown kind: it is named by its symbology (for review), and so is the
+    printed form beside it."""
     if any(d.variable and d.name and (goods.PARTY.match(d.name) or d.name == "tracking_number"
-                                      and d.name_certainty >= 0.85) for d in decisions):
+                                      and d.name_certainty >= 0.85
+                                      or d.reason == PLACE_REASON) for d in decisions):
         return
     renamed: dict[str, str] = {}
     for d in decisions:

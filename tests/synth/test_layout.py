@@ -1604,7 +1604,7 @@ def test_a_party_named_in_words_after_its_caption_is_no_prose() -> None:
     zpl = ("^XA^PW812^LL1218^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
            "^FO30,900^A0N,22,22^FDRte: Tienda Mate Criollo^FS^XZ")
     values = _values(zpl)
-    assert values.get("ship_to_name") == "Jeddah, Kingdom of Saudi Arabia"
+    assert values.get("destination") == "Jeddah, Kingdom of Saudi Arabia"  # (a place)
     assert values.get("ship_from_name") == "Tienda Mate Criollo"
 
 
@@ -2271,3 +2271,33 @@ def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
     values = _values(zpl)
     assert values.get("ship_to_postal_code") == "(04524)"
     assert values.get("ship_from_postal_code") == "[13487]"
+
+
+@pytest.mark.parametrize(("caption", "place", "name"), [
+    ("DESTINO / DESTINATION", "HAMBURG - GERMANY", "destination"),
+    ("TO", "PARIS CDG FRCDGA", "destination"),
+    ("FROM", "FRANKFURT DEFRAA", "origin"),
+    ("Destination:", "Shanghai, China", "destination"),
+    ("FROM", "CPH", "routing_code")])
+def test_a_place_alone_under_a_party_caption_is_where_the_goods_travel(
+        caption: str, place: str, name: str) -> None:
+    values = _values(f"^XA^CI28^PW812^LL1218^FO40,100^A0N,22,22^FD{caption}^FS"
+                     f"^FO40,130^A0N,30,30^FD{place}^FS"
+                     "^FO40,400^A0N,30,30^FDSPEC 3127^FS^XZ")
+    assert values.get(name) == place
+    assert not any(key.startswith(("ship_to", "ship_from")) for key in values)
+
+
+def test_a_place_after_its_caption_over_the_consignee() -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
+                     "^FO30,548^A0N,28,28^FDConsignee: Al Waha Food Industries Co.^FS^XZ")
+    assert values.get("destination") == "Jeddah, Kingdom of Saudi Arabia"
+
+
+def test_a_bag_tags_number_stays_a_parcels_number_beside_its_airports() -> None:
+    values = _values("^XA^CI28^PW812^LL1218^FO20,246^A0N,22,20^FDFROM^FS"
+                     "^FO100,242^A0N,32,30^FDLYS^FS^FO100,282^A0N,30,28^FD19 KG^FS"
+                     "^FO40,420^BY3^B2N,200,N,N,N^FD0057481229^FS^XZ")
+    assert values.get("routing_code") == "LYS"
+    assert values.get("tracking_number") == "0057481229"

@@ -53,6 +53,9 @@ def parties(decisions: list[Decision]) -> None:
                 and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
             d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
             # the number to call them on
+        if d.variable and d.name == "ph" and d.prefix_len \
+                and 7 <= sum(c.isdigit() for c in d.value or "") <= 15:
+            d.name = "phone"  # "Ph: 944 72 452": no acidity has seven digits
         if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
                 or d.name == "postal_code" and d.source.is_barcode:
             continue

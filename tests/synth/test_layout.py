@@ -2301,3 +2301,8 @@ def test_a_bag_tags_number_stays_a_parcels_number_beside_its_airports() -> None:
                      "^FO40,420^BY3^B2N,200,N,N,N^FD0057481229^FS^XZ")
     assert values.get("routing_code") == "LYS"
     assert values.get("tracking_number") == "0057481229"
+
+
+def test_a_number_after_ph_is_the_partys_phone_not_an_acidity() -> None:
+    values = _values(on_a_parcel("^FO40,335^A0N,30,30^FDPh: 944 72 452^FS"))
+    assert values.get("ship_to_phone") == "944 72 452"

@@ -62,7 +62,7 @@ ADDRESS_ROLES = {
          # where a courier took the parcel: the sender's address
          "COLLECTED FROM", "COLLECTION FROM", "COLLECTION ADDRESS", "PICKED UP FROM"],
         "ship_from"),
-    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
+    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE", "MARK FOR STORE"], "mark_for"),
     **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),
 }
 

@@ -2306,3 +2306,10 @@ def test_a_bag_tags_number_stays_a_parcels_number_beside_its_airports() -> None:
 def test_a_number_after_ph_is_the_partys_phone_not_an_acidity() -> None:
     values = _values(on_a_parcel("^FO40,335^A0N,30,30^FDPh: 944 72 452^FS"))
     assert values.get("ship_to_phone") == "944 72 452"
+
+
+@pytest.mark.parametrize("caption", ["STORE", "MAGASIN / STORE", "MARK FOR STORE / MAGASIN"])
+def test_a_number_alone_under_a_store_caption_is_the_stores_number(caption: str) -> None:
+    values = _stacked([caption, "0287"], 30, 116, 26, 24)
+    assert values.get("store_number") == "0287"
+    assert "mark_for_name" not in values

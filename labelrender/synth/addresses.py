@@ -181,8 +181,9 @@ def _stacked_blocks(decisions: list[Decision], claimed: set[int], rules: Rules |
             # over the phone
             honoured = max((i for i, d in enumerate(lines) if i > 0 and not _phone_line(d)),
                            default=None)
-        if honoured is not None:
-            _name_block(lines, party, 0.8, claimed, name_at=honoured)
+        # (no honorific and no postcode mark, as Korean labels print them: the name
+        # heads its block, "받/는/분" beside "한지민" over the street)
+        _name_block(lines, party, 0.8, claimed, name_at=honoured)
 
 
 def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
@@ -1106,6 +1107,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # a date of birth or an appointment, for the captions to name
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text) \
+                and shapes.has_digits(d.text, 7) \
                 or recognise.starts_with_phone(d.text):
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
@@ -1121,6 +1123,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif marked:  # Japan: the postcode mark starts its line
             part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
                 else "postal_city"
+        elif shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
+            part = "postal_code"  # Korea's code in brackets under the street: "(06236)"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \
                 or _CONTACT_START.match(d.text.strip()):
             part = "contact"  # "Mme Laure Castagnier" under the company's name

@@ -931,18 +931,13 @@ def _postcodes_mailed_from(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "ship_from_postal_code", 0.8
 
 
-# A postcode marked as one on a line of its own: in brackets after the street (Korea's
-# "(06236)") or after the postal mark (Japan's "〒150-0012").
-_MARKED_POSTCODE = re.compile(r"[(\[]\d{5}[)\]]|〒\s?\d{3}-?\d{4}")
-
-
 def _marked_postcodes(decisions: list[Decision]) -> None:
     """A marked postcode left unnamed is the postcode of the party whose line is the
     nearest above it (a block's code follows its street), else of the one below it
     (Japan's code heads its block)."""
     for d in decisions:
         if not d.variable or d.name_certainty > 0.3 or d.source.is_barcode \
-                or not _MARKED_POSTCODE.fullmatch(d.text.strip()):
+                or not shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
             continue
         lines = [x for x in decisions if x.variable and x is not d
                  and x.source.orientation == d.source.orientation

@@ -2313,3 +2313,34 @@ def test_a_number_alone_under_a_store_caption_is_the_stores_number(caption: str)
     values = _stacked([caption, "0287"], 30, 116, 26, 24)
     assert values.get("store_number") == "0287"
     assert "mark_for_name" not in values
+
+
+def test_korean_parcel_captions_name_both_parties_and_the_bracketed_postcode() -> None:
+    # As the probe dev_kr_lotte_courier: "받는분" and "보내는분" beside their blocks.
+    values = _values("^XA^CI28^PW812^LL1015^FO20,214^A0N,26,24^FD받는분^FS"
+                     "^FO150,210^A0N,40,38^FD김민지^FS"
+                     "^FO150,260^A0N,32,30^FD서울특별시 송파구 올림픽로 300^FS"
+                     "^FO150,344^A0N,28,26^FD(05551)^FS^FO20,390^GB772,0,3^FS"
+                     "^FO20,404^A0N,26,24^FD보내는분^FS^FO150,404^A0N,28,26^FD(주)한빛리빙^FS"
+                     "^FO150,440^A0N,24,22^FD경기도 성남시 분당구 판교로 242^FS^XZ")
+    assert values.get("ship_to_name") == "김민지"
+    assert values.get("ship_to_postal_code") == "(05551)"
+    assert values.get("ship_from_name") == "(주)한빛리빙"
+
+
+def test_a_caption_printed_a_character_a_line_names_a_block_without_an_honorific() -> None:
+    # As the probe dev_kr_cj_logistics_taekbae: "받/는/분" down the block's left edge.
+    values = _values("^XA^CI28^PW812^LL1015^FO30,270^A0N,30,30^FD받^FS"
+                     "^FO30,330^A0N,30,30^FD는^FS^FO30,390^A0N,30,30^FD분^FS"
+                     "^FO96,254^A0N,40,40^FD한지민^FS"
+                     "^FO96,306^A0N,32,32^FD서울특별시 강남구 테헤란로 152^FS"
+                     "^FO96,394^A0N,24,24^FD(06236)^FS^XZ")
+    assert values.get("ship_to_name") == "한지민"
+    assert values.get("ship_to_address_1") == "서울특별시 강남구 테헤란로 152"
+
+
+@pytest.mark.parametrize("caption", ["收货人 CONSIGNEE:", "CONSIGNEE 收货人", "荷受人 CONSIGNEE"])
+def test_a_caption_in_two_scripts_without_a_slash_names_its_party(caption: str) -> None:
+    values = _stacked([caption, "NORDHOLM TRADING AB", "HAMNGATAN 18", "211 22 MALMÖ"],
+                      20, 104, 34, 28)
+    assert values.get("ship_to_name") == "NORDHOLM TRADING AB"

@@ -819,7 +819,8 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             _claim_line(code, role, "postal_code", certainty, claimed)
         town = _nearest_right(decisions, line, claimed, 500, lambda d: (
             bool(d.text) and shapes.words_only(d.text) and not shapes.is_caption(d.text)
-            and not shapes.is_country(d.text)))
+            and not shapes.is_country(d.text) and not d.prefix_len  # ("Att: Réception":
+            and not _CONTACT_START.match(d.text.strip())))  # whom to hand it to)
         if town is not None:
             _claim_line(town, role, "city", certainty, claimed)
 

@@ -2344,3 +2344,14 @@ def test_a_caption_in_two_scripts_without_a_slash_names_its_party(caption: str) 
     values = _stacked([caption, "NORDHOLM TRADING AB", "HAMNGATAN 18", "211 22 MALMÖ"],
                       20, 104, 34, 28)
     assert values.get("ship_to_name") == "NORDHOLM TRADING AB"
+
+
+def test_a_contact_beside_the_postcode_is_no_town() -> None:
+    # As the probe dev_ca_ltl_pallet_bilingual: "Att: ..." right of "H7L 4S3".
+    values = _values("^XA^CI28^PW812^LL1218^FO24,262^A0N,22,22^FDCONSIGNEE^FS"
+                     "^FO24,290^A0N,30,30^FDDistribution Québec Nord Inc.^FS"
+                     "^FO24,336^A0N,30,30^FD2250 boul. Industriel, porte 14^FS"
+                     "^FO24,374^A0N,30,30^FDLaval QC^FS^FO24,414^A0N,34,34^FDH7L 4S3^FS"
+                     "^FO400,418^A0N,26,26^FDAtt: Réception / Receiving^FS^XZ")
+    assert values.get("ship_to_contact") == "Réception / Receiving"
+    assert values.get("ship_to_postal_code") == "H7L 4S3"

@@ -939,9 +939,10 @@ _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PS�
                                  r"Cod po[sș]tal|Kod pocztowy)"
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
-# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller".
-_CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|à l'attention de|"
-                            r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
+# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller", the owner "Inh. Dr. M. Assmann".
+_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|"
+                            r"à l'attention de|a l'attention de|care of|ref\. persona)"
+                            r"\.?:?\s+\S", re.IGNORECASE)
 
 
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
@@ -952,6 +953,8 @@ COMPANY = re.compile(
     r"kft|zrt|sro|s\.r\.o|d\.o\.o|corp|corporation|company|plc|pty|co|s\.a|s\.l|s\.p\.a|"
     r"snc|s\.n\.c|s\.c|sp\. ?z ?o\.o|sp\. ?j|sp\. ?k|bt|nyrt|aps|ohg|ug|gbr|kgaa|e\.k|"
     r"oü|uab|sia|ltda|pte|bhd|sdn|a\.s|k\.s|v\.o\.s|farmacia|apotheke|apotek|pharmacie|"
+    r"farmácia|farmacie|apteka|lékárna|lekáreň|lekaren|gyógyszertár|ljekarna|lekarna|"
+    r"eczane|eczanesi|apteek|vaistinė|aptieka|"
     r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 

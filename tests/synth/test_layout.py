@@ -2355,3 +2355,13 @@ def test_a_contact_beside_the_postcode_is_no_town() -> None:
                      "^FO400,418^A0N,26,26^FDAtt: Réception / Receiving^FS^XZ")
     assert values.get("ship_to_contact") == "Réception / Receiving"
     assert values.get("ship_to_postal_code") == "H7L 4S3"
+
+
+@pytest.mark.parametrize(("lines", "contact"), [
+    (["Empfänger", "Löwen-Apotheke am Stadtpark", "Inh. Dr. Miriam Assmann e. K.",
+      "Bahnhofstraße 22", "34117 Kassel"], "Inh. Dr. Miriam Assmann e. K."),
+    (["Príjemca", "Lekáreň Pod Hradom", "Mgr. Lucia Horváthová", "Hlinkova 1882/14",
+      "010 01 Žilina"], "Mgr. Lucia Horváthová")])
+def test_a_pharmacys_owner_or_pharmacist_under_its_name_is_the_contact(
+        lines: list[str], contact: str) -> None:
+    assert _stacked(lines, 40, 100, 36, 28).get("ship_to_contact") == contact

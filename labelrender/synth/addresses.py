@@ -1039,7 +1039,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     (``named``: the name was printed before these lines, after its caption; ``name_at``:
     the line of the name, where its honorific stands in a field of its own)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len and not _street_line(d.text) and not _whole_address(d.text)
+                  and not d.prefix_len and not _street(d.text) and not _whole_address(d.text)
                   and not recognise.starts_with_phone(d.text) and d.name != "phone"),
                  default=None)  # "REF: PO-1234", "Tel. 514-555-0273" are no town
     # A postcode on a line of its own under the town (British, Australian forms):

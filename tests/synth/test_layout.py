@@ -2365,3 +2365,11 @@ def test_a_contact_beside_the_postcode_is_no_town() -> None:
 def test_a_pharmacys_owner_or_pharmacist_under_its_name_is_the_contact(
         lines: list[str], contact: str) -> None:
     assert _stacked(lines, 40, 100, 36, 28).get("ship_to_contact") == contact
+
+
+@pytest.mark.parametrize("street", ["Mühleweg 7491", "Fritschstr. 1992"])
+def test_a_street_with_a_four_digit_house_number_is_no_postcode_line(street: str) -> None:
+    # A block with no town line, as the Korean and Ukrainian senders' blocks print it.
+    values = _stacked(["Absender", "Marian Bohlander", street, "Tel. 0993 056750"],
+                      40, 400, 36, 26)
+    assert values.get("ship_from_address_1") == street

@@ -37,6 +37,9 @@ _FONT_JUMP = 1.7
 
 
 _LEADING = 1.5
+# Parts of an address a form captions one by one ("CPA:", "Domicilio:", "Localidad:"):
+# named after their caption, they are the party's whose block they fall in.
+_FORM_PARTS = frozenset({"postal_code", "address", "city"})
 
 
 def parties(decisions: list[Decision]) -> None:
@@ -56,7 +59,7 @@ def parties(decisions: list[Decision]) -> None:
         if d.variable and d.name == "ph" and d.prefix_len \
                 and 7 <= sum(c.isdigit() for c in d.value or "") <= 15:
             d.name = "phone"  # "Ph: 944 72 452": no acidity has seven digits
-        if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
+        if not d.variable or d.name not in PARTY_CAPTIONED | _FORM_PARTS \
                 or d.name == "postal_code" and d.source.is_barcode:
             continue
         caption = next((c for c in decisions if not c.variable and c.text

@@ -2586,7 +2586,13 @@ GLOSSARY: dict[str, str] = {
     **_words("postal_code", "postcode", "post code", "postal code", "zip", "zip code", "plz",
              "postleitzahl", "psč", "psc", "cep", "code postal", "código postal",
              "codigo postal", "codice postale", "kod pocztowy", "irányítószám", "postinumero",
-             "postnummer"),
+             "postnummer", "cpa", "c.p."),
+    # A street or a town in a field of its own after its caption, on a form of a party's
+    # lines ("Domicilio:", "Localidad:"): the party is the nearest block's.
+    **_words("address", "address", "street", "dirección", "direccion", "domicilio", "calle",
+             "adresse", "indirizzo", "endereço", "endereco", "rua", "adres", "adresa"),
+    **_words("city", "city", "town", "ciudad", "localidad", "ville", "città", "citta",
+             "cidade", "municipio", "miasto", "město", "mesto", "comuna"),
     **_words("pallet", "plt", "skid"),
     **_words("gtin", "itf", "scc"),
     **_words("expiry_date", "best before date", "best if used by", "enjoy by", "bb", "bbe",

@@ -2213,7 +2213,8 @@ def test_a_postcode_after_from_is_the_senders_postcode(line: str) -> None:
 def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: str) -> None:
     values = _stacked(["Consignee:", "Juliana Ferreira Costa", "Rua Doutor Arnaldo, 1180", line,
                        "01255-000  São Paulo - SP"], 40, 200, 36, 30)
-    assert values.get("ship_to_address_2") == line.split(": ")[1]
+    assert line.split(": ")[1] in [value for name, value in values.items()
+                                   if name.startswith("ship_to_address")]
 
 
 def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:
@@ -2373,3 +2374,15 @@ def test_a_street_with_a_four_digit_house_number_is_no_postcode_line(street: str
     values = _stacked(["Absender", "Marian Bohlander", street, "Tel. 0993 056750"],
                       40, 400, 36, 26)
     assert values.get("ship_from_address_1") == street
+
+
+def test_a_form_of_captioned_address_parts_takes_the_party_of_its_block() -> None:
+    # As the probe dev_ar_courier_pampa_domicilio: captions down the left, values right.
+    rows = [("Destinatario:", "María Belén Quiroga"), ("Domicilio:", "Av. Colón 1452, Piso 3"),
+            ("Localidad:", "Córdoba Capital, Córdoba"), ("CPA:", "X5004FHJ")]
+    values = _values("^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO30,{206 + 44 * i}^A0N,24,24^FD{caption}^FS^FO210,{202 + 44 * i}^A0N,28,28^FD{value}^FS"
+        for i, (caption, value) in enumerate(rows)) + "^XZ")
+    assert values.get("ship_to_address") == "Av. Colón 1452, Piso 3"
+    assert values.get("ship_to_city") == "Córdoba Capital, Córdoba"
+    assert values.get("ship_to_postal_code") == "X5004FHJ"

@@ -2586,7 +2586,9 @@ GLOSSARY: dict[str, str] = {
     **_words("postal_code", "postcode", "post code", "postal code", "zip", "zip code", "plz",
              "postleitzahl", "psč", "psc", "cep", "code postal", "código postal",
              "codigo postal", "codice postale", "kod pocztowy", "irányítószám", "postinumero",
-             "postnummer", "cpa", "c.p."),
+             "postnummer"),
+    # (Argentina's "CPA:", Spain's and Mexico's "C.P.:")
+    **_words("postal_code", "cpa", "c.p."),
     # A street or a town in a field of its own after its caption, on a form of a party's
     # lines ("Domicilio:", "Localidad:"): the party is the nearest block's.
     **_words("address", "address", "street", "dirección", "direccion", "domicilio", "calle",

@@ -2217,63 +2217,6 @@ def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: st
                                    if name.startswith("ship_to_address")]
 
 
-def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:
-    zpl = ("^XA^CI28^PW812^LL1218^FO130,200^A0N,24,24^FDEMPFÄNGER^FS"
-           "^FO130,232^A0N,32,32^FDPraxis Dr. med. Lüthi^FS"
-           "^FO130,276^A0N,32,32^FDMarktgasse 29^FS^FO130,312^A0N,32,32^FD3011 Bern^FS"
-           "^FO36,606^A0N,26,26^FDLabor Länggasse AG^FS"
-           "^FO36,640^A0N,26,26^FDFabrikstrasse 8^FS^FO36,674^A0N,26,26^FD3012 Bern^FS^XZ")
-    values = _values(zpl)
-    assert values.get("ship_to_name") == "Praxis Dr. med. Lüthi"
-    assert values.get("ship_from_name") == "Labor Länggasse AG"
-    assert values.get("ship_from_postal_city") == "3012 Bern"
-
-
-@pytest.mark.parametrize(("field", "code"), [
-    ("^FO420,700^A0N,30,30^FD(06236)^FS", "(06236)"),
-    ("^FO420,120^A0N,30,30^FD〒150-0012^FS", "〒150-0012"),
-])
-def test_a_marked_postcode_on_its_own_is_the_nearest_partys(field: str, code: str) -> None:
-    values = _values(on_a_parcel("^FO420,600^A0N,28,28^FD010-4823-1957^FS" + field))
-    assert values.get("ship_to_postal_code") == code
-
-
-def _with_stray_line(line: str, fields: str = "") -> dict[str, str]:
-    """``line`` alone in mid-label, under an order number and beside a weight."""
-    return _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,28,28^FDOrder: 7781240^FS"
-                   "^FO40,120^A0N,24,24^FDWeight: 12,5 kg^FS"
-                   f"^FO300,600^A0N,30,30^FD{line}^FS{fields}^XZ")
-
-
-@pytest.mark.parametrize("line", [
-    "Mühlgasse 17", "Korsvägen 41", "רחוב ויצמן 40", "大阪府堺市北区中百舌鳥町5-1",
-    "세종빌딩 8층 803호", "al. Niepodległości 118/4", "os. Kopernika 17/32"])
-def test_a_lone_street_line_is_the_recipients_address(line: str) -> None:
-    assert _with_stray_line(line).get("ship_to_address") == line
-
-
-@pytest.mark.parametrize("line", ["Calle Mayor 212, 28013 Madrid",
-                                  "Fredrikinkatu 22, 00120 Helsinki"])
-def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) -> None:
-    values = _values(on_a_parcel(f"^FO420,700^A0N,30,30^FD{line}^FS"))
-    assert values.get("ship_from_address") == line
-
-
-@pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
-                                  "NO GLUTEN / NO DAIRY"])
-def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
-    assert not any("address" in name for name in _with_stray_line(line))
-
-
-def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
-    zpl = ("^XA^CI28^PW812^LL1218^FO420,214^A0N,28,28^FD010-5531-2087^FS"
-           "^FO150,344^A0N,28,28^FD(04524)^FS"
-           "^FO420,404^A0N,28,28^FD02-3345-7781^FS^FO150,500^A0N,28,28^FD[13487]^FS^XZ")
-    values = _values(zpl)
-    assert values.get("ship_to_postal_code") == "(04524)"
-    assert values.get("ship_from_postal_code") == "[13487]"
-
-
 @pytest.mark.parametrize(("caption", "place", "name"), [
     ("DESTINO / DESTINATION", "HAMBURG - GERMANY", "destination"),
     ("TO", "PARIS CDG FRCDGA", "destination"),
@@ -2386,3 +2329,60 @@ def test_a_form_of_captioned_address_parts_takes_the_party_of_its_block() -> Non
     assert values.get("ship_to_address") == "Av. Colón 1452, Piso 3"
     assert values.get("ship_to_city") == "Córdoba Capital, Córdoba"
     assert values.get("ship_to_postal_code") == "X5004FHJ"
+
+
+def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO130,200^A0N,24,24^FDEMPFÄNGER^FS"
+           "^FO130,232^A0N,32,32^FDPraxis Dr. med. Lüthi^FS"
+           "^FO130,276^A0N,32,32^FDMarktgasse 29^FS^FO130,312^A0N,32,32^FD3011 Bern^FS"
+           "^FO36,606^A0N,26,26^FDLabor Länggasse AG^FS"
+           "^FO36,640^A0N,26,26^FDFabrikstrasse 8^FS^FO36,674^A0N,26,26^FD3012 Bern^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_name") == "Praxis Dr. med. Lüthi"
+    assert values.get("ship_from_name") == "Labor Länggasse AG"
+    assert values.get("ship_from_postal_city") == "3012 Bern"
+
+
+@pytest.mark.parametrize(("field", "code"), [
+    ("^FO420,700^A0N,30,30^FD(06236)^FS", "(06236)"),
+    ("^FO420,120^A0N,30,30^FD〒150-0012^FS", "〒150-0012"),
+])
+def test_a_marked_postcode_on_its_own_is_the_nearest_partys(field: str, code: str) -> None:
+    values = _values(on_a_parcel("^FO420,600^A0N,28,28^FD010-4823-1957^FS" + field))
+    assert values.get("ship_to_postal_code") == code
+
+
+def _with_stray_line(line: str, fields: str = "") -> dict[str, str]:
+    """``line`` alone in mid-label, under an order number and beside a weight."""
+    return _values("^XA^CI28^PW812^LL1218^FO40,40^A0N,28,28^FDOrder: 7781240^FS"
+                   "^FO40,120^A0N,24,24^FDWeight: 12,5 kg^FS"
+                   f"^FO300,600^A0N,30,30^FD{line}^FS{fields}^XZ")
+
+
+@pytest.mark.parametrize("line", [
+    "Mühlgasse 17", "Korsvägen 41", "רחוב ויצמן 40", "大阪府堺市北区中百舌鳥町5-1",
+    "세종빌딩 8층 803호", "al. Niepodległości 118/4", "os. Kopernika 17/32"])
+def test_a_lone_street_line_is_the_recipients_address(line: str) -> None:
+    assert _with_stray_line(line).get("ship_to_address") == line
+
+
+@pytest.mark.parametrize("line", ["Calle Mayor 212, 28013 Madrid",
+                                  "Fredrikinkatu 22, 00120 Helsinki"])
+def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) -> None:
+    values = _values(on_a_parcel(f"^FO420,700^A0N,30,30^FD{line}^FS"))
+    assert values.get("ship_from_address") == line
+
+
+@pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
+                                  "NO GLUTEN / NO DAIRY"])
+def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
+    assert not any("address" in name for name in _with_stray_line(line))
+
+
+def test_a_bracketed_postcode_is_the_postcode_of_the_party_above_it() -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO420,214^A0N,28,28^FD010-5531-2087^FS"
+           "^FO150,344^A0N,28,28^FD(04524)^FS"
+           "^FO420,404^A0N,28,28^FD02-3345-7781^FS^FO150,500^A0N,28,28^FD[13487]^FS^XZ")
+    values = _values(zpl)
+    assert values.get("ship_to_postal_code") == "(04524)"
+    assert values.get("ship_from_postal_code") == "[13487]"

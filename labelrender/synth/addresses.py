@@ -12,6 +12,7 @@ from .captions import PARTY, PARTY_CAPTIONED, caption_values, raw_caption_split
 from .decision import Decision, leading_spaces
 from .decision import mark_variable as _variable
 from .source import SourceField, sample_value
+from .vocabulary import COUNTRIES
 
 # In an address block, a line of 7 to 15 digits is a telephone number.
 _PHONE_DIGITS = re.compile(r"\+?[\d ()/-]{7,18}")
@@ -36,6 +37,9 @@ _FONT_JUMP = 1.7
 
 
 _LEADING = 1.5
+# Parts of an address a form captions one by one ("CPA:", "Domicilio:", "Localidad:"):
+# named after their caption, they are the party's whose block they fall in.
+_FORM_PARTS = frozenset({"postal_code", "address", "city"})
 
 
 def parties(decisions: list[Decision]) -> None:
@@ -52,7 +56,10 @@ def parties(decisions: list[Decision]) -> None:
                 and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
             d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
             # the number to call them on
-        if not d.variable or d.name not in PARTY_CAPTIONED | {"postal_code"} \
+        if d.variable and d.name == "ph" and d.prefix_len \
+                and 7 <= sum(c.isdigit() for c in d.value or "") <= 15:
+            d.name = "phone"  # "Ph: 944 72 452": no acidity has seven digits
+        if not d.variable or d.name not in PARTY_CAPTIONED | _FORM_PARTS \
                 or d.name == "postal_code" and d.source.is_barcode:
             continue
         caption = next((c for c in decisions if not c.variable and c.text
@@ -177,8 +184,9 @@ def _stacked_blocks(decisions: list[Decision], claimed: set[int], rules: Rules |
             # over the phone
             honoured = max((i for i, d in enumerate(lines) if i > 0 and not _phone_line(d)),
                            default=None)
-        if honoured is not None:
-            _name_block(lines, party, 0.8, claimed, name_at=honoured)
+        # (no honorific and no postcode mark, as Korean labels print them: the name
+        # heads its block, "받/는/분" beside "한지민" over the street)
+        _name_block(lines, party, 0.8, claimed, name_at=honoured)
 
 
 def _ruled_between(rules: Rules | None, upper: Decision, lower: Decision) -> bool:
@@ -373,7 +381,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
              <= 3 * caption.source.font_height and abs(d.source.rx - caption.source.rx) <= 4
              and d.text], caption)
         if form:  # a form's caption and its value on one line: the value alone
-            _name_block([first], role, 0.7, claimed)
+            if not _travel_place([first], role, claimed):
+                _name_block([first], role, 0.7, claimed)
             continue
         first = _block_top(decisions, caption, first, claimed)
         _caption_line_phone(decisions, caption, role)
@@ -393,6 +402,8 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                         and shapes.address_role(d.text) and d.source.y > caption.source.y
                         and abs(d.source.x - caption.source.x) <= 40), default=None)
             lines = [d for d in lines if side is None or d.source.y < side - 10]
+        if _travel_place(lines, role, claimed):
+            continue
         if len(lines) == 1 and _HUB.fullmatch(first.text) and not first.variable \
                 and first.source.font_height >= _HUB_FONT:
             # "DESTINATION" over "ORD" printed large: where it is routed, not an address
@@ -406,6 +417,14 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             claimed.add(first.source.position)
             first.variable = False
             _variable(first, "a place under a from or to caption", 0.8, 0, ("location", 0.7))
+            continue
+        if role == "mark_for" and lines and _STORE_NUMBER.fullmatch(lines[0].text.strip()):
+            # "STORE" over "1473": the store the carton is marked for, by its number
+            claimed.add(lines[0].source.position)
+            lines[0].variable = False
+            _variable(lines[0], "a store's number under its caption", 0.75, 0,
+                      ("store_number", 0.75))
+            _name_block(lines[1:], role, 0.8, claimed, named=True)
             continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
@@ -618,9 +637,14 @@ def _inline_caption_blocks(decisions: list[Decision], claimed: set[int],
             d.variable = False  # place on a cable or in a warehouse, no party
             _variable(d, "a place after a from or to caption", 0.7, split, ("location", 0.7))
             continue
+        lines = _block_lines(decisions, d, d.source.ry, rules)
+        if role in _PLACE_NAMES and _place(value) and all(_starts_party(x) for x in lines[1:2]):
+            claimed.add(d.source.position)  # "Destination: Jeddah, Saudi Arabia"
+            d.variable = False
+            _variable(d, PLACE_REASON, 0.7, split, _place_name(value, role))
+            continue
         if not shapes.has_letters(value):
             continue  # "Dostawca: 004512": the party's number, no name (a caption names it)
-        lines = _block_lines(decisions, d, d.source.ry, rules)
         claimed.add(d.source.position)
         d.variable = False
         part = "address" if _street_in(value) else "name"
@@ -656,6 +680,53 @@ _NAMED_STREET = re.compile(
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
+# A store by its number alone: "1473", "#0287".
+_STORE_NUMBER = re.compile(r"(?:#|No\.?\s?)?\d{1,6}")
+# Why a line under a party's caption is a place: the parcel or bag travels between
+# places, so a code on it is a parcel's number (see classify._codes_off_parcels).
+PLACE_REASON = "the place a from or to caption names"
+# What a place under a party's caption is, by the party.
+_PLACE_NAMES = {"ship_to": "destination", "ship_from": "origin"}
+# A postal exchange office: its country, the airport or town, a letter ("DEFRAA").
+_OFFICE = re.compile(r"([A-Z]{2})([A-Z]{3})[A-Z]")
+
+
+def _place(text: str) -> bool:
+    """A town or port with its country ("HAMBURG - GERMANY", "Jeddah, Kingdom of Saudi
+    Arabia", "Shanghai, China - Cont. ..."), or a town with its exchange office's code
+    ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no addressee is."""
+    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
+    for i, part in enumerate(parts[:3]):
+        country = re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part)
+        if shapes.words_only(part) and shapes.is_country(country):
+            return i >= 1 and all(shapes.words_only(p) and len(p.split()) <= 3
+                                  for p in parts[:i])
+    words = text.split()
+    office = _OFFICE.fullmatch(words[-1]) if len(words) >= 2 else None
+    return office is not None and office.group(1) in COUNTRIES and any(
+        w.startswith(office.group(2)) for w in words[:-1]) and text.isupper()
+
+
+def _travel_place(lines: list[Decision], role: str, claimed: set[int]) -> bool:
+    """A party's caption over one line that is a place ("FROM" beside "LYS",
+    "DESTINATION" over "HAMBURG - GERMANY"), with at most data beside it ("19 KG"):
+    where the goods go or come from, not a party's address. Names it."""
+    own = [d for d in lines if not (d.variable and d.name in _DATA_NAMES
+                                    and d.name_certainty >= 0.8)]
+    if len(own) != 1 or role not in _PLACE_NAMES \
+            or not (_place(own[0].text) or _HUB.fullmatch(own[0].text)):
+        return False
+    claimed.add(own[0].source.position)
+    own[0].variable = False
+    _variable(own[0], PLACE_REASON, 0.7, 0, _place_name(own[0].text, role))
+    return True
+
+
+def _place_name(text: str, role: str) -> tuple[str, float]:
+    """A code of a hub or airport is its routing code; a town, the place itself."""
+    return ("routing_code", 0.7) if _HUB.fullmatch(text.strip()) else (_PLACE_NAMES[role], 0.7)
+
+
 _PLACE_CODE = re.compile(r"^(?:[^\W\d_]+\s)?(?:[A-Z]{1,4}|\d{1,3})-\d{1,3}(?:-\w{1,3})*\b")
 
 
@@ -762,7 +833,8 @@ def _same_line_town(decisions: list[Decision], lines: list[Decision], role: str,
             _claim_line(code, role, "postal_code", certainty, claimed)
         town = _nearest_right(decisions, line, claimed, 500, lambda d: (
             bool(d.text) and shapes.words_only(d.text) and not shapes.is_caption(d.text)
-            and not shapes.is_country(d.text)))
+            and not shapes.is_country(d.text) and not d.prefix_len  # ("Att: Réception":
+            and not _CONTACT_START.match(d.text.strip())))  # whom to hand it to)
         if town is not None:
             _claim_line(town, role, "city", certainty, claimed)
 
@@ -881,9 +953,10 @@ _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PS�
                                  r"Cod po[sș]tal|Kod pocztowy)"
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
-# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller".
-_CONTACT_START = re.compile(r"(?:attn|att|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|à l'attention de|"
-                            r"a l'attention de|care of|ref\. persona)\.?:?\s+\S", re.IGNORECASE)
+# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller", the owner "Inh. Dr. M. Assmann".
+_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|"
+                            r"à l'attention de|a l'attention de|care of|ref\. persona)"
+                            r"\.?:?\s+\S", re.IGNORECASE)
 
 
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
@@ -894,6 +967,8 @@ COMPANY = re.compile(
     r"kft|zrt|sro|s\.r\.o|d\.o\.o|corp|corporation|company|plc|pty|co|s\.a|s\.l|s\.p\.a|"
     r"snc|s\.n\.c|s\.c|sp\. ?z ?o\.o|sp\. ?j|sp\. ?k|bt|nyrt|aps|ohg|ug|gbr|kgaa|e\.k|"
     r"oü|uab|sia|ltda|pte|bhd|sdn|a\.s|k\.s|v\.o\.s|farmacia|apotheke|apotek|pharmacie|"
+    r"farmácia|farmacie|apteka|lékárna|lekáreň|lekaren|gyógyszertár|ljekarna|lekarna|"
+    r"eczane|eczanesi|apteek|vaistinė|aptieka|"
     r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 
@@ -978,7 +1053,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     (``named``: the name was printed before these lines, after its caption; ``name_at``:
     the line of the name, where its honorific stands in a field of its own)."""
     postal = max((i for i, d in enumerate(lines) if shapes.is_postal_line(d.text)
-                  and not d.prefix_len and not _street_line(d.text) and not _whole_address(d.text)
+                  and not d.prefix_len and not _street(d.text) and not _whole_address(d.text)
                   and not recognise.starts_with_phone(d.text) and d.name != "phone"),
                  default=None)  # "REF: PO-1234", "Tel. 514-555-0273" are no town
     # A postcode on a line of its own under the town (British, Australian forms):
@@ -1050,6 +1125,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             continue  # a date of birth or an appointment, for the captions to name
         if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text) \
+                and shapes.has_digits(d.text, 7) \
                 or recognise.starts_with_phone(d.text):
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
@@ -1065,6 +1141,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif marked:  # Japan: the postcode mark starts its line
             part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
                 else "postal_city"
+        elif shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
+            part = "postal_code"  # Korea's code in brackets under the street: "(06236)"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \
                 or _CONTACT_START.match(d.text.strip()):
             part = "contact"  # "Mme Laure Castagnier" under the company's name

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from . import badges, goods, recognise, scales, shapes
 from .addresses import (
     NAMELESS,
+    PLACE_REASON,
     address_blocks,
     parties,
     pickup_point_address,
@@ -610,11 +611,13 @@ def _hazard_plates(decisions: list[Decision]) -> None:
 
 
 def _codes_off_parcels(decisions: list[Decision]) -> None:
-    """On a label with no party's address and no validated parcel number, a barcode
-    whose shape alone said "tracking number" is a code of unknown kind: it is named
-    by its symbology (for review), and so is the printed form beside it."""
+    """On a label with no party's address, no place it travels from or to and no
+    validated parcel number, a barcode whose shape alone said "tracking number" is a
+    code of unknown kind: it is named by its symbology (for review), and so is the
+    printed form beside it."""
     if any(d.variable and d.name and (goods.PARTY.match(d.name) or d.name == "tracking_number"
-                                      and d.name_certainty >= 0.85) for d in decisions):
+                                      and d.name_certainty >= 0.85
+                                      or d.reason == PLACE_REASON) for d in decisions):
         return
     renamed: dict[str, str] = {}
     for d in decisions:
@@ -1020,18 +1023,13 @@ def _postcodes_mailed_from(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "ship_from_postal_code", 0.8
 
 
-# A postcode marked as one on a line of its own: in brackets after the street (Korea's
-# "(06236)") or after the postal mark (Japan's "〒150-0012").
-_MARKED_POSTCODE = re.compile(r"[(\[]\d{5}[)\]]|〒\s?\d{3}-?\d{4}")
-
-
 def _marked_postcodes(decisions: list[Decision]) -> None:
     """A marked postcode left unnamed is the postcode of the party whose line is the
     nearest above it (a block's code follows its street), else of the one below it
     (Japan's code heads its block)."""
     for d in decisions:
         if not d.variable or d.name_certainty > 0.3 or d.source.is_barcode \
-                or not _MARKED_POSTCODE.fullmatch(d.text.strip()):
+                or not shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
             continue
         lines = [x for x in decisions if x.variable and x is not d
                  and x.source.orientation == d.source.orientation

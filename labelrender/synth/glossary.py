@@ -2593,6 +2593,14 @@ GLOSSARY: dict[str, str] = {
              "irányítószám", "postinumero", "postnummer"),
     **_words("pallet", "plt", "skid"),
     **_words("gtin", "itf", "scc"),
+    # (Argentina's "CPA:", Spain's and Mexico's "C.P.:")
+    **_words("postal_code", "cpa", "c.p."),
+    # A street or a town in a field of its own after its caption, on a form of a party's
+    # lines ("Domicilio:", "Localidad:"): the party is the nearest block's.
+    **_words("address", "address", "street", "dirección", "direccion", "domicilio", "calle",
+             "adresse", "indirizzo", "endereço", "endereco", "rua", "adres", "adresa"),
+    **_words("city", "city", "town", "ciudad", "localidad", "ville", "città", "citta",
+             "cidade", "municipio", "miasto", "město", "mesto", "comuna"),
     **_words("expiry_date", "best before date", "best if used by", "enjoy by", "bb", "bbe",
              "do not use after", "discard date", "discard by"),
     **_words("sell_by_date", "sell by", "sell by date", "display until", "pull date"),

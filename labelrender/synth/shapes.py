@@ -158,7 +158,20 @@ def address_role(text: str) -> str | None:
                 tail = " ".join(words[-n:])
                 if len(words) > n and tail in ADDRESS_ROLES and " " in tail:
                     return ADDRESS_ROLES[tail]
-    return None
+    return _two_scripts_role(key)
+
+
+def _two_scripts_role(key: str) -> str | None:
+    """A caption in two languages printed without a slash, one script after the
+    other ("收货人 CONSIGNEE", "받는 분 RECIPIENT"): the role both halves name."""
+    words = key.split()
+    latin = [bool(re.fullmatch(r"[A-Z0-9À-ÿ'.&-]+", w)) for w in words]
+    cut = next((i for i in range(1, len(words)) if latin[i] != latin[i - 1]), None)
+    if cut is None or any(latin[i] != latin[cut] for i in range(cut, len(words))):
+        return None
+    first, second = " ".join(words[:cut]), " ".join(words[cut:])
+    role = ADDRESS_ROLES.get(first)
+    return role if role is not None and ADDRESS_ROLES.get(second) == role else None
 
 
 @lru_cache(maxsize=8192)
@@ -661,6 +674,11 @@ EMERGENCY = re.compile(r"\b(?:emergency|notruf|giftnotruf|notfall\w*|urgence|eme
                        r"emergenza|noodnummer|nödnummer|poison|antiveleno|toxicolog\w*|"
                        r"chemtrec)\b(?=.*\d{3})", re.IGNORECASE)  # (with its number)
 _TIMES = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b24/7\b|\b\d{1,2} ?[AP]M\b", re.IGNORECASE)
+
+
+# A postcode marked as one on a line of its own: in brackets after the street (Korea's
+# "(06236)") or after the postal mark (Japan's "〒150-0012").
+MARKED_POSTCODE = re.compile(r"[(\[]\d{5}[)\]]|〒\s?\d{3}-?\d{4}")
 
 
 def has_digits(text: str, count: int) -> bool:

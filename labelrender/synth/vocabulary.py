@@ -32,7 +32,10 @@ ADDRESS_ROLES = {
          "LIEFERANSCHRIFT", "ZUSTELLADRESSE", "ANLIEFERADRESSE", "ADRESSE DE LIVRAISON",
          "LIVRER À", "LIVRER A", "INDIRIZZO DI CONSEGNA", "CONSEGNARE A",
          "DIRECCIÓN DE ENTREGA", "DIRECCION DE ENTREGA", "ENTREGAR A", "ENDEREÇO DE ENTREGA",
-         "ADRES DOSTAWY", "DORUČIT NA"],
+         "ADRES DOSTAWY", "DORUČIT NA",
+         # Korean parcels and Chinese, Japanese and Korean freight: the consignee
+         "받는분", "받는 분", "받는사람", "받는 사람", "수하인", "수취인", "收货人", "收貨人",
+         "荷受人", "納品先"],
         "ship_to"),
     **dict.fromkeys(
         ["FROM", "SHIP FROM", "SENDER", "SHIPPER", "CONSIGNOR", "SELLER", "ABSENDER", "LIEFERANT",
@@ -60,9 +63,12 @@ ADDRESS_ROLES = {
          "VERSENDER", "VERLADER", "EXPÉDIÉ PAR", "EXPEDIE PAR", "SPEDITO DA", "ENVIADO POR",
          "VERZONDEN DOOR", "SKICKAT AV", "AFSENDT AF",
          # where a courier took the parcel: the sender's address
-         "COLLECTED FROM", "COLLECTION FROM", "COLLECTION ADDRESS", "PICKED UP FROM"],
+         "COLLECTED FROM", "COLLECTION FROM", "COLLECTION ADDRESS", "PICKED UP FROM",
+         # Korean parcels and Chinese, Japanese and Korean freight: the shipper
+         "보내는분", "보내는 분", "보내는사람", "보내는 사람", "송하인", "发货人", "發貨人",
+         "荷送人", "出荷元"],
         "ship_from"),
-    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE"], "mark_for"),
+    **dict.fromkeys(["MARK FOR", "MARK-FOR", "STORE", "MARK FOR STORE"], "mark_for"),
     **dict.fromkeys(["BILL TO", "BILL-TO", "SOLD TO", "RECHNUNGSADRESSE"], "bill_to"),
 }
 

@@ -1620,7 +1620,7 @@ def test_a_party_named_in_words_after_its_caption_is_no_prose() -> None:
     zpl = ("^XA^PW812^LL1218^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
            "^FO30,900^A0N,22,22^FDRte: Tienda Mate Criollo^FS^XZ")
     values = _values(zpl)
-    assert values.get("ship_to_name") == "Jeddah, Kingdom of Saudi Arabia"
+    assert values.get("destination") == "Jeddah, Kingdom of Saudi Arabia"  # (a place)
     assert values.get("ship_from_name") == "Tienda Mate Criollo"
 
 
@@ -2229,7 +2229,122 @@ def test_a_postcode_after_from_is_the_senders_postcode(line: str) -> None:
 def test_a_line_of_an_unknown_caption_inside_a_block_is_an_address_line(line: str) -> None:
     values = _stacked(["Consignee:", "Juliana Ferreira Costa", "Rua Doutor Arnaldo, 1180", line,
                        "01255-000  São Paulo - SP"], 40, 200, 36, 30)
-    assert values.get("ship_to_address_2") == line.split(": ")[1]
+    assert line.split(": ")[1] in [value for name, value in values.items()
+                                   if name.startswith("ship_to_address")]
+
+
+@pytest.mark.parametrize(("caption", "place", "name"), [
+    ("DESTINO / DESTINATION", "HAMBURG - GERMANY", "destination"),
+    ("TO", "PARIS CDG FRCDGA", "destination"),
+    ("FROM", "FRANKFURT DEFRAA", "origin"),
+    ("Destination:", "Shanghai, China", "destination"),
+    ("FROM", "CPH", "routing_code")])
+def test_a_place_alone_under_a_party_caption_is_where_the_goods_travel(
+        caption: str, place: str, name: str) -> None:
+    values = _values(f"^XA^CI28^PW812^LL1218^FO40,100^A0N,22,22^FD{caption}^FS"
+                     f"^FO40,130^A0N,30,30^FD{place}^FS"
+                     "^FO40,400^A0N,30,30^FDSPEC 3127^FS^XZ")
+    assert values.get(name) == place
+    assert not any(key.startswith(("ship_to", "ship_from")) for key in values)
+
+
+def test_a_place_after_its_caption_over_the_consignee() -> None:
+    values = _values("^XA^CI28^PW812^LL1218"
+                     "^FO30,512^A0N,28,28^FDDestination: Jeddah, Kingdom of Saudi Arabia^FS"
+                     "^FO30,548^A0N,28,28^FDConsignee: Al Waha Food Industries Co.^FS^XZ")
+    assert values.get("destination") == "Jeddah, Kingdom of Saudi Arabia"
+
+
+def test_a_bag_tags_number_stays_a_parcels_number_beside_its_airports() -> None:
+    values = _values("^XA^CI28^PW812^LL1218^FO20,246^A0N,22,20^FDFROM^FS"
+                     "^FO100,242^A0N,32,30^FDLYS^FS^FO100,282^A0N,30,28^FD19 KG^FS"
+                     "^FO40,420^BY3^B2N,200,N,N,N^FD0057481229^FS^XZ")
+    assert values.get("routing_code") == "LYS"
+    assert values.get("tracking_number") == "0057481229"
+
+
+def test_a_number_after_ph_is_the_partys_phone_not_an_acidity() -> None:
+    values = _values(on_a_parcel("^FO40,335^A0N,30,30^FDPh: 944 72 452^FS"))
+    assert values.get("ship_to_phone") == "944 72 452"
+
+
+@pytest.mark.parametrize("caption", ["STORE", "MAGASIN / STORE", "MARK FOR STORE / MAGASIN"])
+def test_a_number_alone_under_a_store_caption_is_the_stores_number(caption: str) -> None:
+    values = _stacked([caption, "0287"], 30, 116, 26, 24)
+    assert values.get("store_number") == "0287"
+    assert "mark_for_name" not in values
+
+
+def test_korean_parcel_captions_name_both_parties_and_the_bracketed_postcode() -> None:
+    # As the probe dev_kr_lotte_courier: "받는분" and "보내는분" beside their blocks.
+    values = _values("^XA^CI28^PW812^LL1015^FO20,214^A0N,26,24^FD받는분^FS"
+                     "^FO150,210^A0N,40,38^FD김민지^FS"
+                     "^FO150,260^A0N,32,30^FD서울특별시 송파구 올림픽로 300^FS"
+                     "^FO150,344^A0N,28,26^FD(05551)^FS^FO20,390^GB772,0,3^FS"
+                     "^FO20,404^A0N,26,24^FD보내는분^FS^FO150,404^A0N,28,26^FD(주)한빛리빙^FS"
+                     "^FO150,440^A0N,24,22^FD경기도 성남시 분당구 판교로 242^FS^XZ")
+    assert values.get("ship_to_name") == "김민지"
+    assert values.get("ship_to_postal_code") == "(05551)"
+    assert values.get("ship_from_name") == "(주)한빛리빙"
+
+
+def test_a_caption_printed_a_character_a_line_names_a_block_without_an_honorific() -> None:
+    # As the probe dev_kr_cj_logistics_taekbae: "받/는/분" down the block's left edge.
+    values = _values("^XA^CI28^PW812^LL1015^FO30,270^A0N,30,30^FD받^FS"
+                     "^FO30,330^A0N,30,30^FD는^FS^FO30,390^A0N,30,30^FD분^FS"
+                     "^FO96,254^A0N,40,40^FD한지민^FS"
+                     "^FO96,306^A0N,32,32^FD서울특별시 강남구 테헤란로 152^FS"
+                     "^FO96,394^A0N,24,24^FD(06236)^FS^XZ")
+    assert values.get("ship_to_name") == "한지민"
+    assert values.get("ship_to_address_1") == "서울특별시 강남구 테헤란로 152"
+
+
+@pytest.mark.parametrize("caption", ["收货人 CONSIGNEE:", "CONSIGNEE 收货人", "荷受人 CONSIGNEE"])
+def test_a_caption_in_two_scripts_without_a_slash_names_its_party(caption: str) -> None:
+    values = _stacked([caption, "NORDHOLM TRADING AB", "HAMNGATAN 18", "211 22 MALMÖ"],
+                      20, 104, 34, 28)
+    assert values.get("ship_to_name") == "NORDHOLM TRADING AB"
+
+
+def test_a_contact_beside_the_postcode_is_no_town() -> None:
+    # As the probe dev_ca_ltl_pallet_bilingual: "Att: ..." right of "H7L 4S3".
+    values = _values("^XA^CI28^PW812^LL1218^FO24,262^A0N,22,22^FDCONSIGNEE^FS"
+                     "^FO24,290^A0N,30,30^FDDistribution Québec Nord Inc.^FS"
+                     "^FO24,336^A0N,30,30^FD2250 boul. Industriel, porte 14^FS"
+                     "^FO24,374^A0N,30,30^FDLaval QC^FS^FO24,414^A0N,34,34^FDH7L 4S3^FS"
+                     "^FO400,418^A0N,26,26^FDAtt: Réception / Receiving^FS^XZ")
+    assert values.get("ship_to_contact") == "Réception / Receiving"
+    assert values.get("ship_to_postal_code") == "H7L 4S3"
+
+
+@pytest.mark.parametrize(("lines", "contact"), [
+    (["Empfänger", "Löwen-Apotheke am Stadtpark", "Inh. Dr. Miriam Assmann e. K.",
+      "Bahnhofstraße 22", "34117 Kassel"], "Inh. Dr. Miriam Assmann e. K."),
+    (["Príjemca", "Lekáreň Pod Hradom", "Mgr. Lucia Horváthová", "Hlinkova 1882/14",
+      "010 01 Žilina"], "Mgr. Lucia Horváthová")])
+def test_a_pharmacys_owner_or_pharmacist_under_its_name_is_the_contact(
+        lines: list[str], contact: str) -> None:
+    assert _stacked(lines, 40, 100, 36, 28).get("ship_to_contact") == contact
+
+
+@pytest.mark.parametrize("street", ["Mühleweg 7491", "Fritschstr. 1992"])
+def test_a_street_with_a_four_digit_house_number_is_no_postcode_line(street: str) -> None:
+    # A block with no town line, as the Korean and Ukrainian senders' blocks print it.
+    values = _stacked(["Absender", "Marian Bohlander", street, "Tel. 0993 056750"],
+                      40, 400, 36, 26)
+    assert values.get("ship_from_address_1") == street
+
+
+def test_a_form_of_captioned_address_parts_takes_the_party_of_its_block() -> None:
+    # As the probe dev_ar_courier_pampa_domicilio: captions down the left, values right.
+    rows = [("Destinatario:", "María Belén Quiroga"), ("Domicilio:", "Av. Colón 1452, Piso 3"),
+            ("Localidad:", "Córdoba Capital, Córdoba"), ("CPA:", "X5004FHJ")]
+    values = _values("^XA^CI28^PW812^LL1218" + "".join(
+        f"^FO30,{206 + 44 * i}^A0N,24,24^FD{caption}^FS^FO210,{202 + 44 * i}^A0N,28,28^FD{value}^FS"
+        for i, (caption, value) in enumerate(rows)) + "^XZ")
+    assert values.get("ship_to_address") == "Av. Colón 1452, Piso 3"
+    assert values.get("ship_to_city") == "Córdoba Capital, Córdoba"
+    assert values.get("ship_to_postal_code") == "X5004FHJ"
 
 
 def test_the_one_uncaptioned_block_under_a_captioned_recipient_is_the_senders() -> None:

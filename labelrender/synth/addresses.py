@@ -418,14 +418,6 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             first.variable = False
             _variable(first, "a place under a from or to caption", 0.8, 0, ("location", 0.7))
             continue
-        if role == "mark_for" and lines and _STORE_NUMBER.fullmatch(lines[0].text.strip()):
-            # "STORE" over "1473": the store the carton is marked for, by its number
-            claimed.add(lines[0].source.position)
-            lines[0].variable = False
-            _variable(lines[0], "a store's number under its caption", 0.75, 0,
-                      ("store_number", 0.75))
-            _name_block(lines[1:], role, 0.8, claimed, named=True)
-            continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
     _inline_caption_blocks(decisions, claimed, rules)
@@ -680,8 +672,6 @@ _NAMED_STREET = re.compile(
 
 
 # A code of a place: letters and digits joined by a hyphen ("SW-01", "B-12", "01-045-2").
-# A store by its number alone: "1473", "#0287".
-_STORE_NUMBER = re.compile(r"(?:#|No\.?\s?)?\d{1,6}")
 # Why a line under a party's caption is a place: the parcel or bag travels between
 # places, so a code on it is a parcel's number (see classify._codes_off_parcels).
 PLACE_REASON = "the place a from or to caption names"

@@ -124,6 +124,8 @@ def fix_check_digits(code: str, was: str = "") -> str:
 # after a Code 128 FNC1, "2L", "1Z", "JJD", "(J)", a USPS IMpb's "92" (alone, after
 # the ZIP's FNC1 or after an escaped one).
 _STRUCTURE = re.compile(r"^(?:\(00\)\s?|00)340434|"  # DHL's own SSCCs: its company prefix
+                        # Swiss Post's parcels: 99, the product, the customer, the parcel
+                        r"(?:^|(?<=,))99(?=\.?\d{2}\.?\d{6}\.?\d{8}$)|"
                         r"\(\d{2,4}\)|^(?:>[5-9:;])*(?:00|0[12]|40[0-3]|42[01])(?=\d{5})|"
                         r"\(?2L\)?|^1Z|\(?J\)?JD|>[5-9:;]|(?:^|(?<=>8)|(?<=_1))9[1-5](?=\d)|"
                         # a data identifier leading a code ("1P", "9D", "4L"); the codes of

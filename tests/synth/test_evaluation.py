@@ -136,7 +136,8 @@ def test_a_generated_date_is_a_day_in_the_form_of_the_one_it_replaces(text: str,
 @pytest.mark.parametrize("code, kept", [
     ("1PAB-2231-X", "1PAB-"), ("(1T)L2318", "(1T)L"), ("GHS05 GHS07", "GHS05 GHS07"),
     ("H290 May be corrosive", "H290 May be corrosive"), ("00340434161094027318", "00340434"),
-    ("(00) 340434161094027318", "(00) 340434")])
+    ("(00) 340434161094027318", "(00) 340434"), ("99.34.123456.12345678", "99."),
+    ("QA,993412345612345678", "QA,99")])
 def test_generated_codes_keep_what_says_what_they_are(code: str, kept: str) -> None:
     # A data identifier, a hazard code, a carrier's own company prefix: redrawn, they
     # would make a label nobody prints ("5PAB-...", "GHS67", "H738")

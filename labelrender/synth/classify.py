@@ -721,6 +721,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             _collected_parcels(decisions)
             _delivery_days(decisions)
             _uncaptioned_sort_codes(decisions)
+            _parcel_numbers_as_ssccs(decisions)
         else:
             _prices_off_parcels(decisions)
             goods.zones(decisions)
@@ -917,6 +918,17 @@ def _volumes_of_goods(decisions: list[Decision]) -> None:
 
 _VOLUME = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?",
                      re.IGNORECASE)
+
+
+def _parcel_numbers_as_ssccs(decisions: list[Decision]) -> None:
+    """A parcel numbered with an SSCC by its carrier ("007 9421 1000 3567 8421 5", NZ
+    Post's, Poczta Polska's) carries it as its tracking number, where nothing on the
+    label says "SSCC" or prints its (00): a logistics label says which it is."""
+    if any("SSCC" in d.text.upper() or "(00)" in d.text.replace(" ", "") for d in decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name == "sscc":
+            d.name = "tracking_number"
 
 
 def _birth_dates(decisions: list[Decision]) -> None:

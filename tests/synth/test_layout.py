@@ -392,8 +392,10 @@ def test_a_form_version_is_static_and_an_sscc_in_a_block_is_no_address_line() ->
            "^FO30,405^A0N,35^FDMelbourne VIC 3000^FS"
            "^FO686,1175^A0N,9^FDVER: 01.06^FS^XZ")
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    # (a parcel's number in the form of an SSCC, where nothing says "SSCC", is its
+    # tracking number: see test_values)
     assert values == {"ship_to_name": "Emma Williams", "ship_to_address_1": "78 Collins Street",
-                      "sscc": "573313433000000006",
+                      "tracking_number": "573313433000000006",
                       "ship_to_postal_city": "Melbourne VIC 3000"}
 
 

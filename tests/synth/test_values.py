@@ -101,3 +101,17 @@ def test_a_korean_cosmetics_box_names_its_batch_destination_and_volume() -> None
     assert values.get("lot_number") == "B6K2507"
     assert values.get("volume") == "50 mL"
     assert values.get("destination") == "올리브영 남부물류센터"
+
+
+@pytest.mark.parametrize("caption, name", [("Your ref: KC-14402", "tracking_number"),
+                                           ("SSCC", "sscc")])
+def test_a_parcels_number_in_the_form_of_an_sscc_is_its_tracking_number(
+        caption: str, name: str) -> None:
+    # NZ Post numbers its parcels with SSCCs; a label that says "SSCC" is a logistics one
+    values = names(
+        "^XA^PW812^LL1218^FO20,120^A0N,26,24^FDTO:^FS^FO20,156^A0N,30,28^FDMr Tane Walker^FS"
+        "^FO20,194^A0N,30,28^FD46 Grey Street^FS^FO20,266^A0N,30,28^FDHamilton 3204^FS"
+        "^FO60,384^BY3^BCN,180,N,N,N^FD00794211000356784215^FS"
+        "^FO110,590^A0N,30,28^FD007 9421 1000 3567 8421 5^FS"
+        f"^FO20,890^A0N,24,22^FD{caption}^FS^XZ")
+    assert "007 9421 1000 3567 8421 5" in (values.get(name), values.get(f"{name}_2"))

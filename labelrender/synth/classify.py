@@ -697,6 +697,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
@@ -884,6 +885,23 @@ def _notes_to_the_driver(decisions: list[Decision]) -> None:
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
                 and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
             d.name = "delivery_instructions"
+
+
+def _dates_under_barcodes(decisions: list[Decision]) -> None:
+    """A date with only its shape to name it, printed next under a barcode whose data
+    says which date it holds (ISBT 128's expiry "&>", a GS1 date's identifier), is that
+    barcode's printed form, written for people ("22 DEC 2026" under "&>0263562359")."""
+    for d in decisions:
+        if not d.variable or d.name != "date" or d.source.is_barcode or d.prefix_len:
+            continue
+        below = [e for e in decisions if e is not d and abs(e.source.rx - d.source.rx) <= 24
+                 and 0 < d.source.ry - e.source.ry <= 160]
+        if not below:
+            continue
+        nearest = max(below, key=lambda e: e.source.ry)
+        if nearest.source.is_barcode and nearest.variable \
+                and (nearest.name or "").endswith("_date") and nearest.name_certainty >= 0.75:
+            d.name = nearest.name
 
 
 def _times_of_dates(decisions: list[Decision]) -> None:

@@ -697,6 +697,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
@@ -713,6 +714,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        _months_of_expiry(decisions)
         goods.rack_parts(decisions)
         goods.zones(decisions)
     else:
@@ -885,6 +887,49 @@ def _notes_to_the_driver(decisions: list[Decision]) -> None:
         if d.variable and d.name == "remarks" and not d.source.is_barcode \
                 and len(_PROSE.findall(value)) >= 1 and not shapes.has_digits(value, 5):
             d.name = "delivery_instructions"
+
+
+def _dates_under_barcodes(decisions: list[Decision]) -> None:
+    """A date with only its shape to name it, printed next under a barcode whose data
+    says which date it holds (ISBT 128's expiry "&>", a GS1 date's identifier), is that
+    barcode's printed form, written for people ("22 DEC 2026" under "&>0263562359")."""
+    for d in decisions:
+        if not d.variable or d.name != "date" or d.source.is_barcode or d.prefix_len:
+            continue
+        below = [e for e in decisions if e is not d and abs(e.source.rx - d.source.rx) <= 24
+                 and 0 < d.source.ry - e.source.ry <= 160]
+        if not below:
+            continue
+        nearest = max(below, key=lambda e: e.source.ry)
+        if nearest.source.is_barcode and nearest.variable \
+                and (nearest.name or "").endswith("_date") and nearest.name_certainty >= 0.75:
+            d.name = nearest.name
+
+
+# A month and its year, no day: "03/2028", "2028-03".
+_MONTH_OF_YEAR = re.compile(r"(?:(0[1-9]|1[0-2])[./](20\d{2})|(20\d{2})-(0[1-9]|1[0-2]))")
+# A day, its month and its year: "26.11.2026", "26/11/2026", "2026-11-26".
+_DAY_OF_YEAR = re.compile(r"\b\d{1,2}[./-](\d{1,2})[./-](20\d{2})\b|\b(20\d{2})-(\d{2})-\d{2}\b")
+
+
+def _year_month(match: re.Match[str]) -> tuple[int, int]:
+    month, year, year2, month2 = match.groups()
+    return int(year or year2), int(month or month2)
+
+
+def _months_of_expiry(decisions: list[Decision]) -> None:
+    """On goods, a month and its year alone, with only its shape to name it, later
+    than a day printed on the label, is the month the goods expire in: the day they
+    were made, packed or handed out is printed to the day, how long they keep to the
+    month ("26.11.2026" given out, "03/2028" after a pharmacy's "Rok:")."""
+    days = [_year_month(m) for d in decisions if d.variable and not d.source.is_barcode
+            for m in _DAY_OF_YEAR.finditer(d.value or "")]
+    for d in decisions:
+        month = _MONTH_OF_YEAR.fullmatch((d.value or "").strip())
+        if month and d.variable and d.name == "date" and not d.source.is_barcode \
+                and not d.prefix_len and d.reason == "data shape date" \
+                and any(day < _year_month(month) for day in days):
+            d.name = "expiry_date"
 
 
 def _times_of_dates(decisions: list[Decision]) -> None:

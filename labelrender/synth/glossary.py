@@ -2602,7 +2602,7 @@ GLOSSARY: dict[str, str] = {
     **_words("city", "city", "town", "ciudad", "localidad", "ville", "città", "citta",
              "cidade", "municipio", "miasto", "město", "mesto", "comuna"),
     **_words("expiry_date", "best before date", "best if used by", "enjoy by", "bb", "bbe",
-             "do not use after", "discard date", "discard by"),
+             "do not use after", "discard date", "discard by", "dispose by"),
     **_words("sell_by_date", "sell by", "sell by date", "display until", "pull date"),
     # Warehouse: receiving, put-away, picking, packing and counting.
     **_words("received_date", "received", "rcvd", "recd", "date received", "received date",

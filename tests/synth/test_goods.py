@@ -930,3 +930,20 @@ def test_a_garments_season_is_named_in_its_language(line: str) -> None:
         "^FO40,100^A0N,28,28^FDStorlek: M^FS^FO40,150^A0N,28,28^FD599,00 kr^FS"
         f"^FO40,220^A0N,22,22^FD{line}^FS^XZ")
     assert values.get("season", "").endswith(line.split()[-1])
+
+
+@pytest.mark.parametrize(("given", "keeps", "expected"), [
+    ("14.05.2026", "09/2027", "expiry_date"),  # kept to the month, after the day given
+    ("2026-05-14", "2027-09", "expiry_date"),
+    ("14.05.2026", "03/2026", "date"),  # an earlier month: no expiry
+])
+def test_a_month_later_than_a_day_on_goods_is_their_expiry(given: str, keeps: str,
+                                                           expected: str) -> None:
+    # A pharmacy's bag: the medicine, the day it was handed out and, after a caption
+    # of the pharmacy's language, the month it keeps to.
+    zpl = ("^XA^PW600^LL400^FO16,16^A0N,28,26^FDParacetamol 500 mg^FS"
+           "^FO16,60^A0N,24,22^FD20 tablets^FS^FO16,110^A0N,22,20^FDLot 4471^FS"
+           f"^FO16,150^A0N,22,20^FDDato:^FS^FO120,150^A0N,22,20^FD{given}^FS"
+           f"^FO330,150^A0N,22,20^FDTerm:^FS^FO400,150^A0N,22,20^FD{keeps}^FS^XZ")
+    values = draft_values(zpl)
+    assert {v: k for k, v in values.items()}.get(keeps, "").startswith(expected)

@@ -1173,6 +1173,26 @@ def test_a_time_under_a_named_date_is_that_events_hour() -> None:
     assert values.get("expiry_time") == "23:59"
 
 
+def test_a_date_under_a_barcode_of_an_expiry_is_its_printed_form() -> None:
+    # A blood bag's ISBT 128 expiry ("&>" and the year, day of year and hour) and the
+    # same date and hour printed under it for people, with a caption the label's own.
+    zpl = ("^XA^PW812^LL812^FO426,400^A0N,22,20^FDVervaldatum^FS"
+           "^FO440,430^BCN,90,N,N,N^FD&>0273412359^FS"
+           "^FO440,530^A0N,36,32^FD07 DEC 2027^FS^FO440,580^A0N,30,28^FD23:59^FS^XZ")
+    values = _values(zpl)
+    assert values.get("expiry_date_2") == "07 DEC 2027"  # (the bars are the first)
+    assert values.get("expiry_time") == "23:59"
+
+
+@pytest.mark.parametrize("caption", ["DISPOSE BY", "Dispose by:"])
+def test_the_day_a_chemical_is_disposed_by_is_its_expiry(caption: str) -> None:
+    # A laboratory's bottle: the day it came in, and the day it must go, in a row.
+    zpl = ("^XA^PW812^LL406^FO60,40^A0N,30,28^FDSodium hydroxide 1 M^FS"
+           "^FO60,200^A0N,18,18^FDRECEIVED^FS^FO60,222^A0N,24,22^FD03/02/2026^FS"
+           f"^FO420,200^A0N,18,18^FD{caption}^FS^FO420,222^A0N,24,22^FD03/02/2028^FS^XZ")
+    assert _values(zpl).get("expiry_date") == "03/02/2028"
+
+
 def test_a_phone_line_with_more_after_the_number_is_the_partys_phone() -> None:
     # As the written de_dhl_ecommerce_cn22: the phone and the e-mail on one line.
     values = _stacked(["SHIP TO", "Emily Tran", "2210 Packard St", "Ann Arbor MI 48104",

@@ -21,6 +21,7 @@ from .addresses import (
     parties,
     pickup_point_address,
     stray_street_lines,
+    towns_under_streets,
 )
 from .captions import above as caption_above
 from .captions import beside as caption_beside
@@ -706,6 +707,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     pickup_point_address(decisions)  # again: points the grids of captions named
     _postcodes_mailed_from(decisions)
     stray_street_lines(decisions)
+    towns_under_streets(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
     _copies_of_named_codes(decisions)

@@ -2389,6 +2389,16 @@ def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) 
     assert values.get("ship_from_address") == line
 
 
+@pytest.mark.parametrize(("street", "town"), [
+    ("14 quai Jean Moulin", "69002 Lyon"), ("3 PLACE DU CONCERT", "59800 LILLE"),
+    ("Hagenstraße 57", "4040 Linz"), ("Storgatan 5", "165 18 Örebro")])
+def test_a_lone_town_line_under_a_lone_street_closes_the_recipients_address(
+        street: str, town: str) -> None:
+    values = _with_stray_line(street, f"^FO300,636^A0N,30,30^FD{town}^FS")
+    assert values.get("ship_to_address") == street
+    assert values.get("ship_to_postal_city") == town
+
+
 @pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
                                   "NO GLUTEN / NO DAIRY"])
 def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:

@@ -2524,3 +2524,11 @@ def test_a_caption_of_another_language_names_the_words_under_it(caption: str, na
                      f"^FO420,266^A0N,20,20^FD{caption}^FS"
                      "^FO420,290^A0N,26,26^FDQualidade - Edifício B^FS^XZ")
     assert values.get(name) == "Qualidade - Edifício B"
+
+
+@pytest.mark.parametrize("line", ["Nội dung hàng: Bộ ấm chén men lam 6 món",
+                                  "Isi Kiriman: Kain batik tulis 2 lembar"])
+def test_a_parcels_contents_are_captioned_in_the_carriers_language(line: str) -> None:
+    # As Vietnamese and Indonesian carriers print what the parcel holds.
+    values = _values(on_a_parcel(f"^FO40,420^A0N,26,26^FD{line}^FS"))
+    assert values.get("description", "").endswith(line.split(": ")[1])

@@ -710,6 +710,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     towns_under_streets(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
+    _inspectors(decisions)
     _copies_of_named_codes(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
@@ -1064,6 +1065,22 @@ def _people_by_initials(decisions: list[Decision]) -> None:
                     and not shapes.is_country(value.split(" (")[0])):
             continue
         d.name, d.name_certainty = "operator", 0.5
+
+
+def _inspectors(decisions: list[Decision]) -> None:
+    """A person ("P. Dvořák") or an inspector's stamp ("QC 07") under or after a caption
+    of a check ("Kontrola:", "Control calitate", "QC") is who checked, not the check: a
+    check's own value is its result ("PASS", "OK")."""
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and not d.source.is_barcode and (d.name or "").startswith("inspection") \
+                and (_INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
+                     or _INSPECTOR_STAMP.fullmatch(value)):
+            d.name, d.name_certainty = "operator", 0.5
+
+
+# An inspector's stamp: the mark of quality control and the inspector's number.
+_INSPECTOR_STAMP = re.compile(r"(?:QC|QA|QS|QK|INSP)\.?[ -]?\d{1,4}", re.IGNORECASE)
 
 
 # A day's date inside a line: "24.11.2026", "2026-11-24", "11/25" (not "18.4 LB").

@@ -870,12 +870,14 @@ _GROUPED_SORT_CODE = re.compile(r"[A-Z0-9]{1,6}(?:\s*[ -]\s*[A-Z0-9]{1,6}){1,2}"
 
 def _uncaptioned_sort_codes(decisions: list[Decision]) -> None:
     """On a parcel with a recipient, a short code of groups with digits and no caption,
-    left unnamed, is where the carrier sorts the parcel to."""
+    left unnamed, is where the carrier sorts the parcel to. Letters that name no town
+    (two capitals, "ZB 4712", "HU 1134") make no postcode and town line of it."""
     for d in decisions:
         text = d.text.strip()
         if d.variable and d.name == "text" and not d.source.is_barcode and not d.prefix_len \
                 and _GROUPED_SORT_CODE.fullmatch(text) and " " in text and len(text) <= 14 \
-                and shapes.has_digits(text, 2) and not shapes.is_postal_line(text):
+                and shapes.has_digits(text, 2) and (not shapes.is_postal_line(text)
+                                                    or not re.search(r"[^\W\d_]{3}", text)):
             d.name, d.name_certainty = "routing_code", 0.5
 
 

@@ -2135,6 +2135,13 @@ def test_a_short_grouped_code_without_caption_on_a_parcel_is_its_sort_code(code:
     assert values.get("routing_code") == code
 
 
+@pytest.mark.parametrize("code", ["ZB 4712", "HU 1134", "K 2201"])
+def test_a_sort_code_of_capitals_and_four_digits_is_no_postcode_and_town(code: str) -> None:
+    # Two capitals name no town: a carrier's district or depot, not "4712 ZB".
+    values = _values(on_a_parcel(f"^FO500,60^A0N,32,32^FD{code}^FS"))
+    assert values.get("routing_code") == code
+
+
 @pytest.mark.parametrize(("caption", "town", "name"), [
     ("Lähettäjä", "20540 TURKU", "ship_from_postal_city"),
     ("Feladó:", "6720 Szeged", "ship_from_postal_city"),

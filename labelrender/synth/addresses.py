@@ -1237,14 +1237,72 @@ def stray_street_lines(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = f"{role}_address", 0.6
 
 
+def towns_under_streets(decisions: list[Decision]) -> None:
+    """A postcode and town no block claimed ("69002 Lyon", "170 00 Praha 7") right under
+    a street line that no caption claimed ("14 quai Jean Moulin", "Trafika U Mostu,
+    Bubenská 1482/12") closes an address with it, in any language: both lines are that
+    party's, the street's if it has one, else the recipient's where no recipient's
+    address was found, else the sender's."""
+    for d in decisions:
+        if not d.variable or d.name not in NAMELESS or d.source.is_barcode \
+                or d.name_certainty > 0.5 or not shapes.is_postal_line(d.text):
+            continue
+        street = _street_above(decisions, d)
+        if street is None:
+            continue
+        role = _role_of_street(decisions, street)
+        if role is None:
+            continue
+        if not street.variable or street.name in NAMELESS:
+            street.variable = False
+            _variable(street, "a street over its town", 0.6, leading_spaces(street),
+                      (f"{role}_address", 0.6))
+        d.name, d.name_certainty = f"{role}_postal_city", 0.6
+
+
+def _street_above(decisions: list[Decision], town: Decision) -> Decision | None:
+    """The line printed right above ``town`` in its column, if it reads as a street."""
+    src = town.source
+    above = [o for o in decisions if not o.source.is_barcode and abs(o.source.x - src.x) <= 12
+             and 0 < src.y - o.source.y <= 2 * max(src.font_height, 10)]
+    if not above:
+        return None
+    street = max(above, key=lambda o: o.source.y)
+    text = street.text.strip()
+    named = (street.name or "").startswith(("ship_to_address", "ship_from_address"))
+    unclaimed = not street.variable or street.name in NAMELESS
+    last = text.split(",")[-1].strip()  # (a shop's name may come first)
+    if named or unclaimed and (_stray_street(text) or _stray_street(last)
+                               or bool(_NUMBER_LAST.fullmatch(last))):
+        return street  # (over a town, a name and a house number is a street: "Bubenská 1482/12")
+    return None
+
+
+def _role_of_street(decisions: list[Decision], street: Decision) -> str | None:
+    name = street.name or ""
+    if street.variable and name.startswith(("ship_to_address", "ship_from_address")):
+        return name[:name.index("_address")]
+    return next((r for r in ("ship_to", "ship_from") if not _has_address(decisions, r)), None)
+
+
 def _stray_street(text: str) -> bool:
     """A street by its word and its house number: a unit alone ("Edifício B, Piso 2")
     is a room of a building, and words alone ("VIA VALENCIA") are a route."""
     if not shapes.has_digits(text, 1):
         return False
     return bool(_STREET_START.match(text) or _NUMBERED_STREET.match(text)
-                or _NAMED_STREET.fullmatch(text) or _SCRIPT_ADDRESS.search(text)) \
-        or _whole_address(text)
+                or _NAMED_STREET.fullmatch(text) or _SCRIPT_ADDRESS.search(text)
+                or _FRENCH_STREET.match(text)) or _whole_address(text)
+
+
+# A French street: the house number, perhaps "bis" or "ter", then the street's kind
+# ("14 quai Jean Moulin", "3 PLACE DU CONCERT", "8 bis rue des Lilas", "27, allée
+# Verte"), as France, Belgium and Switzerland write it.
+_FRENCH_STREET = re.compile(
+    r"\d{1,4}(?:\s?(?:bis|ter|[a-d])\b)?,?\s+(?:rue|avenue|av|bd|boulevard|quai|place|"
+    r"allée|allee|impasse|chemin|ch|cours|route|rte|square|passage|faubourg|fbg|voie|"
+    r"sentier|esplanade|promenade|parvis|cité|cite|hameau|lieu-dit|résidence)\b\.?\s+\S",
+    re.IGNORECASE)
 
 
 # Addresses in scripts without Latin street words: a Japanese prefecture and its town

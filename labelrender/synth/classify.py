@@ -21,6 +21,7 @@ from .addresses import (
     parties,
     pickup_point_address,
     stray_street_lines,
+    towns_under_streets,
 )
 from .captions import above as caption_above
 from .captions import beside as caption_beside
@@ -707,8 +708,10 @@ def classify(label: SourceLabel) -> list[Decision]:
     pickup_point_address(decisions)  # again: points the grids of captions named
     _postcodes_mailed_from(decisions)
     stray_street_lines(decisions)
+    towns_under_streets(decisions)
     _marked_postcodes(decisions)
     _captions_leading_values(decisions)
+    _inspectors(decisions)
     _copies_of_named_codes(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
@@ -870,12 +873,14 @@ _GROUPED_SORT_CODE = re.compile(r"[A-Z0-9]{1,6}(?:\s*[ -]\s*[A-Z0-9]{1,6}){1,2}"
 
 def _uncaptioned_sort_codes(decisions: list[Decision]) -> None:
     """On a parcel with a recipient, a short code of groups with digits and no caption,
-    left unnamed, is where the carrier sorts the parcel to."""
+    left unnamed, is where the carrier sorts the parcel to. Letters that name no town
+    (two capitals, "ZB 4712", "HU 1134") make no postcode and town line of it."""
     for d in decisions:
         text = d.text.strip()
         if d.variable and d.name == "text" and not d.source.is_barcode and not d.prefix_len \
                 and _GROUPED_SORT_CODE.fullmatch(text) and " " in text and len(text) <= 14 \
-                and shapes.has_digits(text, 2) and not shapes.is_postal_line(text):
+                and shapes.has_digits(text, 2) and (not shapes.is_postal_line(text)
+                                                    or not re.search(r"[^\W\d_]{3}", text)):
             d.name, d.name_certainty = "routing_code", 0.5
 
 
@@ -1119,6 +1124,22 @@ def _people_by_initials(decisions: list[Decision]) -> None:
                     and not shapes.is_country(value.split(" (")[0])):
             continue
         d.name, d.name_certainty = "operator", 0.5
+
+
+def _inspectors(decisions: list[Decision]) -> None:
+    """A person ("P. Dvořák") or an inspector's stamp ("QC 07") under or after a caption
+    of a check ("Kontrola:", "Control calitate", "QC") is who checked, not the check: a
+    check's own value is its result ("PASS", "OK")."""
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and not d.source.is_barcode and (d.name or "").startswith("inspection") \
+                and (_INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
+                     or _INSPECTOR_STAMP.fullmatch(value)):
+            d.name, d.name_certainty = "operator", 0.5
+
+
+# An inspector's stamp: the mark of quality control and the inspector's number.
+_INSPECTOR_STAMP = re.compile(r"(?:QC|QA|QS|QK|INSP)\.?[ -]?\d{1,4}", re.IGNORECASE)
 
 
 # A day's date inside a line: "24.11.2026", "2026-11-24", "11/25" (not "18.4 LB").

@@ -4157,4 +4157,8 @@ GLOSSARY: dict[str, str] = {
     **_words("quantity", "bottles", "bouteilles", "flaschen", "bottiglie", "botellas",
              "garrafas", "flessen", "flaskor", "flasker", "butelki"),
     **_words("manufacture_date", "elab", "f elab"),
+    # Round fifteen: what a parcel holds, as the carriers of south-east Asia caption it
+    # (Vietnam's "Nội dung hàng", Indonesia's "Isi Kiriman").
+    **_words("description", "nội dung hàng", "nội dung hàng hóa", "nội dung hàng hoá",
+             "nội dung", "noi dung hang", "noi dung", "isi kiriman", "isi barang"),
 }

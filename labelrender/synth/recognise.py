@@ -62,6 +62,12 @@ _COUNT_OF = re.compile(r"^\d{1,6}\s?(?:st|stk|stck|stück|pcs|pc|ea|each|uds|ud|
                        r"pzs|pezzi|pièces|pce|pces|units|rolls?|bags?|boxes|cartons?|kartons?|"
                        r"(?-i:db)|kos|adet|cs|ctns?)\.?$",
                        re.IGNORECASE)
+# Counts of pieces written together: planned and made ("480 / 472 Stk"), or a pack's
+# count and what it holds ("6 kpl / 330 g").
+_COUNT_UNIT = r"(?:st|stk|stck|stück|pcs|pc|ea|szt|ks|kpl|pz|pzs|pezzi|pce|pces|uds|ud|adet|kos)"
+_COUNTS = re.compile(rf"^\d{{1,6}}\s/\s\d{{1,6}}\s?{_COUNT_UNIT}\.?$|"
+                     rf"^\d{{1,4}}\s?{_COUNT_UNIT}\.?\s?/\s?{_NUMBER}\s?(?:g|kg|ml|cl|l)$",
+                     re.IGNORECASE)
 DIMENSIONS = re.compile(rf"^{_NUMBER}\s?[xX*]\s?{_NUMBER}(?:\s?[xX*]\s?{_NUMBER})?"
                         r"\s?(?:cm|mm|in|inch|m)?$", re.IGNORECASE)
 _PHONE_WORD = (r"(?:telf|telefon|t[eé]l(?:e?m)?|phone|ph|tlf|tlm|mobile|mob|fon|gsm|puh|cel|"
@@ -572,6 +578,8 @@ def text_value(text: str) -> Recognised | None:
         return "volume", 0.7  # "0.012m³", "1,4 cbm": a consignment's volume
     if _COUNT_OF.fullmatch(stripped):
         return "quantity", 0.8
+    if _COUNTS.fullmatch(stripped):
+        return "quantity", 0.7
     rating = _RATING.fullmatch(stripped)
     if rating and len(stripped.split()) <= 5 and _rated(stripped, rating.group(1).lower()) \
             and rating.group(1) != "db":

@@ -947,3 +947,15 @@ def test_a_month_later_than_a_day_on_goods_is_their_expiry(given: str, keeps: st
            f"^FO330,150^A0N,22,20^FDTerm:^FS^FO400,150^A0N,22,20^FD{keeps}^FS^XZ")
     values = draft_values(zpl)
     assert {v: k for k, v in values.items()}.get(keeps, "").startswith(expected)
+
+
+@pytest.mark.parametrize(("caption", "value"), [
+    ("Kontrola:", "P. Dvořák"), ("Control calitate", "QC 07"), ("Kontrolle:", "QS-12"),
+    ("Controllo:", "M. Bianchi")])
+def test_who_checked_the_goods_is_no_check(caption: str, value: str) -> None:
+    # A person or an inspector's stamp under the caption of a check signs it.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,30^A0N,40,40^FDShelf unit 80 x 40 cm^FS"
+        "^FO30,90^A0N,28,28^FDLot: 2611A-04^FS"
+        f"^FO430,300^A0N,24,24^FD{caption}^FS^FO430,330^A0N,28,28^FD{value}^FS^XZ")
+    assert values.get("operator") == value

@@ -2157,6 +2157,13 @@ def test_a_short_grouped_code_without_caption_on_a_parcel_is_its_sort_code(code:
     assert values.get("routing_code") == code
 
 
+@pytest.mark.parametrize("code", ["ZB 4712", "HU 1134", "K 2201"])
+def test_a_sort_code_of_capitals_and_four_digits_is_no_postcode_and_town(code: str) -> None:
+    # Two capitals name no town: a carrier's district or depot, not "4712 ZB".
+    values = _values(on_a_parcel(f"^FO500,60^A0N,32,32^FD{code}^FS"))
+    assert values.get("routing_code") == code
+
+
 @pytest.mark.parametrize(("caption", "town", "name"), [
     ("Lähettäjä", "20540 TURKU", "ship_from_postal_city"),
     ("Feladó:", "6720 Szeged", "ship_from_postal_city"),
@@ -2411,6 +2418,16 @@ def test_a_lone_street_line_beside_a_recipients_block_is_the_senders(line: str) 
     assert values.get("ship_from_address") == line
 
 
+@pytest.mark.parametrize(("street", "town"), [
+    ("14 quai Jean Moulin", "69002 Lyon"), ("3 PLACE DU CONCERT", "59800 LILLE"),
+    ("Hagenstraße 57", "4040 Linz"), ("Storgatan 5", "165 18 Örebro")])
+def test_a_lone_town_line_under_a_lone_street_closes_the_recipients_address(
+        street: str, town: str) -> None:
+    values = _with_stray_line(street, f"^FO300,636^A0N,30,30^FD{town}^FS")
+    assert values.get("ship_to_address") == street
+    assert values.get("ship_to_postal_city") == town
+
+
 @pytest.mark.parametrize("line", ["Ala Norte - Edifício C, Piso 3", "VIA GENOVA - TORONTO",
                                   "NO GLUTEN / NO DAIRY"])
 def test_a_line_without_a_street_and_its_number_is_no_address(line: str) -> None:
@@ -2536,3 +2553,11 @@ def test_a_caption_of_another_language_names_the_words_under_it(caption: str, na
                      f"^FO420,266^A0N,20,20^FD{caption}^FS"
                      "^FO420,290^A0N,26,26^FDQualidade - Edifício B^FS^XZ")
     assert values.get(name) == "Qualidade - Edifício B"
+
+
+@pytest.mark.parametrize("line", ["Nội dung hàng: Bộ ấm chén men lam 6 món",
+                                  "Isi Kiriman: Kain batik tulis 2 lembar"])
+def test_a_parcels_contents_are_captioned_in_the_carriers_language(line: str) -> None:
+    # As Vietnamese and Indonesian carriers print what the parcel holds.
+    values = _values(on_a_parcel(f"^FO40,420^A0N,26,26^FD{line}^FS"))
+    assert values.get("description", "").endswith(line.split(": ")[1])

@@ -43,6 +43,8 @@ from labelrender.synth.vocabulary import CAPTION_NAMES
     ("Hylly 14-3", ("location", 0.6)), ("Regał 12-3", ("location", 0.6)),  # shelves
     ("Polica 3-2", ("location", 0.6)), ("Hylde 4", ("location", 0.6)),
     ("12 x 750 g = 9,0 kg", ("quantity", 0.7)),  # a pack and what it weighs
+    ("480 / 472 Stk", ("quantity", 0.7)), ("1200 / 1180 pcs", ("quantity", 0.7)),  # planned, made
+    ("6 kpl / 330 g", ("quantity", 0.7)), ("4 szt. / 1,2 kg", ("quantity", 0.7)),  # pack's count
 ])
 def test_printed_values(text: str, expected: tuple[str, float]) -> None:
     assert recognise.text_value(text) == expected

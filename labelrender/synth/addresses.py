@@ -1026,6 +1026,24 @@ def _captioned_number(text: str) -> bool:
     return sure >= 0.85 and name not in PARTY_CAPTIONED
 
 
+# A tax or identity number's caption and the number after it, alone on its line.
+_IDENTITY_LINE = re.compile(r"([^\W\d_][^\W\d_.]{1,5}\.?)[\s:.]+(\d[\d ./-]{5,20}\d)")
+
+
+def _identity_number(text: str) -> str | None:
+    """The part of a block a line of a tax number is ("RUC 20548712336", "CPF
+    418.275.936-28" in Latin America, "OIB 48120736617" in Croatia): the party's tax
+    id. A national identity card's number ("DNI 33.481.905") names the person, no
+    party. Neither is a line of the address."""
+    match = _IDENTITY_LINE.fullmatch(text.strip())
+    if match is None:
+        return None
+    name, sure = shapes.caption_name(match.group(1))
+    if name == "tax_id" and sure >= 0.6:
+        return "tax_id"
+    return "dni" if name == "dni" else None
+
+
 def _phone_caption_line(text: str) -> bool:
     """A few words, no digits, that caption a phone number ("Saaja telefon")."""
     if shapes.has_digits(text, 1) or len(text.split()) > 3:
@@ -1120,6 +1138,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
             part = "email"
+        elif i > 0 and (identity := _identity_number(d.text)) is not None:
+            part = identity  # "NIT 901.245.778-3", "OIB 48120736617" under the name
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
@@ -1174,7 +1194,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                 d.name, d.name_certainty = f"{role}_{part}", min(certainty, 0.6)
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
-        _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))
+        name = part if part == "dni" else f"{role}_{part}"
+        _variable(d, f"{role} address line", certainty, indent, (name, certainty))
 
 
 # A person by given names and surname, each with a capital, a title or salutation

@@ -669,6 +669,28 @@ def test_contact_lines_and_a_captioned_postcode_in_a_block() -> None:
     assert values["ship_to_city"] == "Cluj-Napoca, jud. Cluj"
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("NIT 830.114.562-7", "ship_from_tax_id"), ("RUC 20601234571", "ship_from_tax_id"),
+    ("OIB 73018254906", "ship_from_tax_id"), ("CUIT 30-71234567-9", "ship_from_tax_id"),
+    ("DNI 28.704.316", "dni"),
+], ids=lambda c: c)
+def test_a_tax_or_identity_number_in_a_block_is_no_address_line(line: str, name: str) -> None:
+    # The sender's tax number printed under their name, as couriers of Latin America
+    # and the Balkans print it: the street is still the block's first address line.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,100^A0N,24,24^FDREMITENTE^FS"
+           "^FO40,130^A0N,26,26^FDFerretería Los Andes S.A.^FS"
+           f"^FO40,160^A0N,26,26^FD{line}^FS"
+           "^FO40,190^A0N,26,26^FDAv. Libertad 2280^FS"
+           "^FO40,220^A0N,26,26^FD15074 Lima^FS"
+           "^FO40,300^A0N,24,24^FDDESTINATARIO^FS"
+           "^FO40,330^A0N,30,30^FDJulia Paredes Soto^FS"
+           "^FO40,365^A0N,30,30^FDCalle Olmos 51^FS"
+           "^FO40,400^A0N,30,30^FD04001 Arequipa^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values[name] == line
+    assert values["ship_from_address_1"] == "Av. Libertad 2280"
+
+
 def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:
     # As on the Servientrega label: "DESTINATARIO" and "REMITENTE" printed sideways
     # level with their blocks.

@@ -943,10 +943,15 @@ _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PS�
                                  r"Cod po[sș]tal|Kod pocztowy)"
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
-# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller", the owner "Inh. Dr. M. Assmann".
-_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|"
-                            r"à l'attention de|a l'attention de|care of|ref\. persona)"
+# Benedetti", "A/A Sr. Pérez", the owner "Inh. Dr. M. Assmann".
+_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v|"
+                            r"à l'attention de|a l'attention de|ref\. persona)"
                             r"\.?:?\s+\S", re.IGNORECASE)
+
+# "Care of" another's premises ("c/o Praxis Dr. Heller", "c/o Northgate Storage Unit 4"):
+# where the parcel is left, a line of the address as the postal services write it, not a
+# person to ask for.
+_CARE_OF = re.compile(r"(?:c/o|care of)\.?:?\s+\S", re.IGNORECASE)
 
 
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
@@ -1140,6 +1145,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "email"
         elif i > 0 and (identity := _identity_number(d.text)) is not None:
             part = identity  # "NIT 901.245.778-3", "OIB 48120736617" under the name
+        elif named and _CARE_OF.match(d.text.strip()):
+            street += 1
+            part = f"address_{street}"
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line

@@ -691,6 +691,22 @@ def test_a_tax_or_identity_number_in_a_block_is_no_address_line(line: str, name:
     assert values["ship_from_address_1"] == "Av. Libertad 2280"
 
 
+@pytest.mark.parametrize("care_of", ["c/o Hollis & Grant Solicitors", "C/O Bay 4 Self Storage",
+                                     "Care of Dr. Amrein", "c/o Praxis Seidl"])
+def test_a_care_of_line_in_a_block_is_part_of_its_address(care_of: str) -> None:
+    # Where the parcel is left for the recipient, as the postal services write it
+    # under the name: a line of the address, not a person to ask for.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS"
+           "^FO40,230^A0N,30,30^FDMartin Kessler^FS"
+           f"^FO40,265^A0N,30,30^FD{care_of}^FS"
+           "^FO40,300^A0N,30,30^FD18 Quarry Road^FS"
+           "^FO40,335^A0N,30,30^FDLeeds LS6 2AB^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_address_1"] == care_of
+    assert values["ship_to_address_2"] == "18 Quarry Road"
+    assert "ship_to_contact" not in values
+
+
 def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:
     # As on the Servientrega label: "DESTINATARIO" and "REMITENTE" printed sideways
     # level with their blocks.

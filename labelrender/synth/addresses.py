@@ -934,7 +934,12 @@ _NUMBERED_STREET = re.compile(
     r"gardens?|glens?|greens?|grove|harbor|haven|hollow|junction|knolls?|lodge|manor|"
     r"overpass|passage|plains?|point|prairie|rapids|route|row|skyway|square|sq|stream|"
     r"tunnel|underpass|viaduct|ville|wells?|island|isle|keys?|locks|mall|neck|squares|"
-    r"throughway|trafficway|fields?|flats?|falls?|ports?)\b\.?", re.IGNORECASE)
+    r"throughway|trafficway|fields?|flats?|falls?|ports?|"
+    r"alley|annex|arcade|bayou|beach|bottom|burgs?|camp|cape|centers?|club|course|dam|"
+    r"divide|fords?|forest|forges?|fort|gateway|harbors|heights|hills?|inlet|islands|"
+    r"junctions|lakes?|landing|lights?|mission|motorway|mount|mountains?|pass|radial|"
+    r"ramp|rest|rivers?|springs?|station|stravenue|track|valleys?|villages?|wall|ways)"
+    r"\b\.?", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)

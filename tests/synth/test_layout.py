@@ -339,6 +339,21 @@ def test_a_street_with_its_number_first_is_no_town_above_a_lone_postcode() -> No
                       "ship_to_city": "Phillipchester", "ship_to_postal_code": "48876"}
 
 
+@pytest.mark.parametrize("street", ["40917 Marsh Landing", "2231 Cedar Springs Suite 140",
+                                    "10582 Old Mill Alley", "61344 Hargrove Fort",
+                                    "7731 Pine Valley"])
+def test_a_us_street_of_any_postal_suffix_is_no_postcode_and_town(street: str) -> None:
+    # A house number of four or five digits reads like a postcode; the street's kind,
+    # any of the suffixes the US Postal Service lists, says it is the street.
+    # (The town has no postcode beside it, as Turkish and Nigerian blocks print it.)
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,24^FDSHIP TO:^FS"
+           f"^FO30,285^A0N,30^FDNora Whitley^FS^FO30,320^A0N,30^FD{street}^FS"
+           "^FO30,355^A0N,30^FDEast Calvinport^FS^FO30,390^A0N,30^FD0 (532) 418 22 61^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_address_1"] == street
+    assert "ship_to_postal_city" not in values
+
+
 def test_a_phone_on_the_caption_line_and_a_country_right_of_the_town() -> None:
     # As on the FedEx label of the corpus: the sender's phone, written without its
     # plus sign, beside "FROM:"; the recipient's country far right of the town.

@@ -945,7 +945,7 @@ _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|
                          re.IGNORECASE)
 _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
                                  r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
-                                 r"Cod po[sș]tal|Kod pocztowy)"
+                                 r"C[óo]d\.\s?postal|Cod po[sș]tal|Kod pocztowy)"
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
 # Benedetti", "A/A Sr. Pérez", the owner "Inh. Dr. M. Assmann".

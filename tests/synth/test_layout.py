@@ -722,6 +722,19 @@ def test_a_care_of_line_in_a_block_is_part_of_its_address(care_of: str) -> None:
     assert "ship_to_contact" not in values
 
 
+@pytest.mark.parametrize("code", ["Cód. postal 110231", "Cod. postal 4000-322", "Cód.postal 28014"])
+def test_an_abbreviated_postcode_caption_on_its_own_line_in_a_block(code: str) -> None:
+    # Spanish and Portuguese abbreviate "Código postal"; the town is the line above.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDDESTINATARIO^FS"
+           "^FO40,230^A0N,30,30^FDCamila Ortiz Vélez^FS"
+           "^FO40,265^A0N,30,30^FDCarrera 7 # 71-21 Apto 502^FS"
+           "^FO40,300^A0N,30,30^FDBOGOTÁ - CUNDINAMARCA^FS"
+           f"^FO40,335^A0N,30,30^FD{code}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_postal_code"] == code
+    assert values["ship_to_city"] == "BOGOTÁ - CUNDINAMARCA"
+
+
 def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:
     # As on the Servientrega label: "DESTINATARIO" and "REMITENTE" printed sideways
     # level with their blocks.

@@ -1200,6 +1200,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
+            if part.startswith("address") and d.name_certainty < 0.5 \
+                    and _STREET_START.match(d.text):
+                _variable(d, f"{role} address line", certainty, leading_spaces(d),
+                          (f"{role}_{part}", certainty))  # "Str. Avram Iancu nr. 14": a
+                continue  # street with "nr." before its number, not a caption and a value
             if part.startswith("address") and postal is not None and i < postal \
                     and d.name_certainty < 0.5:
                 # "Bairro: Sumaré", "Short Address: RAKA4381" between the street and the

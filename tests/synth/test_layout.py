@@ -735,6 +735,20 @@ def test_an_abbreviated_postcode_caption_on_its_own_line_in_a_block(code: str) -
     assert values["ship_to_city"] == "BOGOTÁ - CUNDINAMARCA"
 
 
+@pytest.mark.parametrize("street", ["Str. Lalelelor nr. 9", "Strada Morii nr. 112",
+                                    "ul. Kwiatowa nr 5"])
+def test_a_street_with_nr_before_its_house_number_is_no_caption(street: str) -> None:
+    # Romanian and Polish streets write "nr." before the number: the line is the
+    # street, not a reference after a caption.
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,196^A0N,22,22^FDEXPEDITOR^FS"
+           "^FO24,220^A0N,24,24^FDSC Lemnul Verde SRL^FS"
+           f"^FO24,248^A0N,24,24^FD{street}^FS"
+           "^FO24,276^A0N,24,24^FD550182 Sibiu, jud. Sibiu^FS"
+           "^FO24,304^A0N,24,24^FDTel. 0269 211 457^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_from_address_1"] == street
+
+
 def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:
     # As on the Servientrega label: "DESTINATARIO" and "REMITENTE" printed sideways
     # level with their blocks.

@@ -934,19 +934,29 @@ _NUMBERED_STREET = re.compile(
     r"gardens?|glens?|greens?|grove|harbor|haven|hollow|junction|knolls?|lodge|manor|"
     r"overpass|passage|plains?|point|prairie|rapids|route|row|skyway|square|sq|stream|"
     r"tunnel|underpass|viaduct|ville|wells?|island|isle|keys?|locks|mall|neck|squares|"
-    r"throughway|trafficway|fields?|flats?|falls?|ports?)\b\.?", re.IGNORECASE)
+    r"throughway|trafficway|fields?|flats?|falls?|ports?|"
+    r"alley|annex|arcade|bayou|beach|bottom|burgs?|camp|cape|centers?|club|course|dam|"
+    r"divide|fords?|forest|forges?|fort|gateway|harbors|heights|hills?|inlet|islands|"
+    r"junctions|lakes?|landing|lights?|mission|motorway|mount|mountains?|pass|radial|"
+    r"ramp|rest|rivers?|springs?|station|stravenue|track|valleys?|villages?|wall|ways)"
+    r"\b\.?", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
 _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
                                  r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
-                                 r"Cod po[sș]tal|Kod pocztowy)"
+                                 r"C[óo]d\.\s?postal|Cod po[sș]tal|Kod pocztowy)"
                                  r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
-# Benedetti", "A/A Sr. Pérez", "c/o Praxis Dr. Heller", the owner "Inh. Dr. M. Assmann".
-_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|c/o|a/a|t\.a\.v|"
-                            r"à l'attention de|a l'attention de|care of|ref\. persona)"
+# Benedetti", "A/A Sr. Pérez", the owner "Inh. Dr. M. Assmann".
+_CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v|"
+                            r"à l'attention de|a l'attention de|ref\. persona)"
                             r"\.?:?\s+\S", re.IGNORECASE)
+
+# "Care of" another's premises ("c/o Praxis Dr. Heller", "c/o Northgate Storage Unit 4"):
+# where the parcel is left, a line of the address as the postal services write it, not a
+# person to ask for.
+_CARE_OF = re.compile(r"(?:c/o|care of)\.?:?\s+\S", re.IGNORECASE)
 
 
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
@@ -1024,6 +1034,24 @@ def _captioned_number(text: str) -> bool:
         return False
     name, sure = shapes.caption_name(match.group(1))
     return sure >= 0.85 and name not in PARTY_CAPTIONED
+
+
+# A tax or identity number's caption and the number after it, alone on its line.
+_IDENTITY_LINE = re.compile(r"([^\W\d_][^\W\d_.]{1,5}\.?)[\s:.]+(\d[\d ./-]{5,20}\d)")
+
+
+def _identity_number(text: str) -> str | None:
+    """The part of a block a line of a tax number is ("RUC 20548712336", "CPF
+    418.275.936-28" in Latin America, "OIB 48120736617" in Croatia): the party's tax
+    id. A national identity card's number ("DNI 33.481.905") names the person, no
+    party. Neither is a line of the address."""
+    match = _IDENTITY_LINE.fullmatch(text.strip())
+    if match is None:
+        return None
+    name, sure = shapes.caption_name(match.group(1))
+    if name == "tax_id" and sure >= 0.6:
+        return "tax_id"
+    return "dni" if name == "dni" else None
 
 
 def _phone_caption_line(text: str) -> bool:
@@ -1120,6 +1148,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             part = "phone"
         elif recognise.EMAIL.fullmatch(d.text.strip()):
             part = "email"
+        elif i > 0 and (identity := _identity_number(d.text)) is not None:
+            part = identity  # "NIT 901.245.778-3", "OIB 48120736617" under the name
+        elif named and _CARE_OF.match(d.text.strip()):
+            street += 1
+            part = f"address_{street}"
         elif not named and _SALUTATION.fullmatch(d.text.strip()):
             d.reason, d.certainty = "a salutation on a line of its own", 0.7
             continue  # "Frau" above "Annika Weißenborn": the name is the next line
@@ -1167,6 +1200,11 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
+            if part.startswith("address") and d.name_certainty < 0.5 \
+                    and _STREET_START.match(d.text):
+                _variable(d, f"{role} address line", certainty, leading_spaces(d),
+                          (f"{role}_{part}", certainty))  # "Str. Avram Iancu nr. 14": a
+                continue  # street with "nr." before its number, not a caption and a value
             if part.startswith("address") and postal is not None and i < postal \
                     and d.name_certainty < 0.5:
                 # "Bairro: Sumaré", "Short Address: RAKA4381" between the street and the
@@ -1174,7 +1212,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                 d.name, d.name_certainty = f"{role}_{part}", min(certainty, 0.6)
             continue  # "Tel: ..." keeps its caption and caption name
         indent = leading_spaces(d)
-        _variable(d, f"{role} address line", certainty, indent, (f"{role}_{part}", certainty))
+        name = part if part == "dni" else f"{role}_{part}"
+        _variable(d, f"{role} address line", certainty, indent, (name, certainty))
 
 
 # A person by given names and surname, each with a capital, a title or salutation

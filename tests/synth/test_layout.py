@@ -339,6 +339,21 @@ def test_a_street_with_its_number_first_is_no_town_above_a_lone_postcode() -> No
                       "ship_to_city": "Phillipchester", "ship_to_postal_code": "48876"}
 
 
+@pytest.mark.parametrize("street", ["40917 Marsh Landing", "2231 Cedar Springs Suite 140",
+                                    "10582 Old Mill Alley", "61344 Hargrove Fort",
+                                    "7731 Pine Valley"])
+def test_a_us_street_of_any_postal_suffix_is_no_postcode_and_town(street: str) -> None:
+    # A house number of four or five digits reads like a postcode; the street's kind,
+    # any of the suffixes the US Postal Service lists, says it is the street.
+    # (The town has no postcode beside it, as Turkish and Nigerian blocks print it.)
+    zpl = ("^XA^PW812^LL1218^FO30,255^A0N,24^FDSHIP TO:^FS"
+           f"^FO30,285^A0N,30^FDNora Whitley^FS^FO30,320^A0N,30^FD{street}^FS"
+           "^FO30,355^A0N,30^FDEast Calvinport^FS^FO30,390^A0N,30^FD0 (532) 418 22 61^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_address_1"] == street
+    assert "ship_to_postal_city" not in values
+
+
 def test_a_phone_on_the_caption_line_and_a_country_right_of_the_town() -> None:
     # As on the FedEx label of the corpus: the sender's phone, written without its
     # plus sign, beside "FROM:"; the recipient's country far right of the town.
@@ -669,6 +684,71 @@ def test_contact_lines_and_a_captioned_postcode_in_a_block() -> None:
     assert values["ship_to_contact"] == "z. Hd. Frau Dr. Meike Vossberg"
     assert values["ship_to_postal_code"] == "Cod poștal 400363"
     assert values["ship_to_city"] == "Cluj-Napoca, jud. Cluj"
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("NIT 830.114.562-7", "ship_from_tax_id"), ("RUC 20601234571", "ship_from_tax_id"),
+    ("OIB 73018254906", "ship_from_tax_id"), ("CUIT 30-71234567-9", "ship_from_tax_id"),
+    ("DNI 28.704.316", "dni"),
+], ids=lambda c: c)
+def test_a_tax_or_identity_number_in_a_block_is_no_address_line(line: str, name: str) -> None:
+    # The sender's tax number printed under their name, as couriers of Latin America
+    # and the Balkans print it: the street is still the block's first address line.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,100^A0N,24,24^FDREMITENTE^FS"
+           "^FO40,130^A0N,26,26^FDFerretería Los Andes S.A.^FS"
+           f"^FO40,160^A0N,26,26^FD{line}^FS"
+           "^FO40,190^A0N,26,26^FDAv. Libertad 2280^FS"
+           "^FO40,220^A0N,26,26^FD15074 Lima^FS"
+           "^FO40,300^A0N,24,24^FDDESTINATARIO^FS"
+           "^FO40,330^A0N,30,30^FDJulia Paredes Soto^FS"
+           "^FO40,365^A0N,30,30^FDCalle Olmos 51^FS"
+           "^FO40,400^A0N,30,30^FD04001 Arequipa^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values[name] == line
+    assert values["ship_from_address_1"] == "Av. Libertad 2280"
+
+
+@pytest.mark.parametrize("care_of", ["c/o Hollis & Grant Solicitors", "C/O Bay 4 Self Storage",
+                                     "Care of Dr. Amrein", "c/o Praxis Seidl"])
+def test_a_care_of_line_in_a_block_is_part_of_its_address(care_of: str) -> None:
+    # Where the parcel is left for the recipient, as the postal services write it
+    # under the name: a line of the address, not a person to ask for.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDShip To:^FS"
+           "^FO40,230^A0N,30,30^FDMartin Kessler^FS"
+           f"^FO40,265^A0N,30,30^FD{care_of}^FS"
+           "^FO40,300^A0N,30,30^FD18 Quarry Road^FS"
+           "^FO40,335^A0N,30,30^FDLeeds LS6 2AB^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_address_1"] == care_of
+    assert values["ship_to_address_2"] == "18 Quarry Road"
+    assert "ship_to_contact" not in values
+
+
+@pytest.mark.parametrize("code", ["Cód. postal 110231", "Cod. postal 4000-322", "Cód.postal 28014"])
+def test_an_abbreviated_postcode_caption_on_its_own_line_in_a_block(code: str) -> None:
+    # Spanish and Portuguese abbreviate "Código postal"; the town is the line above.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,200^A0N,24,24^FDDESTINATARIO^FS"
+           "^FO40,230^A0N,30,30^FDCamila Ortiz Vélez^FS"
+           "^FO40,265^A0N,30,30^FDCarrera 7 # 71-21 Apto 502^FS"
+           "^FO40,300^A0N,30,30^FDBOGOTÁ - CUNDINAMARCA^FS"
+           f"^FO40,335^A0N,30,30^FD{code}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_to_postal_code"] == code
+    assert values["ship_to_city"] == "BOGOTÁ - CUNDINAMARCA"
+
+
+@pytest.mark.parametrize("street", ["Str. Lalelelor nr. 9", "Strada Morii nr. 112",
+                                    "ul. Kwiatowa nr 5"])
+def test_a_street_with_nr_before_its_house_number_is_no_caption(street: str) -> None:
+    # Romanian and Polish streets write "nr." before the number: the line is the
+    # street, not a reference after a caption.
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,196^A0N,22,22^FDEXPEDITOR^FS"
+           "^FO24,220^A0N,24,24^FDSC Lemnul Verde SRL^FS"
+           f"^FO24,248^A0N,24,24^FD{street}^FS"
+           "^FO24,276^A0N,24,24^FD550182 Sibiu, jud. Sibiu^FS"
+           "^FO24,304^A0N,24,24^FDTel. 0269 211 457^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values["ship_from_address_1"] == street
 
 
 def test_captions_turned_down_the_edge_label_the_upright_blocks_beside_them() -> None:

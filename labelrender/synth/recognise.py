@@ -308,8 +308,13 @@ def fedex_valid(code: str) -> bool:
     return total % 11 % 10 == int(code[11])
 
 
-def _gs1_ais(data: str) -> Recognised | None:
-    """A GS1 element string: its first application identifier says what it is."""
+def _gs1_ais(data: str, marked: bool = False) -> Recognised | None:
+    """A GS1 element string: its first application identifier says what it is.
+
+    ``marked`` says the string shows its identifiers (an FNC1, brackets): then 420
+    and 421 are what the GS1 General Specifications define, the ship-to postal code;
+    bare digits "420..." are a carrier's sort barcode, its routing code.
+    """
     data = _FNC1.sub("", data)
     if re.match(r"00\d{18}", data):
         return ("sscc", 0.95) if gs1_valid(data[2:20]) else ("sscc", 0.8)
@@ -323,7 +328,7 @@ def _gs1_ais(data: str) -> Recognised | None:
         rest = data[3:]
         if re.search(r"9[1-5]\d{20,}$", rest):  # ZIP then a USPS IMpb: the tracking number
             return "tracking_number", 0.9
-        return "routing_code", 0.85
+        return ("ship_to_postal_code" if marked else "routing_code"), 0.85
     if re.match(r"40[12]\d{8,}", data):
         return "tracking_number", 0.8  # consignment / shipment identification
     if re.match(r"403[0-9A-Z]", data):
@@ -444,14 +449,14 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     bracketed = re.sub(r"\s", "", _CODE128_CODES.sub("", data))
     if symbology == "BC" and re.fullmatch(r"(?:\(\d{2,4}\)[^()]+)+", bracketed):
         # GS1-128 data in UCC/EAN mode with its AIs in brackets: "(01)150...(15)280531"
-        found = _gs1_ais(code)
+        found = _gs1_ais(code, marked=True)
         if bracketed.count("(") >= 2 and (found is None or found[0] != "sscc"):
             return "barcode_data", 0.8  # several values in one symbol: a record
         if found is not None:
             return found
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
-        found = _gs1_ais(code)
+        found = _gs1_ais(code, marked=">8" in data[:4])
         if found is not None:
             return found
     if symbology == "BC" and data[:2] in _ISBT128:  # (">" is no invocation code here)
@@ -539,7 +544,7 @@ def text_value(text: str) -> Recognised | None:
     if _CARRIER_SSCC.fullmatch(compact):
         return "tracking_number", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
-        found = _gs1_ais(compact)
+        found = _gs1_ais(compact, marked=True)
         if found is not None:
             return found
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):

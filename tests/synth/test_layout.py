@@ -1775,6 +1775,21 @@ def test_a_caption_over_a_barcode_names_it_and_its_printed_form(caption: str, da
     assert names == [name]
 
 
+@pytest.mark.parametrize(("turn", "caption_at", "bars_at", "printed_at"), [
+    ("R", "^FO481,20", "^FO415,20", "^FO381,20"),  # tops to the right: up is +x
+    ("I", "^FO500,276", "^FO500,214", "^FO500,184"),  # upside down: up is +y
+])
+def test_a_caption_over_a_turned_barcode_names_it(turn: str, caption_at: str, bars_at: str,
+                                                  printed_at: str) -> None:
+    # A turned field's ^FO is the corner its text or bars grow from: over the caption,
+    # the bars of a Code 128 62 dots tall reach nearly to it, as they do upright.
+    zpl = (f"^XA^CI28^PW609^LL812^FW{turn}{caption_at}^A0,20,20^FDIMEI 1^FS"
+           f"{bars_at}^BY2^BC,62,N^FD356789104523418^FS"
+           f"{printed_at}^A0,22,22^FD356789104523418^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["imei"]
+
+
 def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
            "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")

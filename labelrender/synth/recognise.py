@@ -421,6 +421,11 @@ def tracking(code: str) -> Recognised | None:
 # An SSCC that is a carrier's parcel number: DHL Paket numbers its parcels under its
 # own GS1 company prefix ("00340434161094027318").
 _CARRIER_SSCC = re.compile(r"(?:\(00\)|00)340434\d{12}")
+# A UPU S9 receptacle identifier (a mail bag's): the offices of origin and destination
+# (six letters each), mail category (A-D), subclass, year's last digit, dispatch number,
+# receptacle serial, the flags of the last receptacle and of registered mail, and the
+# weight in hectograms (29 characters).
+_RECEPTACLE = re.compile(r"[A-Z]{6}[A-Z]{6}[A-D][A-Z]{2}\d{14}")
 
 
 # ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
@@ -467,6 +472,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
     if container_valid(code):
         return "container_number", 0.9
+    if _RECEPTACLE.fullmatch(code):
+        return "receptacle_id", 0.85
     if _MAC.fullmatch(code):
         return "mac_address", 0.9
     found = tracking(code)
@@ -543,6 +550,8 @@ def text_value(text: str) -> Recognised | None:
     compact = _COMPACT.sub("", stripped)
     if _CARRIER_SSCC.fullmatch(compact):
         return "tracking_number", 0.9
+    if _RECEPTACLE.fullmatch(compact):
+        return "receptacle_id", 0.85
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
         found = _gs1_ais(compact, marked=True)
         if found is not None:

@@ -98,6 +98,16 @@ def test_phone_numbers_follow_their_numbering_plan(text: str, is_phone: bool) ->
     assert recognise.phone(text) is is_phone
 
 
+@pytest.mark.parametrize("data", ["DEFRAAFRCDGAAUN60412003100182",
+                                  "TRISTADELEJAAUN62031007000184"])
+def test_a_upu_receptacle_identifier_is_the_mail_bags(data: str) -> None:
+    # UPU S9: two offices of exchange, category, subclass, then 14 digits
+    assert recognise.barcode_data(data, "BC") == ("receptacle_id", 0.85)
+    spaced = f"{data[:6]} {data[6:12]} {data[12:15]} {data[15]} {data[16:20]} {data[20:23]} " \
+        f"{data[23]} {data[24]} {data[25:]}"
+    assert recognise.text_value(spaced) == ("receptacle_id", 0.85)
+
+
 def test_check_digit_helpers() -> None:
     assert recognise.gs1_valid("4006381333931") and not recognise.gs1_valid("4006381333930")
     assert recognise.ups_valid("1Z999AA10123456784")

@@ -299,6 +299,17 @@ def s10_valid(code: str) -> bool:
     return {10: 0, 11: 5}.get(check, check) == int(code[10])
 
 
+def nfe_key(code: str) -> bool:
+    """A Brazilian electronic fiscal document's access key (chave de acesso): 44 digits,
+    the document's model (55 NF-e, 57 CT-e, 65 NFC-e, 67 CT-e OS) at 21-22 and a
+    modulo 11 check digit (weights 2 to 9 from the right)."""
+    if not re.fullmatch(r"\d{44}", code) or code[20:22] not in ("55", "57", "65", "67"):
+        return False
+    total = sum(int(d) * (2 + i % 8) for i, d in enumerate(reversed(code[:43])))
+    remainder = total % 11
+    return (0 if remainder < 2 else 11 - remainder) == int(code[43])
+
+
 def fedex_valid(code: str) -> bool:
     """A 12-digit FedEx Express number (weights 1, 3, 7 mod 11)."""
     if not re.fullmatch(r"\d{12}", code):
@@ -474,6 +485,8 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "container_number", 0.9
     if _RECEPTACLE.fullmatch(code):
         return "receptacle_id", 0.85
+    if nfe_key(code):
+        return "access_key", 0.9  # a DANFE's bars: the invoice's key, no parcel number
     if _MAC.fullmatch(code):
         return "mac_address", 0.9
     found = tracking(code)
@@ -552,6 +565,8 @@ def text_value(text: str) -> Recognised | None:
         return "tracking_number", 0.9
     if _RECEPTACLE.fullmatch(compact):
         return "receptacle_id", 0.85
+    if nfe_key(compact):
+        return "access_key", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
         found = _gs1_ais(compact, marked=True)
         if found is not None:

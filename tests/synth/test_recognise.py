@@ -108,6 +108,18 @@ def test_a_upu_receptacle_identifier_is_the_mail_bags(data: str) -> None:
     assert recognise.text_value(spaced) == ("receptacle_id", 0.85)
 
 
+@pytest.mark.parametrize(("key", "valid"), [
+    ("35261127865412000140550010000482171739204810", True),  # an NF-e's, check digit 0
+    ("35261127865412000140550010000482171739204811", False),  # its check digit wrong
+    ("35261127865412000140990010000482171739204810", False),  # no document model "99"
+])
+def test_a_brazilian_access_key_is_the_invoices_key(key: str, valid: bool) -> None:
+    found = recognise.barcode_data(key, "BC")
+    assert (found == ("access_key", 0.9)) is valid
+    spaced = " ".join(key[i:i + 4] for i in range(0, 44, 4))  # as a DANFE prints it
+    assert (recognise.text_value(spaced) == ("access_key", 0.9)) is valid
+
+
 def test_check_digit_helpers() -> None:
     assert recognise.gs1_valid("4006381333931") and not recognise.gs1_valid("4006381333930")
     assert recognise.ups_valid("1Z999AA10123456784")

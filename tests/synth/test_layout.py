@@ -2529,3 +2529,15 @@ def test_a_caption_of_another_language_names_the_words_under_it(caption: str, na
                      f"^FO420,266^A0N,20,20^FD{caption}^FS"
                      "^FO420,290^A0N,26,26^FDQualidade - Edifício B^FS^XZ")
     assert values.get(name) == "Qualidade - Edifício B"
+
+
+def test_a_number_inside_a_brazilian_access_key_keeps_its_own_caption() -> None:
+    # The key holds the invoice's number ("000048217"); printed alone under its caption
+    # it is that number, not the key.
+    key = "35261127865412000140550010000482171739204810"
+    zpl = ("^XA^CI28^PW812^LL1218^FO28,234^A0N,20,20^FDNÚMERO NF-e^FS"
+           "^FO28,262^A0N,30,30^FD000.048.217^FS^FO28,744^A0N,20,20^FDCHAVE DE ACESSO^FS"
+           f"^FO110,774^BY2^BCN,120,N^FD{key}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("invoice") == "000.048.217"
+    assert values.get("access_key") == key

@@ -435,6 +435,9 @@ def _barcode_of(d: Decision, barcodes: list[tuple[str, Decision]]) -> Decision |
     code = shapes.compact(d.text)
     if len(code) < 6 or not shapes.has_digits(code, 3):
         return None
+    # (a Brazilian access key holds the invoice's number and series, the sender's CNPJ:
+    # each printed alone is a field of its own, only the whole 44 digits the key)
+    barcodes = [(data, b) for data, b in barcodes if b.name != "access_key" or code == data]
     found = next((b for data, b in barcodes if code in data), None)
     # Printed forms group digits with dots or dashes too: "99.60.000000.00000000".
     plain = re.sub(r"[.-]", "", code)

@@ -305,6 +305,17 @@ def s10_valid(code: str) -> bool:
     return {10: 0, 11: 5}.get(check, check) == int(code[10])
 
 
+def nfe_key(code: str) -> bool:
+    """A Brazilian electronic fiscal document's access key (chave de acesso): 44 digits,
+    the document's model (55 NF-e, 57 CT-e, 65 NFC-e, 67 CT-e OS) at 21-22 and a
+    modulo 11 check digit (weights 2 to 9 from the right)."""
+    if not re.fullmatch(r"\d{44}", code) or code[20:22] not in ("55", "57", "65", "67"):
+        return False
+    total = sum(int(d) * (2 + i % 8) for i, d in enumerate(reversed(code[:43])))
+    remainder = total % 11
+    return (0 if remainder < 2 else 11 - remainder) == int(code[43])
+
+
 def fedex_valid(code: str) -> bool:
     """A 12-digit FedEx Express number (weights 1, 3, 7 mod 11)."""
     if not re.fullmatch(r"\d{12}", code):
@@ -314,8 +325,13 @@ def fedex_valid(code: str) -> bool:
     return total % 11 % 10 == int(code[11])
 
 
-def _gs1_ais(data: str) -> Recognised | None:
-    """A GS1 element string: its first application identifier says what it is."""
+def _gs1_ais(data: str, marked: bool = False) -> Recognised | None:
+    """A GS1 element string: its first application identifier says what it is.
+
+    ``marked`` says the string shows its identifiers (an FNC1, brackets): then 420
+    and 421 are what the GS1 General Specifications define, the ship-to postal code;
+    bare digits "420..." are a carrier's sort barcode, its routing code.
+    """
     data = _FNC1.sub("", data)
     if re.match(r"00\d{18}", data):
         return ("sscc", 0.95) if gs1_valid(data[2:20]) else ("sscc", 0.8)
@@ -329,7 +345,7 @@ def _gs1_ais(data: str) -> Recognised | None:
         rest = data[3:]
         if re.search(r"9[1-5]\d{20,}$", rest):  # ZIP then a USPS IMpb: the tracking number
             return "tracking_number", 0.9
-        return "routing_code", 0.85
+        return ("ship_to_postal_code" if marked else "routing_code"), 0.85
     if re.match(r"40[12]\d{8,}", data):
         return "tracking_number", 0.8  # consignment / shipment identification
     if re.match(r"403[0-9A-Z]", data):
@@ -422,6 +438,11 @@ def tracking(code: str) -> Recognised | None:
 # An SSCC that is a carrier's parcel number: DHL Paket numbers its parcels under its
 # own GS1 company prefix ("00340434161094027318").
 _CARRIER_SSCC = re.compile(r"(?:\(00\)|00)340434\d{12}")
+# A UPU S9 receptacle identifier (a mail bag's): the offices of origin and destination
+# (six letters each), mail category (A-D), subclass, year's last digit, dispatch number,
+# receptacle serial, the flags of the last receptacle and of registered mail, and the
+# weight in hectograms (29 characters).
+_RECEPTACLE = re.compile(r"[A-Z]{6}[A-Z]{6}[A-D][A-Z]{2}\d{14}")
 
 
 # ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
@@ -450,14 +471,14 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
     bracketed = re.sub(r"\s", "", _CODE128_CODES.sub("", data))
     if symbology == "BC" and re.fullmatch(r"(?:\(\d{2,4}\)[^()]+)+", bracketed):
         # GS1-128 data in UCC/EAN mode with its AIs in brackets: "(01)150...(15)280531"
-        found = _gs1_ais(code)
+        found = _gs1_ais(code, marked=True)
         if bracketed.count("(") >= 2 and (found is None or found[0] != "sscc"):
             return "barcode_data", 0.8  # several values in one symbol: a record
         if found is not None:
             return found
     if data.startswith(">;>8") or data.startswith(">8") or symbology == "BC" and re.match(
             r"(?:00\d{18}|42[01](?:\d|[A-Z]\d[A-Z]\d[A-Z]\d$)|403)", code):
-        found = _gs1_ais(code)
+        found = _gs1_ais(code, marked=">8" in data[:4])
         if found is not None:
             return found
     if symbology == "BC" and data[:2] in _ISBT128:  # (">" is no invocation code here)
@@ -468,6 +489,10 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
     if container_valid(code):
         return "container_number", 0.9
+    if _RECEPTACLE.fullmatch(code):
+        return "receptacle_id", 0.85
+    if nfe_key(code):
+        return "access_key", 0.9  # a DANFE's bars: the invoice's key, no parcel number
     if _MAC.fullmatch(code):
         return "mac_address", 0.9
     found = tracking(code)
@@ -544,8 +569,12 @@ def text_value(text: str) -> Recognised | None:
     compact = _COMPACT.sub("", stripped)
     if _CARRIER_SSCC.fullmatch(compact):
         return "tracking_number", 0.9
+    if _RECEPTACLE.fullmatch(compact):
+        return "receptacle_id", 0.85
+    if nfe_key(compact):
+        return "access_key", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
-        found = _gs1_ais(compact)
+        found = _gs1_ais(compact, marked=True)
         if found is not None:
             return found
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):

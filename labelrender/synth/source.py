@@ -15,6 +15,12 @@ from labelrender.zpl.lexer import Command, Lexer
 
 # ^B commands that are not a symbology: ^BY sets module defaults only.
 _NOT_BARCODES = frozenset({"BY"})
+# Linear symbologies whose bar height follows an extra parameter (ZPL II guide: ^B1,
+# ^B3, ^BK, ^BM, ^BP: orientation, check digit, height); the others' height comes
+# right after the orientation (^BC, ^BE, ^B2...). 2D symbols have no bar height.
+_HEIGHT_THIRD = frozenset({"B1", "B3", "BK", "BM", "BP"})
+_HEIGHT_SECOND = frozenset({"B2", "B4", "B5", "B8", "B9", "BA", "BC", "BE", "BI", "BJ",
+                            "BL", "BS", "BU", "BZ"})
 _SYMBOLOGIES = frozenset(name for name in COMMANDS if name.startswith("B")) - _NOT_BARCODES
 _HEX = re.compile(r"[0-9A-Fa-f]{2}")
 _NUMBER = re.compile(r"\s*(-?\d+)")
@@ -44,6 +50,7 @@ class SourceField:
     # Earlier ^FD/^FV of the same field: the last one wins, the body drops these.
     overridden: list[tuple[int, int]] = field(default_factory=list)
     block_lines: int = 1  # the most lines a ^FB block wraps to
+    bar_height: int | None = None  # a linear barcode's bars, across its reading line
 
     @property
     def is_barcode(self) -> bool:
@@ -91,6 +98,7 @@ class _Open:
     block_lines: int = 1
     font_height: int | None = None
     orientation: str | None = None
+    bar_height: int | None = None
 
 
 class _Reader:
@@ -103,6 +111,7 @@ class _Reader:
         self.end = self._label_end(text)
         self.label = SourceLabel(text[: self.end])
         self.default_height = 30
+        self.default_bar_height = 10  # ^BY's default
         self.default_orientation = "N"
         self.delimiter = ","
 
@@ -157,8 +166,14 @@ class _Reader:
             self.default_height = _int(parts[1]) or self.default_height
         elif name == "CD" and params:
             self.delimiter = params
+        elif name == "BY" and len(parts) > 2:
+            self.default_bar_height = _int(parts[2]) or self.default_bar_height
         elif name in _SYMBOLOGIES:
             current.symbology = name
+            at = 2 if name in _HEIGHT_THIRD else 1 if name in _HEIGHT_SECOND else None
+            if at is not None:
+                given = _int(parts[at]) if len(parts) > at else None
+                current.bar_height = given or self.default_bar_height
         elif name in ("FD", "FV"):
             if current.data is not None:
                 current.overridden.append(current.data)
@@ -209,7 +224,8 @@ class _Reader:
             symbology=current.symbology, data_command=current.data,
             data_span=self._span(current.data), caret=caret, tilde=tilde,
             hex_indicator=current.hex_indicator, block=current.block,
-            block_lines=current.block_lines, raw=current.data.params,
+            block_lines=current.block_lines, bar_height=current.bar_height,
+            raw=current.data.params,
             overridden=[self._span(c) for c in current.overridden]))
 
     def _span(self, command: Command) -> tuple[int, int]:
@@ -224,9 +240,11 @@ def _reading_frame(label: SourceLabel) -> None:
     height = max((f.y for f in label.fields), default=0) + 1
     for f in label.fields:
         # ry is the top of the line as it reads: for text turned R (tops to the right)
-        # and I (tops down) the origin ^FO gives is the line's bottom edge.
-        f.rx, f.ry = {"R": (f.y, width - f.x - f.font_height),
-                      "I": (width - f.x, height - f.y - f.font_height),
+        # and I (tops down) the origin ^FO gives is the line's bottom edge, a font's
+        # height or a barcode's bars below its top.
+        extent = f.bar_height or f.font_height
+        f.rx, f.ry = {"R": (f.y, width - f.x - extent),
+                      "I": (width - f.x, height - f.y - extent),
                       "B": (height - f.y, f.x)}.get(f.orientation, (f.x, f.y))
     rules: dict[str, list[tuple[int, int, int]]] = {o: [] for o in "NRIB"}
     for x, y, w, h in label.segments:

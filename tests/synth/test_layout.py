@@ -1877,6 +1877,21 @@ def test_a_caption_over_a_barcode_names_it_and_its_printed_form(caption: str, da
     assert names == [name]
 
 
+@pytest.mark.parametrize(("turn", "caption_at", "bars_at", "printed_at"), [
+    ("R", "^FO481,20", "^FO415,20", "^FO381,20"),  # tops to the right: up is +x
+    ("I", "^FO500,276", "^FO500,214", "^FO500,184"),  # upside down: up is +y
+])
+def test_a_caption_over_a_turned_barcode_names_it(turn: str, caption_at: str, bars_at: str,
+                                                  printed_at: str) -> None:
+    # A turned field's ^FO is the corner its text or bars grow from: over the caption,
+    # the bars of a Code 128 62 dots tall reach nearly to it, as they do upright.
+    zpl = (f"^XA^CI28^PW609^LL812^FW{turn}{caption_at}^A0,20,20^FDIMEI 1^FS"
+           f"{bars_at}^BY2^BC,62,N^FD356789104523418^FS"
+           f"{printed_at}^A0,22,22^FD356789104523418^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == ["imei"]
+
+
 def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
            "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")
@@ -2641,3 +2656,15 @@ def test_a_parcels_contents_are_captioned_in_the_carriers_language(line: str) ->
     # As Vietnamese and Indonesian carriers print what the parcel holds.
     values = _values(on_a_parcel(f"^FO40,420^A0N,26,26^FD{line}^FS"))
     assert values.get("description", "").endswith(line.split(": ")[1])
+
+
+def test_a_number_inside_a_brazilian_access_key_keeps_its_own_caption() -> None:
+    # The key holds the invoice's number ("000048217"); printed alone under its caption
+    # it is that number, not the key.
+    key = "35261127865412000140550010000482171739204810"
+    zpl = ("^XA^CI28^PW812^LL1218^FO28,234^A0N,20,20^FDNÚMERO NF-e^FS"
+           "^FO28,262^A0N,30,30^FD000.048.217^FS^FO28,744^A0N,20,20^FDCHAVE DE ACESSO^FS"
+           f"^FO110,774^BY2^BCN,120,N^FD{key}^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("invoice") == "000.048.217"
+    assert values.get("access_key") == key

@@ -18,7 +18,7 @@ from labelrender.synth.vocabulary import CAPTION_NAMES
     ("EE123456785US", ("tracking_number", 0.95)),  # UPU S10
     ("9405 5501 0579 6017 6694 67", ("tracking_number", 0.95)),  # USPS IMpb
     ("(00) 0 00 12345 555555555 8", ("sscc", 0.95)),  # GS1 AI 00, valid check digit
-    ("(420) 54956", ("routing_code", 0.85)),  # GS1 AI 420: ship-to postal code
+    ("(420) 54956", ("ship_to_postal_code", 0.85)),  # GS1 AI 420: ship-to postal code
     ("(2L)SE69430+02000000", ("routing_code", 0.85)),  # DHL routing
     ("CA 902 1-00", ("routing_code", 0.85)),  # UPS routing
     ("ID 834 9-01 X", ("routing_code", 0.85)),
@@ -63,7 +63,9 @@ def test_a_measure_with_its_units_is_no_parcel_number(text: str) -> None:
 
 @pytest.mark.parametrize(("data", "symbology", "expected"), [
     (">;>800000123455555555558", "BC", ("sscc", 0.95)),
-    (">;>842077082", "BC", ("routing_code", 0.85)),
+    (">;>842077082", "BC", ("ship_to_postal_code", 0.85)),  # FNC1, then AI 420
+    (">:>8420L5T1Z6", "BC", ("ship_to_postal_code", 0.85)),  # a Canadian postcode
+    ("42085251", "BC", ("routing_code", 0.85)),  # bare digits: a carrier's sort barcode
     ("40327660015+99000942000000", "BC", ("routing_code", 0.85)),
     ("2LSE69430+02000000", "BC", ("routing_code", 0.85)),
     ("4006381333931", "BE", ("gtin", 0.9)),  # an EAN-13 is a product, not a parcel
@@ -96,6 +98,28 @@ def test_barcode_data(data: str, symbology: str, expected: tuple[str, float]) ->
 ])
 def test_phone_numbers_follow_their_numbering_plan(text: str, is_phone: bool) -> None:
     assert recognise.phone(text) is is_phone
+
+
+@pytest.mark.parametrize("data", ["DEFRAAFRCDGAAUN60412003100182",
+                                  "TRISTADELEJAAUN62031007000184"])
+def test_a_upu_receptacle_identifier_is_the_mail_bags(data: str) -> None:
+    # UPU S9: two offices of exchange, category, subclass, then 14 digits
+    assert recognise.barcode_data(data, "BC") == ("receptacle_id", 0.85)
+    spaced = f"{data[:6]} {data[6:12]} {data[12:15]} {data[15]} {data[16:20]} {data[20:23]} " \
+        f"{data[23]} {data[24]} {data[25:]}"
+    assert recognise.text_value(spaced) == ("receptacle_id", 0.85)
+
+
+@pytest.mark.parametrize(("key", "valid"), [
+    ("35261127865412000140550010000482171739204810", True),  # an NF-e's, check digit 0
+    ("35261127865412000140550010000482171739204811", False),  # its check digit wrong
+    ("35261127865412000140990010000482171739204810", False),  # no document model "99"
+])
+def test_a_brazilian_access_key_is_the_invoices_key(key: str, valid: bool) -> None:
+    found = recognise.barcode_data(key, "BC")
+    assert (found == ("access_key", 0.9)) is valid
+    spaced = " ".join(key[i:i + 4] for i in range(0, 44, 4))  # as a DANFE prints it
+    assert (recognise.text_value(spaced) == ("access_key", 0.9)) is valid
 
 
 def test_check_digit_helpers() -> None:
@@ -282,7 +306,7 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("GHS02 GHS07", "pictograms"), ("GHS05", "pictograms"),
     ("H2O", None), ("P100 filter", None),
     ("235/55 R18 104H XL", "tyre_size"), ("205/55ZR16 91W", "tyre_size"),
-    ("(420) L7E0Z4", "routing_code"),  # a Canadian postcode in GS1's AI 420
+    ("(420) L7E0Z4", "ship_to_postal_code"),  # a Canadian postcode in GS1's AI 420
     ("UN 1993", "un_number"), ("UN1263 PAINT, 3, III", "proper_shipping_name"),
     ("250 g e", "weight"), ("3 150 руб.", "value"), ("1.249,90 TL", "value"),
     ("CÁMARA 3", "location"), ("Dock 12", "location"), ("LANE C-06", "location"),
@@ -451,7 +475,7 @@ def test_cod_with_an_accent_is_a_code_not_cash_on_delivery(caption: str, name: s
 @pytest.mark.parametrize(("data", "name"), [
     ("(01)15060123456780(15)280531(10)L26330B", "barcode_data"),  # several AIs: a record
     ("(01)19401234567013(3101)000250", "barcode_data"),
-    ("(00)354149630002318760", "sscc"), ("(420)30253", "routing_code"),  # one AI: its key
+    ("(00)354149630002318760", "sscc"), ("(420)30253", "ship_to_postal_code"),  # one AI: its key
 ])
 def test_gs1_data_with_its_ais_in_brackets(data: str, name: str) -> None:
     found = recognise.barcode_data(data, "BC")

@@ -759,8 +759,8 @@ def _copies_of_named_codes(decisions: list[Decision]) -> None:
             named.setdefault(key, d.name or "")
     for d in decisions:
         if d.variable and not d.source.is_barcode and d.name in ("text", "field") \
-                and _record_key(d.value or "") in named:
-            d.name, d.name_certainty = named[_record_key(d.value or "")], 0.6
+                and (first := named.get(_record_key(d.value or ""))) is not None:
+            d.name, d.name_certainty = first, 0.6
 
 
 # One or two words, then a short value with a digit in it, in one field ("Store 0147");
@@ -961,16 +961,22 @@ _LAST_CENTURY = re.compile(r"(?:[MFWHK]\s+)?"
                            r"(?:\d{1,2}[./-]\d{1,2}[./-]19\d{2}|19\d{2}[./-]\d{1,2}[./-]\d{1,2})")
 
 
+def _birth_dates(decisions: list[Decision]) -> None:
+    """A date no caption named, in a year of the last century, is nobody's shipping,
+    packing or expiry: labels print this year's days; it is when someone was born."""
+    for d in decisions:
+        if d.variable and d.name == "date" and not d.source.is_barcode \
+                and _LAST_CENTURY.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "date_of_birth", 0.6
+
+
 def _volumes_of_goods(decisions: list[Decision]) -> None:
     """What a jar or a bottle holds ("용량" over "50 mL", "Capacité 75 cl") is its
     volume; a battery's capacity is in ampere-hours."""
     for d in decisions:
-        if d.variable and d.name == "capacity" and _VOLUME.fullmatch((d.value or "").strip()):
+        if d.variable and d.name == "capacity" \
+                and recognise.ONE_VOLUME.fullmatch((d.value or "").strip()):
             d.name = "volume"
-
-
-_VOLUME = re.compile(r"\d+(?:[.,]\d+)?\s?(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?",
-                     re.IGNORECASE)
 
 
 def _parcel_numbers_as_ssccs(decisions: list[Decision]) -> None:
@@ -982,15 +988,6 @@ def _parcel_numbers_as_ssccs(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "sscc":
             d.name = "tracking_number"
-
-
-def _birth_dates(decisions: list[Decision]) -> None:
-    """A date no caption named, in a year of the last century, is nobody's shipping,
-    packing or expiry: labels print this year's days; it is when someone was born."""
-    for d in decisions:
-        if d.variable and d.name == "date" and not d.source.is_barcode \
-                and _LAST_CENTURY.fullmatch((d.value or "").strip()):
-            d.name, d.name_certainty = "date_of_birth", 0.6
 
 
 def _collected_parcels(decisions: list[Decision]) -> None:

@@ -31,8 +31,10 @@ _NUMBER = r"\d+(?:[.,]\d+)?"
 WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
                     rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})"
                     r"(?:\s?[e℮])?$", re.IGNORECASE)
-_VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?"
-                     r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?$", re.IGNORECASE)
+_VOLUME_UNIT = r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?"
+# One volume ("50 mL", "75 cl"), and perhaps a pack of several ("6 x 750 ml").
+ONE_VOLUME = re.compile(rf"{_NUMBER}\s?{_VOLUME_UNIT}", re.IGNORECASE)
+_VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IGNORECASE)
 # A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
 _PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
                    rf"(?:\s?=\s?{_NUMBER}\s?(?:g|kg))?$", re.IGNORECASE)  # (and what they weigh)

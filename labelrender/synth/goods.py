@@ -90,9 +90,9 @@ _INSTRUCTION = re.compile(
     r"vor|nicht|ne pas|conserver|tenere|mantener|bewaren|förvara)\b", re.IGNORECASE)
 # "MUELLER, ANNA K", "HALL, M", "KOWALCZYK Zofia" (the surname in capitals first).
 _SURNAME_FIRST = re.compile(r"^[A-ZÀ-Ý][\wÀ-ÿ'-]+,\s*[A-ZÀ-Ý](?:[\wÀ-ÿ'-]+|\.?)"
-                     r"(?:\s+[A-Z]\.?|\s+[A-ZÀ-Ý][a-zß-ÿ'-]+){0,2}$|"
-                     r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
-                     r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
+                            r"(?:\s+[A-Z]\.?|\s+[A-ZÀ-Ý][a-zß-ÿ'-]+){0,2}$|"
+                            r"^[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*(?:\s[A-ZÀ-Ý]{2}[A-ZÀ-Ý'-]*)?"
+                            r"\s[A-ZÀ-Ý][a-zß-ÿ'-]+(?:\s[A-ZÀ-Ý][a-zß-ÿ'-]+)?$")
 _MADE_IN = re.compile(r"^(?:made in|product of|hergestellt in|fabriqué (?:en|au)|prodotto in|"
                       r"fabbricato in|fabricado e[nm]|hecho en|feito em|gemaakt in|"
                       r"fremstillet i|tillverkad i|produsert i|wyprodukowano w|"

@@ -1,0 +1,19 @@
+^XA
+^CI28
+^PW457
+^LL254
+^LH0,0
+^CF0,18
+^FO10,8^FDLAB. AGUAS DEL HENARES · ENAC 1184/LE2207^FS
+^FO10,30^GB437,0,2^FS
+^FO10,38^A0N,34,30^FDM-2611-04718^FS
+^FO380,34^BQN,2,2^FDQA,M-2611-04718^FS
+^FO10,76^FDPunto: ETAP Valdemoro – salida depósito 2^FS
+^FO10,98^FDToma: 25/11/2026 09:35^FS
+^FO10,120^FDAnálisis: Microbiológico (E. coli, coliformes)^FS
+^FO10,142^FDConservante: tiosulfato sódico^FS
+^FO10,164^FDMuestreó: J. Ruiz Martín^FS
+^FO10,186^FDCloro libre in situ: 0,62 mg/l · T: 14,1 °C^FS
+^FO10,212^GB437,34,34^FS
+^FO18,218^A0N,24,22^FR^FDREFRIGERAR 2–8 °C · ANALIZAR < 24 h^FS
+^XZ

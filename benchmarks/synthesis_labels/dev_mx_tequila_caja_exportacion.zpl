@@ -1,0 +1,47 @@
+^XA
+^CI28
+^PW812
+^LL1218
+^LH0,0
+^CFE
+^FO30,30^FDTEQUILERA LOS ALTOS DE ARANDAS^FS
+^CF0,22
+^FO30,70^FDCarretera Arandas–Atotonilco km 4.5, C.P. 47180, Arandas, Jalisco, México^FS
+^FO30,98^FDS.A. de C.V. · NOM 1456 · CRT · RFC TAA981204KJ2^FS
+^FO20,132^GB772,0,4^FS
+^FO30,150^A0N,58,52^FDTequila 100% de Agave Reposado^FS
+^FO30,214^A0N,34,32^FDMarca: Cielo Azul de Arandas^FS
+^FO30,262^A0N,26,24^FDContenido:^FS
+^FO200,256^A0N,36,34^FD6 botellas × 750 ml^FS
+^FO30,306^A0N,26,24^FDGraduación:^FS
+^FO200,300^A0N,36,34^FD38% Alc. Vol.^FS
+^FO30,350^A0N,26,24^FDLote:^FS
+^FO200,344^A0N,36,34^FDR-2611-07^FS
+^FO30,394^A0N,26,24^FDEnvasado:^FS
+^FO200,388^A0N,36,34^FD18/11/2026^FS
+^FO500,256^GB280,170,3^FS
+^FO516,266^A0N,22,22^FDCAJA^FS
+^FO516,296^A0N,70,60^FD37/120^FS
+^FO516,376^A0N,28,26^FDPeso bruto: 9.8 kg^FS
+^FO20,446^GB772,0,2^FS
+^FO30,460^A0N,24,22^FDIMPORTADOR / CONSIGNEE^FS
+^FO30,492^A0N,36,34^FDSouthwest Spirits Imports LLC^FS
+^FO30,534^A0N,30,28^FD2150 W. Lone Cactus Dr., Suite 110^FS
+^FO30,570^A0N,30,28^FDPhoenix, AZ 85027^FS
+^FO30,606^A0N,30,28^FDESTADOS UNIDOS / USA^FS
+^FO30,648^A0N,26,24^FDPedido de exportación: PE-26-0893^FS
+^FO30,680^A0N,26,24^FDPO cliente: SSI-44172^FS
+^FO560,470^BQN,2,5^FDLA,https://trazabilidad.losaltosarandas.mx/l/R-2611-07/37^FS
+^FO20,726^GB772,0,2^FS
+^FO170,746^BY3,2.5^B2N,140,N,N,N^FD17501234000120^FS
+^FO260,900^A0N,34,30^FD1 75 01234 00012 0^FS
+^FO20,950^GB772,0,2^FS
+^FO700,980^A0B,56,50^FDFRÁGIL^FS
+^FO30,976^A0N,26,24^FDHECHO EN MÉXICO · PRODUCT OF MEXICO^FS
+^FO30,1012^A0N,22,20^FDEste lado arriba. No estibar más de 5 cajas.^FS
+^FO30,1042^A0N,22,20^FDGOVERNMENT WARNING: (1) According to the Surgeon General,^FS
+^FO30,1068^A0N,22,20^FDwomen should not drink alcoholic beverages during pregnancy^FS
+^FO30,1094^A0N,22,20^FDbecause of the risk of birth defects. (2) Consumption of alcoholic^FS
+^FO30,1120^A0N,22,20^FDbeverages impairs your ability to drive a car or operate machinery,^FS
+^FO30,1146^A0N,22,20^FDand may cause health problems.^FS
+^XZ

@@ -410,6 +410,38 @@ def zones(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "zone", 0.6
 
 
+# A word for a room, an aisle or a shelf inside a building, in the languages of the
+# labels, with its number right after it ("Raum 0.14", "Zi. 412-2", "Rm 5W-518-A",
+# "ch.412", "Allée 4", "Lab 2.114"); a chemin ("ch. des Vignes") has words, a German
+# batch ("CH 26-4471") no full stop, and a level alone is a rack's or a component's.
+_PLACE_IN_BUILDING = re.compile(
+    r"(?<![\w.])(?:room|rm|raum|zimmer|zi|chambre|(?-i:ch)\.|chbre|salle|sala|stanza|"
+    r"habitaci[oó]n|hab|quarto|kamer|rum|huone|pok[oó]j|pok|m[ií]stnost|szoba|lab|aisle|"
+    r"all[ée]e|gang|pasillo|corsia|corredor|rayon|regal|[ée]tag[eè]re|shelf|estante|"
+    r"scaffale|hylla|hylde|hylle|stelling|fach)"
+    r"\.?\s?(?=[A-Z]?\d)(?![\d.,]+\s?%)", re.IGNORECASE)
+# A name a guess may have given such a line that still holds: the unit of an
+# organisation it belongs to ("Oddział: Kardiologia, sala 12", "KST 4120-310 · Raum
+# 02.114"), unless the place's own word leads the line ("Rayon 12 - Élément 04").
+_UNITS = frozenset({"department", "cost_center", "ward", "class"})
+_PLACE_SURE = 0.65
+
+
+def places_in_buildings(decisions: list[Decision]) -> None:
+    """A short line that names a room, an aisle or a shelf by its word and number
+    ("Station 4B · Zi. 412-2", "Q-02 Allée 4", "Rayon 12 - Élément 04 - Niv. 2") is a
+    place inside a building, its location, where only a guess named it: no party's
+    address line, no sort code, no goods' description."""
+    for d in decisions:
+        value = d.value or d.text
+        place = _PLACE_IN_BUILDING.search(value) if len(value) <= 40 else None
+        if place is None or not d.variable or d.source.is_barcode \
+                or d.name_certainty > _PLACE_SURE or PARTY.match(d.name or "") \
+                or d.name in _UNITS and place.start() > 0:
+            continue
+        d.name, d.name_certainty = "location", 0.6
+
+
 # Captions of one part of a place in a rack, printed over that part alone ("AISLE" over
 # "14", "BAY" over "07", "POS" over "2"): the part, not the whole location.
 _RACK_PARTS = {**dict.fromkeys(["aisle", "gang", "pasillo", "allée", "allee", "corsia",

@@ -959,3 +959,16 @@ def test_who_checked_the_goods_is_no_check(caption: str, value: str) -> None:
         "^FO30,90^A0N,28,28^FDLot: 2611A-04^FS"
         f"^FO430,300^A0N,24,24^FD{caption}^FS^FO430,330^A0N,28,28^FD{value}^FS^XZ")
     assert values.get("operator") == value
+
+
+@pytest.mark.parametrize("line", ["Raum 0.14 - Schrank 3", "Hab. 204 - Planta 2",
+                                  "Kemlab 2, rum B214", "Salle 3 - Étagère 2",
+                                  "Cardiologie Zi. 412-2"])
+def test_a_room_or_an_aisle_by_its_word_is_a_location(line: str) -> None:
+    # A line with a word for a room, an aisle or a shelf and its number names the
+    # place inside a building the thing goes to or is kept in, not a sort code.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO30,30^A0N,36,36^FDKOVALENKO, ANNA^FS"
+        "^FO30,80^A0N,24,24^FDMRN 004418265^FS"
+        f"^FO30,130^A0N,24,24^FD{line}^FS^FO30,190^BCN,60,N,N,N^FDS2611250073^FS^XZ")
+    assert values.get("location") == line

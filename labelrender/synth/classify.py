@@ -227,7 +227,9 @@ def _text(d: Decision) -> None:
         if rest is not None and rest[0] in _KINDS_OVER_WORDS:
             named = (rest[0], 0.4)  # "Départ 13h40": a word nobody knows, then a time; the
             # time says more than the word
-        lead = _LEAD_CAPTION.match(text) if named is None else None
+        # (two words of a caption the glossary knows whole say more than the first of
+        # them, unknown: "Noutopisteen tunnus 203418" is the pickup point's number)
+        lead = _LEAD_CAPTION.match(text) if named is None or named[1] < 0.4 else None
         guess = shapes.caption_name(lead.group(1)) if lead else None
         if lead and guess and guess[1] >= 0.6 \
                 and guess[0] not in ("field", "service", "form_version"):

@@ -2668,3 +2668,11 @@ def test_a_number_inside_a_brazilian_access_key_keeps_its_own_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("invoice") == "000.048.217"
     assert values.get("access_key") == key
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Noutopisteen tunnus 203418", "pickup_point"), ("Cert C26-3391", "certificate_number"),
+    ("Req. nº 58213-1", "order_number")])
+def test_two_words_of_a_known_caption_name_the_code_after_them(line: str, name: str) -> None:
+    # The first word alone is unknown; with the word after it, the caption is known.
+    assert _one_line(line).get(name) == line

@@ -222,11 +222,14 @@ def _text(d: Decision) -> None:
         if name[0] in _NEVER_DATES and _is_date(text[len(head):]):
             named = None  # ("PRET VEN 27/11", "DEP 24/11": no price or sort code is a day;
             # the word means another thing: ready, deposited)
-        rest = recognise.text_value(text[len(head):].strip()) \
+        rest = recognise.text_value(text[len(head):].strip(" .:")) \
             if head and name[1] < 0.85 else None
         if rest is not None and rest[0] in _KINDS_OVER_WORDS:
             named = (rest[0], 0.4)  # "Départ 13h40": a word nobody knows, then a time; the
             # time says more than the word
+        elif rest is not None and rest[0] == "date" and shapes.event_date(text) is not None:
+            named = (shapes.event_date(text) or "date", 0.5)  # "Prod. 2026-10": the
+            # abbreviation of an event names the date, or the month, after it
         # (two words of a caption the glossary knows whole say more than the first of
         # them, unknown: "Noutopisteen tunnus 203418" is the pickup point's number)
         lead = _LEAD_CAPTION.match(text) if named is None or named[1] < 0.4 else None

@@ -972,3 +972,25 @@ def test_a_room_or_an_aisle_by_its_word_is_a_location(line: str) -> None:
         "^FO30,80^A0N,24,24^FDMRN 004418265^FS"
         f"^FO30,130^A0N,24,24^FD{line}^FS^FO30,190^BCN,60,N,N,N^FDS2611250073^FS^XZ")
     assert values.get("location") == line
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Prod. 2026-10", "manufacture_date"), ("Emb. 03/2027", "pack_date"),
+    ("Prod.: 24.11.2026", "manufacture_date")])
+def test_the_abbreviation_of_an_event_names_the_date_after_it(line: str, name: str) -> None:
+    # "Prod." and "Emb." say which date, or which month, follows them on goods.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO30,30^A0N,36,36^FDSertéskaraj csont nélkül^FS"
+        "^FO30,90^A0N,24,24^FDLot L26330-07^FS"
+        f"^FO30,140^A0N,24,24^FD{line}^FS^XZ")
+    assert line.endswith(values.get(name, "?"))
+
+
+def test_a_hungarian_caption_of_packing_names_the_pack_date() -> None:
+    # "Csomagolás" (packing) beside a date, as on a Hungarian meat carton.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,30^A0N,36,36^FDSertéskaraj csont nélkül^FS"
+        "^FO30,100^A0N,24,24^FDTételszám:^FS^FO330,96^A0N,32,32^FDL26330-07^FS"
+        "^FO30,150^A0N,24,24^FDCsomagolás:^FS^FO330,146^A0N,32,32^FD2026.11.24.^FS"
+        "^FO30,200^A0N,24,24^FDFogyasztható:^FS^FO330,196^A0N,32,32^FD2026.12.08.^FS^XZ")
+    assert values.get("pack_date") == "2026.11.24."

@@ -708,6 +708,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _size_systems(decisions)
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
+    _counts_not_month_days(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
     _volumes_of_goods(decisions)
@@ -944,6 +945,28 @@ def _months_of_expiry(decisions: list[Decision]) -> None:
                 and not d.prefix_len and d.reason == "data shape date" \
                 and any(day < _year_month(month) for day in days):
             d.name = "expiry_date"
+
+
+# A whole date written with its day or its year first ("26.11.2026", "2026.11.25.",
+# "25/11/2026", "2026/11/26"), and one written the American way, month first.
+_DAY_OR_YEAR_FIRST = re.compile(r"(?<![\d/.-])(?:\d{4}[./-]\d{1,2}[./-]\d{1,2}|"
+                                r"\d{1,2}\.\d{1,2}\.\d{2,4}|(?:1[3-9]|2\d|3[01])[/-]\d{1,2}[/-]\d{2,4})")
+_MONTH_FIRST = re.compile(r"(?<![\d/.-])(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}")
+# A month and a day alone, the American way: "3/14", "11/25".
+_MONTH_AND_DAY = re.compile(r"(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])")
+
+
+def _counts_not_month_days(decisions: list[Decision]) -> None:
+    """"3/14" on a label whose dates put their day or year first ("2026.11.25.",
+    "26.11.2026") is no 14 March, as an American would write it: it counts, one of
+    how many (a pick's line, a carton of the order)."""
+    texts = [d.text for d in decisions if d.text]
+    if not any(_DAY_OR_YEAR_FIRST.search(t) for t in texts) \
+            or any(_MONTH_FIRST.search(t) for t in texts):
+        return
+    for d in decisions:
+        if d.variable and d.name == "date" and _MONTH_AND_DAY.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "piece_count", 0.5
 
 
 def _times_of_dates(decisions: list[Decision]) -> None:

@@ -994,3 +994,16 @@ def test_a_hungarian_caption_of_packing_names_the_pack_date() -> None:
         "^FO30,150^A0N,24,24^FDCsomagolás:^FS^FO330,146^A0N,32,32^FD2026.11.24.^FS"
         "^FO30,200^A0N,24,24^FDFogyasztható:^FS^FO330,196^A0N,32,32^FD2026.12.08.^FS^XZ")
     assert values.get("pack_date") == "2026.11.24."
+
+
+@pytest.mark.parametrize(("day", "name"), [
+    ("26.11.2026 07:42", "piece_count"), ("2026.11.25. 14:37", "piece_count"),
+    ("11/24/2026 07:42", "date")])  # (a label that writes its dates month first)
+def test_a_month_and_day_among_dates_written_day_first_is_a_count(day: str, name: str) -> None:
+    # A pick label of a European warehouse: "3/14" is the line of how many, no date.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO24,14^A0N,40,40^FDCULEGERE^FS"
+        "^FO24,130^A0N,22,22^FDLocație^FS^FO24,156^A0N,40,40^FDB-12-03-2^FS"
+        "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,28,28^FDDetergent lichid 2,5 L^FS"
+        f"^FO24,534^A0N,22,22^FD{day}^FS^FO560,500^A0N,40,40^FD3/14^FS^XZ")
+    assert {v: k for k, v in values.items()}.get("3/14", "").startswith(name)

@@ -208,8 +208,17 @@ def _contents(decisions: list[Decision]) -> None:
     for d in decisions:
         text = d.text.strip()
         if d.variable and d.name == "description" and d.name_certainty <= 0.5 \
-                and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3:
+                and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3 \
+                and not _named_before_size(text):
             d.name, d.name_certainty = "quantity", 0.5
+
+
+def _named_before_size(text: str) -> bool:
+    """Two names, each capitalised, lead the line before its size ("Obsthof Mostviertel
+    · 0,75 l", "Prairie d'Argoat - 6 x 1 L"): the maker's or the brand's name with the
+    pack's size, the goods' description; one word ("Flacon 32 ml") only says the pack."""
+    lead = _WORD.findall(re.split(r"\d", text, maxsplit=1)[0])
+    return len(lead) >= 2 and all(word[0].isupper() for word in lead)
 
 
 def counted_contents(decisions: list[Decision]) -> None:

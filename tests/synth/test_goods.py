@@ -1007,3 +1007,15 @@ def test_a_month_and_day_among_dates_written_day_first_is_a_count(day: str, name
         "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,28,28^FDDetergent lichid 2,5 L^FS"
         f"^FO24,534^A0N,22,22^FD{day}^FS^FO560,500^A0N,40,40^FD3/14^FS^XZ")
     assert {v: k for k, v in values.items()}.get("3/14", "").startswith(name)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Obsthof Mostviertel · 0,75 l", "description"), ("Prairie d'Argoat - 6 x 1 L", "description"),
+    ("Flacon 32 ml", "quantity")])
+def test_a_makers_name_with_the_packs_size_is_the_description(line: str, name: str) -> None:
+    # A shelf label: the product, then a line of the maker or brand and the pack's size.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO28,24^A0N,34,34^FDApfelsaft naturtrüb^FS"
+        f"^FO28,64^A0N,26,26^FD{line}^FS^FO48,140^BEN,60,Y,N^FD901234567890^FS"
+        "^FO490,40^A0N,60,60^FD2,49 €^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(line, "").startswith(name)

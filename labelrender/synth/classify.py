@@ -727,6 +727,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        scales.signed_prices(decisions)
         _months_of_expiry(decisions)
         goods.rack_parts(decisions)
         goods.zones(decisions)

@@ -1019,3 +1019,18 @@ def test_a_makers_name_with_the_packs_size_is_the_description(line: str, name: s
         f"^FO28,64^A0N,26,26^FD{line}^FS^FO48,140^BEN,60,Y,N^FD901234567890^FS"
         "^FO490,40^A0N,60,60^FD2,49 €^FS^XZ")
     assert {v: k for k, v in values.items()}.get(line, "").startswith(name)
+
+
+@pytest.mark.parametrize(("fields", "prices"), [
+    ("^FO362,122^A0N,36,36^FD$^FS^FO384,118^A0N,110,110^FD179^FS"
+     "^FO536,122^A0N,48,48^FD00^FS", {"179", "00"}),  # the sign before, the cents apart
+    ("^FO390,70^A0N,24,24^FD€^FS^FO390,96^A0N,84,84^FD34,99^FS", {"34,99"}),  # over it
+    ("^FO300,118^A0N,120,120^FD2,^FS^FO512,122^A0N,60,60^FD49^FS"
+     "^FO518,184^A0N,30,30^FD€^FS", {"2,", "49"})])  # after the cents
+def test_a_number_beside_a_currency_sign_is_the_price(fields: str, prices: set[str]) -> None:
+    # A shelf label printing its price large, the currency's sign in a field of its own.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO12,56^A0N,28,28^FDMuurverf extra mat wit 2,5 liter^FS"
+        "^FO12,122^A0N,18,18^FDArt.nr.^FS^FO56,122^A0N,18,18^FD2467391^FS"
+        f"^FO36,218^BEN,60,Y,N^FD871234541882^FS{fields}^XZ")
+    assert {v for k, v in values.items() if k.startswith("price")} == prices

@@ -709,6 +709,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _counts_not_month_days(decisions)
+    _days_of_times(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
     _volumes_of_goods(decisions)
@@ -968,6 +969,29 @@ def _counts_not_month_days(decisions: list[Decision]) -> None:
     for d in decisions:
         if d.variable and d.name == "date" and _MONTH_AND_DAY.fullmatch((d.value or "").strip()):
             d.name, d.name_certainty = "piece_count", 0.5
+
+
+# A day and its month's name: "Thu 26 Nov", "27 nov.", "3. Dez".
+_DAY_OF_MONTH = re.compile(r"\b\d{1,2}\.?\s?(?:jan|feb|f[ée]v|mar|m[äa]r|apr|avr|abr|may|mai|"
+                           r"mag|jun|juin|jul|juil|aug|ao[uû]|ago|sep|set|oct|okt|ott|out|nov|"
+                           r"dec|d[ée]c|dez|dic)[^\W\d_]*\.?(?!\w)", re.IGNORECASE)
+
+
+# A window of hours: "18:00-19:00", "8h/13h", "10h-14h".
+_HOURS = r"\d{1,2}(?::\d{2}|h\d{0,2})"
+_WINDOW = re.compile(rf"(?<!\d){_HOURS}\s?[-–/]\s?{_HOURS}(?!\d)")
+
+
+def _days_of_times(decisions: list[Decision]) -> None:
+    """A value named for the time of an event ("Delivery slot", "Créneau") that holds a
+    day and a window of its hours ("Thu 26 Nov  18:00-19:00", "ven. 27/11 - 8h/13h")
+    is that event's date, the hours its slot; a time alone ("14:30") or a moment of a
+    day ("25.11.2026 16:40") keeps its name."""
+    for d in decisions:
+        value = d.value or d.text
+        if d.variable and (d.name or "").endswith("_time") and _WINDOW.search(value) \
+                and (_day_in_line(value) or _DAY_OF_MONTH.search(value)):
+            d.name = (d.name or "")[:-len("_time")] + "_date"
 
 
 def _times_of_dates(decisions: list[Decision]) -> None:

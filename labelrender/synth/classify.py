@@ -750,6 +750,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             elif d.variable and d.name == "location" and d.reason == "data shape location" \
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
+    goods.graded_sizes(decisions)  # (on goods, or in an exporter's carton to its consignee)
     return decisions
 
 

@@ -451,6 +451,24 @@ def places_in_buildings(decisions: list[Decision]) -> None:
         d.name, d.name_certainty = "location", 0.6
 
 
+# A range of one small measure, perhaps after its class: "77-88 mm", "63 à 73 g",
+# "3 (80-100 g)" (the grades of fruit and eggs by their diameter or weight).
+_RANGE_OF_SIZE = re.compile(r"(?:\d{1,2}\s?\()?\d{1,3}(?:[.,]\d)?\s?(?:-|–|à|a|to|bis|tot|al)\s?"
+                            r"\d{1,3}(?:[.,]\d)?\s?(?:mm|cm|g)\)?", re.IGNORECASE)
+# Names a range may have from its digits or its unit alone.
+_RANGE_GUESSES = frozenset({"text", "field", "dimensions", "weight", "description", "quantity"})
+
+
+def graded_sizes(decisions: list[Decision]) -> None:
+    """A range of millimetres or grams ("77-88 mm", "63 à 73 g", "3 (80-100 g)") is
+    the size goods are graded to, their calibre, on their box or in an exporter's
+    carton to its consignee: no weight of the pack, no dimensions of a parcel."""
+    for d in decisions:
+        if d.variable and d.name in _RANGE_GUESSES \
+                and _RANGE_OF_SIZE.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "size", 0.6
+
+
 # Captions of one part of a place in a rack, printed over that part alone ("AISLE" over
 # "14", "BAY" over "07", "POS" over "2"): the part, not the whole location.
 _RACK_PARTS = {**dict.fromkeys(["aisle", "gang", "pasillo", "allée", "allee", "corsia",

@@ -1034,3 +1034,13 @@ def test_a_number_beside_a_currency_sign_is_the_price(fields: str, prices: set[s
         "^FO12,122^A0N,18,18^FDArt.nr.^FS^FO56,122^A0N,18,18^FD2467391^FS"
         f"^FO36,218^BEN,60,Y,N^FD871234541882^FS{fields}^XZ")
     assert {v for k, v in values.items() if k.startswith("price")} == prices
+
+
+@pytest.mark.parametrize("grade", ["77-88 mm", "63 à 73 g", "3 (80-100 g)"])
+def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: str) -> None:
+    # A carton of fruit or a box of eggs: the calibre, by diameter or weight.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO40,40^A0N,36,36^FDNaranjas Navelina^FS"
+        "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
+        f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
+    assert values.get("size") == grade

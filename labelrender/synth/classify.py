@@ -222,12 +222,17 @@ def _text(d: Decision) -> None:
         if name[0] in _NEVER_DATES and _is_date(text[len(head):]):
             named = None  # ("PRET VEN 27/11", "DEP 24/11": no price or sort code is a day;
             # the word means another thing: ready, deposited)
-        rest = recognise.text_value(text[len(head):].strip()) \
+        rest = recognise.text_value(text[len(head):].strip(" .:")) \
             if head and name[1] < 0.85 else None
         if rest is not None and rest[0] in _KINDS_OVER_WORDS:
             named = (rest[0], 0.4)  # "Départ 13h40": a word nobody knows, then a time; the
             # time says more than the word
-        lead = _LEAD_CAPTION.match(text) if named is None else None
+        elif rest is not None and rest[0] == "date" and shapes.event_date(text) is not None:
+            named = (shapes.event_date(text) or "date", 0.5)  # "Prod. 2026-10": the
+            # abbreviation of an event names the date, or the month, after it
+        # (two words of a caption the glossary knows whole say more than the first of
+        # them, unknown: "Noutopisteen tunnus 203418" is the pickup point's number)
+        lead = _LEAD_CAPTION.match(text) if named is None or named[1] < 0.4 else None
         guess = shapes.caption_name(lead.group(1)) if lead else None
         if lead and guess and guess[1] >= 0.6 \
                 and guess[0] not in ("field", "service", "form_version"):
@@ -703,6 +708,8 @@ def classify(label: SourceLabel) -> list[Decision]:
     _size_systems(decisions)
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
+    _counts_not_month_days(decisions)
+    _days_of_times(decisions)
     _birth_dates(decisions)
     _counts_of_trade_items(decisions)
     _volumes_of_goods(decisions)
@@ -716,10 +723,12 @@ def classify(label: SourceLabel) -> list[Decision]:
     _captions_leading_values(decisions)
     _inspectors(decisions)
     _copies_of_named_codes(decisions)
+    goods.places_in_buildings(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        scales.signed_prices(decisions)
         _months_of_expiry(decisions)
         goods.rack_parts(decisions)
         goods.zones(decisions)
@@ -741,6 +750,7 @@ def classify(label: SourceLabel) -> list[Decision]:
             elif d.variable and d.name == "location" and d.reason == "data shape location" \
                     and d.source.font_height >= _CODE_FONT and not d.text.strip()[:1].isalpha():
                 d.name = "routing_code"  # "61-04-2" printed large on a parcel: its sort code
+    goods.graded_sizes(decisions)  # (on goods, or in an exporter's carton to its consignee)
     return decisions
 
 
@@ -938,6 +948,51 @@ def _months_of_expiry(decisions: list[Decision]) -> None:
                 and not d.prefix_len and d.reason == "data shape date" \
                 and any(day < _year_month(month) for day in days):
             d.name = "expiry_date"
+
+
+# A whole date written with its day or its year first ("26.11.2026", "2026.11.25.",
+# "25/11/2026", "2026/11/26"), and one written the American way, month first.
+_DAY_OR_YEAR_FIRST = re.compile(r"(?<![\d/.-])(?:\d{4}[./-]\d{1,2}[./-]\d{1,2}|"
+                                r"\d{1,2}\.\d{1,2}\.\d{2,4}|(?:1[3-9]|2\d|3[01])[/-]\d{1,2}[/-]\d{2,4})")
+_MONTH_FIRST = re.compile(r"(?<![\d/.-])(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])/\d{2,4}")
+# A month and a day alone, the American way: "3/14", "11/25".
+_MONTH_AND_DAY = re.compile(r"(?:0?[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])")
+
+
+def _counts_not_month_days(decisions: list[Decision]) -> None:
+    """"3/14" on a label whose dates put their day or year first ("2026.11.25.",
+    "26.11.2026") is no 14 March, as an American would write it: it counts, one of
+    how many (a pick's line, a carton of the order)."""
+    texts = [d.text for d in decisions if d.text]
+    if not any(_DAY_OR_YEAR_FIRST.search(t) for t in texts) \
+            or any(_MONTH_FIRST.search(t) for t in texts):
+        return
+    for d in decisions:
+        if d.variable and d.name == "date" and _MONTH_AND_DAY.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "piece_count", 0.5
+
+
+# A day and its month's name: "Thu 26 Nov", "27 nov.", "3. Dez".
+_DAY_OF_MONTH = re.compile(r"\b\d{1,2}\.?\s?(?:jan|feb|f[ée]v|mar|m[äa]r|apr|avr|abr|may|mai|"
+                           r"mag|jun|juin|jul|juil|aug|ao[uû]|ago|sep|set|oct|okt|ott|out|nov|"
+                           r"dec|d[ée]c|dez|dic)[^\W\d_]*\.?(?!\w)", re.IGNORECASE)
+
+
+# A window of hours: "18:00-19:00", "8h/13h", "10h-14h".
+_HOURS = r"\d{1,2}(?::\d{2}|h\d{0,2})"
+_WINDOW = re.compile(rf"(?<!\d){_HOURS}\s?[-–/]\s?{_HOURS}(?!\d)")
+
+
+def _days_of_times(decisions: list[Decision]) -> None:
+    """A value named for the time of an event ("Delivery slot", "Créneau") that holds a
+    day and a window of its hours ("Thu 26 Nov  18:00-19:00", "ven. 27/11 - 8h/13h")
+    is that event's date, the hours its slot; a time alone ("14:30") or a moment of a
+    day ("25.11.2026 16:40") keeps its name."""
+    for d in decisions:
+        value = d.value or d.text
+        if d.variable and (d.name or "").endswith("_time") and _WINDOW.search(value) \
+                and (_day_in_line(value) or _DAY_OF_MONTH.search(value)):
+            d.name = (d.name or "")[:-len("_time")] + "_date"
 
 
 def _times_of_dates(decisions: list[Decision]) -> None:

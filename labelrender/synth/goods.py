@@ -208,8 +208,17 @@ def _contents(decisions: list[Decision]) -> None:
     for d in decisions:
         text = d.text.strip()
         if d.variable and d.name == "description" and d.name_certainty <= 0.5 \
-                and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3:
+                and _CONTENT.search(text) and len(_WORD.findall(text)) <= 3 \
+                and not _named_before_size(text):
             d.name, d.name_certainty = "quantity", 0.5
+
+
+def _named_before_size(text: str) -> bool:
+    """Two names, each capitalised, lead the line before its size ("Obsthof Mostviertel
+    · 0,75 l", "Prairie d'Argoat - 6 x 1 L"): the maker's or the brand's name with the
+    pack's size, the goods' description; one word ("Flacon 32 ml") only says the pack."""
+    lead = _WORD.findall(re.split(r"\d", text, maxsplit=1)[0])
+    return len(lead) >= 2 and all(word[0].isupper() for word in lead)
 
 
 def counted_contents(decisions: list[Decision]) -> None:
@@ -408,6 +417,56 @@ def zones(decisions: list[Decision]) -> None:
             and d.text.endswith(value) else named_by.group(1) if named_by else ""
         if any(_ZONE_CAPTION.fullmatch(half.strip()) for half in caption.split("/")):
             d.name, d.name_certainty = "zone", 0.6
+
+
+# A word for a room, an aisle or a shelf inside a building, in the languages of the
+# labels, with its number right after it ("Raum 0.14", "Zi. 412-2", "Rm 5W-518-A",
+# "ch.412", "Allée 4", "Lab 2.114"); a chemin ("ch. des Vignes") has words, a German
+# batch ("CH 26-4471") no full stop, and a level alone is a rack's or a component's.
+_PLACE_IN_BUILDING = re.compile(
+    r"(?<![\w.])(?:room|rm|raum|zimmer|zi|chambre|(?-i:ch)\.|chbre|salle|sala|stanza|"
+    r"habitaci[oó]n|hab|quarto|kamer|rum|huone|pok[oó]j|pok|m[ií]stnost|szoba|lab|aisle|"
+    r"all[ée]e|gang|pasillo|corsia|corredor|rayon|regal|[ée]tag[eè]re|shelf|estante|"
+    r"scaffale|hylla|hylde|hylle|stelling|fach)"
+    r"\.?\s?(?=[A-Z]?\d)(?![\d.,]+\s?%)", re.IGNORECASE)
+# A name a guess may have given such a line that still holds: the unit of an
+# organisation it belongs to ("Oddział: Kardiologia, sala 12", "KST 4120-310 · Raum
+# 02.114"), unless the place's own word leads the line ("Rayon 12 - Élément 04").
+_UNITS = frozenset({"department", "cost_center", "ward", "class"})
+_PLACE_SURE = 0.65
+
+
+def places_in_buildings(decisions: list[Decision]) -> None:
+    """A short line that names a room, an aisle or a shelf by its word and number
+    ("Station 4B · Zi. 412-2", "Q-02 Allée 4", "Rayon 12 - Élément 04 - Niv. 2") is a
+    place inside a building, its location, where only a guess named it: no party's
+    address line, no sort code, no goods' description."""
+    for d in decisions:
+        value = d.value or d.text
+        place = _PLACE_IN_BUILDING.search(value) if len(value) <= 40 else None
+        if place is None or not d.variable or d.source.is_barcode \
+                or d.name_certainty > _PLACE_SURE or PARTY.match(d.name or "") \
+                or d.name in _UNITS and place.start() > 0:
+            continue
+        d.name, d.name_certainty = "location", 0.6
+
+
+# A range of one small measure, perhaps after its class: "77-88 mm", "63 à 73 g",
+# "3 (80-100 g)" (the grades of fruit and eggs by their diameter or weight).
+_RANGE_OF_SIZE = re.compile(r"(?:\d{1,2}\s?\()?\d{1,3}(?:[.,]\d)?\s?(?:-|–|à|a|to|bis|tot|al)\s?"
+                            r"\d{1,3}(?:[.,]\d)?\s?(?:mm|cm|g)\)?", re.IGNORECASE)
+# Names a range may have from its digits or its unit alone.
+_RANGE_GUESSES = frozenset({"text", "field", "dimensions", "weight", "description", "quantity"})
+
+
+def graded_sizes(decisions: list[Decision]) -> None:
+    """A range of millimetres or grams ("77-88 mm", "63 à 73 g", "3 (80-100 g)") is
+    the size goods are graded to, their calibre, on their box or in an exporter's
+    carton to its consignee: no weight of the pack, no dimensions of a parcel."""
+    for d in decisions:
+        if d.variable and d.name in _RANGE_GUESSES \
+                and _RANGE_OF_SIZE.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "size", 0.6
 
 
 # Captions of one part of a place in a rack, printed over that part alone ("AISLE" over

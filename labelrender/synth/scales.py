@@ -1,7 +1,8 @@
 """Labels that a shop's scale prints: the goods' weight, their price per kilo (or per
 100 g) and the price to pay, which is the one times the other. Those sums say which
 amount is which, however the label captions them ("Prezzo €/kg", "100g당(원)") and
-whatever font or column each sits in."""
+whatever font or column each sits in. A shop's price printed large, its currency's sign
+and its cents in fields of their own ("$" "179" "00"), is found by where they sit."""
 
 from __future__ import annotations
 
@@ -84,3 +85,50 @@ def _name(d: Decision, name: str) -> None:
     else:
         mark_variable(d, "a sum of a scale's weight and price", 0.7, leading_spaces(d),
                       (name, 0.7))
+
+
+# A currency's sign printed in a field of its own, beside the price it belongs to.
+_SIGN = re.compile(r"[$€£¥₩₹₺₫]|kr\.?|Kč|zł|Ft|lei", re.IGNORECASE)
+# A price's number printed apart from its sign: "34,99", "179", "2,", "49", "799,-".
+_PRICE_NUMBER = re.compile(r"\d{1,6}(?:[.,](?:\d{2}|-)?)?")
+
+
+def signed_prices(decisions: list[Decision]) -> None:
+    """A number printed large right beside a currency's sign in a field of its own
+    ("$" "179" "00", "2," "49" "€", "€" over "34,99") is the price, with the cents
+    printed apart on its line: no article number or location by its digits alone."""
+    numbers = [d for d in decisions if not d.source.is_barcode
+               and _PRICE_NUMBER.fullmatch(d.text.strip())]
+    for sign in decisions:
+        if sign.source.is_barcode or not _SIGN.fullmatch(sign.text.strip()):
+            continue
+        near = [d for d in numbers if _beside_sign(sign, d)]
+        if not near:
+            continue
+        price = min(near, key=lambda d: abs(d.source.rx - sign.source.rx)
+                    + abs(d.source.ry - sign.source.ry))
+        for d in [price] + [d for d in numbers if d is not price and _cents_of(price, d)]:
+            if not d.variable or d.name != "price" and d.name_certainty <= _PRICE_GUESS:
+                _name(d, "price")
+
+
+# Names given from a number's digits or place alone, surer than none of them.
+_PRICE_GUESS = 0.6
+
+
+def _beside_sign(sign: Decision, number: Decision) -> bool:
+    """``number`` prints larger than ``sign``, and the sign sits on its line just
+    before it, over its first digits, or just after its last."""
+    s, n = sign.source, number.source
+    width = len(number.text.strip()) * n.font_height // 2
+    return n.font_height > s.font_height \
+        and n.rx - 2 * s.font_height <= s.rx <= n.rx + width + s.font_height \
+        and n.ry - n.font_height <= s.ry <= n.ry + 3 * n.font_height // 2
+
+
+def _cents_of(price: Decision, other: Decision) -> bool:
+    """``other`` is printed on the price's line, top to top, close before or after it:
+    its whole units or its cents."""
+    p, o = price.source, other.source
+    height = max(p.font_height, o.font_height)
+    return abs(p.ry - o.ry) <= 0.3 * height and abs(p.rx - o.rx) <= 3 * height

@@ -2571,7 +2571,7 @@ DATE_EVENTS = {
                      "sendt", "lähet", "depart", "départ", "abfahrt", "vertrek"],
                     "ship_date"),  # (a trailer or a load departs with the goods)
     **dict.fromkeys(["pack", "verpack", "emball", "confez", "envasad", "embalad", "verpakt",
-                     "pakowan", "pakk", "pakat"], "pack_date"),
+                     "pakowan", "pakk", "pakat", "csomagol"], "pack_date"),
     **dict.fromkeys(["manuf", "mfg", "mfd", "produc", "produz", "produkt", "herg", "fabric",
                      "gefertigt", "vyrob", "wyprod", "tillverk", "valmist", "gyárt"],
                     "manufacture_date"),
@@ -2596,7 +2596,7 @@ DATE_ABBREVIATIONS = {
     **dict.fromkeys(["f", "geb", "nac", "ur"], "date_of_birth"),
     # ("Val.: 24/01/2027": validade, validez, a date's own word; an amount's is "Value")
     **dict.fromkeys(["val"], "expiry_date"),
-    **dict.fromkeys(["manip", "fab"], "manufacture_date"),
+    **dict.fromkeys(["manip", "fab", "prod"], "manufacture_date"),
 }
 
 # Country names as address blocks print them, in English and their own language,

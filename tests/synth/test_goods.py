@@ -959,3 +959,88 @@ def test_who_checked_the_goods_is_no_check(caption: str, value: str) -> None:
         "^FO30,90^A0N,28,28^FDLot: 2611A-04^FS"
         f"^FO430,300^A0N,24,24^FD{caption}^FS^FO430,330^A0N,28,28^FD{value}^FS^XZ")
     assert values.get("operator") == value
+
+
+@pytest.mark.parametrize("line", ["Raum 0.14 - Schrank 3", "Hab. 204 - Planta 2",
+                                  "Kemlab 2, rum B214", "Salle 3 - Étagère 2",
+                                  "Cardiologie Zi. 412-2"])
+def test_a_room_or_an_aisle_by_its_word_is_a_location(line: str) -> None:
+    # A line with a word for a room, an aisle or a shelf and its number names the
+    # place inside a building the thing goes to or is kept in, not a sort code.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO30,30^A0N,36,36^FDKOVALENKO, ANNA^FS"
+        "^FO30,80^A0N,24,24^FDMRN 004418265^FS"
+        f"^FO30,130^A0N,24,24^FD{line}^FS^FO30,190^BCN,60,N,N,N^FDS2611250073^FS^XZ")
+    assert values.get("location") == line
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Prod. 2026-10", "manufacture_date"), ("Emb. 03/2027", "pack_date"),
+    ("Prod.: 24.11.2026", "manufacture_date")])
+def test_the_abbreviation_of_an_event_names_the_date_after_it(line: str, name: str) -> None:
+    # "Prod." and "Emb." say which date, or which month, follows them on goods.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO30,30^A0N,36,36^FDSertéskaraj csont nélkül^FS"
+        "^FO30,90^A0N,24,24^FDLot L26330-07^FS"
+        f"^FO30,140^A0N,24,24^FD{line}^FS^XZ")
+    assert line.endswith(values.get(name, "?"))
+
+
+def test_a_hungarian_caption_of_packing_names_the_pack_date() -> None:
+    # "Csomagolás" (packing) beside a date, as on a Hungarian meat carton.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,30^A0N,36,36^FDSertéskaraj csont nélkül^FS"
+        "^FO30,100^A0N,24,24^FDTételszám:^FS^FO330,96^A0N,32,32^FDL26330-07^FS"
+        "^FO30,150^A0N,24,24^FDCsomagolás:^FS^FO330,146^A0N,32,32^FD2026.11.24.^FS"
+        "^FO30,200^A0N,24,24^FDFogyasztható:^FS^FO330,196^A0N,32,32^FD2026.12.08.^FS^XZ")
+    assert values.get("pack_date") == "2026.11.24."
+
+
+@pytest.mark.parametrize(("day", "name"), [
+    ("26.11.2026 07:42", "piece_count"), ("2026.11.25. 14:37", "piece_count"),
+    ("11/24/2026 07:42", "date")])  # (a label that writes its dates month first)
+def test_a_month_and_day_among_dates_written_day_first_is_a_count(day: str, name: str) -> None:
+    # A pick label of a European warehouse: "3/14" is the line of how many, no date.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO24,14^A0N,40,40^FDCULEGERE^FS"
+        "^FO24,130^A0N,22,22^FDLocație^FS^FO24,156^A0N,40,40^FDB-12-03-2^FS"
+        "^FO24,296^A0N,22,22^FDDenumire^FS^FO200,292^A0N,28,28^FDDetergent lichid 2,5 L^FS"
+        f"^FO24,534^A0N,22,22^FD{day}^FS^FO560,500^A0N,40,40^FD3/14^FS^XZ")
+    assert {v: k for k, v in values.items()}.get("3/14", "").startswith(name)
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Obsthof Mostviertel · 0,75 l", "description"), ("Prairie d'Argoat - 6 x 1 L", "description"),
+    ("Flacon 32 ml", "quantity")])
+def test_a_makers_name_with_the_packs_size_is_the_description(line: str, name: str) -> None:
+    # A shelf label: the product, then a line of the maker or brand and the pack's size.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO28,24^A0N,34,34^FDApfelsaft naturtrüb^FS"
+        f"^FO28,64^A0N,26,26^FD{line}^FS^FO48,140^BEN,60,Y,N^FD901234567890^FS"
+        "^FO490,40^A0N,60,60^FD2,49 €^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(line, "").startswith(name)
+
+
+@pytest.mark.parametrize(("fields", "prices"), [
+    ("^FO362,122^A0N,36,36^FD$^FS^FO384,118^A0N,110,110^FD179^FS"
+     "^FO536,122^A0N,48,48^FD00^FS", {"179", "00"}),  # the sign before, the cents apart
+    ("^FO390,70^A0N,24,24^FD€^FS^FO390,96^A0N,84,84^FD34,99^FS", {"34,99"}),  # over it
+    ("^FO300,118^A0N,120,120^FD2,^FS^FO512,122^A0N,60,60^FD49^FS"
+     "^FO518,184^A0N,30,30^FD€^FS", {"2,", "49"})])  # after the cents
+def test_a_number_beside_a_currency_sign_is_the_price(fields: str, prices: set[str]) -> None:
+    # A shelf label printing its price large, the currency's sign in a field of its own.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO12,56^A0N,28,28^FDMuurverf extra mat wit 2,5 liter^FS"
+        "^FO12,122^A0N,18,18^FDArt.nr.^FS^FO56,122^A0N,18,18^FD2467391^FS"
+        f"^FO36,218^BEN,60,Y,N^FD871234541882^FS{fields}^XZ")
+    assert {v for k, v in values.items() if k.startswith("price")} == prices
+
+
+@pytest.mark.parametrize("grade", ["77-88 mm", "63 à 73 g", "3 (80-100 g)"])
+def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: str) -> None:
+    # A carton of fruit or a box of eggs: the calibre, by diameter or weight.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO40,40^A0N,36,36^FDNaranjas Navelina^FS"
+        "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
+        f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
+    assert values.get("size") == grade

@@ -2668,3 +2668,24 @@ def test_a_number_inside_a_brazilian_access_key_keeps_its_own_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("invoice") == "000.048.217"
     assert values.get("access_key") == key
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Noutopisteen tunnus 203418", "pickup_point"), ("Cert C26-3391", "certificate_number"),
+    ("Req. nº 58213-1", "order_number")])
+def test_two_words_of_a_known_caption_name_the_code_after_them(line: str, name: str) -> None:
+    # The first word alone is unknown; with the word after it, the caption is known.
+    assert _one_line(line).get(name) == line
+
+
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("Delivery slot", "Thu 26 Nov  18:00-19:00", "delivery_date"),
+    ("Créneau de livraison", "ven. 27/11 - 8h/13h", "delivery_date"),
+    ("Delivery slot", "18:00-19:00", "time_slot")])  # (no day: the hours alone)
+def test_a_slot_of_hours_on_a_day_is_the_date_of_its_event(caption: str, value: str,
+                                                           name: str) -> None:
+    # A grocery tote: the slot's caption over the day and the window of its hours.
+    values = _values(
+        "^XA^CI28^PW812^LL609^FO24,20^A0N,30,30^FDORDER 40017723^FS"
+        f"^FO24,200^A0N,20,20^FD{caption}^FS^FO24,226^A0N,30,30^FD{value}^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(value) == name

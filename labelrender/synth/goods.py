@@ -365,8 +365,9 @@ def _identifiers(decisions: list[Decision]) -> None:
             # "Ducati 1299 Panigale", "Fluvacta Tetra 2026/2027": a name, no caption's word
             d.name, d.name_certainty = "description", 0.5
             continue
-        if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
-            continue  # words, or a web address: not an identifier
+        if not generic or len((d.value or "").split()) > 2 and not digits.isdigit() \
+                or "://" in (d.value or ""):
+            continue  # words, or a web address: not an identifier ("26 1125 0417" is one)
         led = _led_by_abbreviation(d.value or "")
         if led is not None:
             d.name, d.name_certainty = led, 0.6  # "NDC 55111-0467-01": the code its

@@ -58,6 +58,16 @@ def test_a_tube_of_a_patient_names_the_patient_and_the_specimen() -> None:
                       "specimen_id": "S2611250073"}
 
 
+def test_the_number_of_a_specimen_printed_in_groups_is_the_specimens() -> None:
+    # As a German hospital's serum tube: the sample's number under its bars in groups.
+    decisions = classify(read_first_label(
+        "^XA^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^BCN,56,N,N,N^FD2611250417^FS"
+        "^FO10,140^A0N,22,20^FD26 1125 0417^FS^XZ"))
+    assert [(d.text, d.name) for d in decisions if "0417" in d.text] == [
+        ("2611250417", "specimen_id"), ("26 1125 0417", "specimen_id")]
+
+
 def test_a_bin_label_has_a_location_not_a_sort_code() -> None:
     # As zplkit's bin_storage_4x3: a large code and its row and bay.
     values = draft_values(

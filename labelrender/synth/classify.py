@@ -720,6 +720,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
+        goods.patients_samples(decisions)
         _months_of_expiry(decisions)
         goods.rack_parts(decisions)
         goods.zones(decisions)

@@ -321,6 +321,18 @@ def _patient_record(decisions: list[Decision]) -> bool:
     return any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions)
 
 
+def patients_samples(decisions: list[Decision]) -> None:
+    """A barcode only its shape named a parcel's number, and its printed form, on a label
+    found a patient's only late (by a birth date of the last century, "F  12/07/1961"),
+    is the number of the patient's sample, as where the record was seen first."""
+    if not _patient_record(decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name == "tracking_number" and d.name_certainty < 0.85 \
+                and d.reason in ("barcode data", "printed form of barcode data"):
+            d.name, d.name_certainty = "specimen_id", 0.6
+
+
 def _heading_name(decisions: list[Decision]) -> str | None:
     if _patient_record(decisions):
         return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's

@@ -58,6 +58,17 @@ def test_a_tube_of_a_patient_names_the_patient_and_the_specimen() -> None:
                       "specimen_id": "S2611250073"}
 
 
+def test_a_tube_known_a_patients_by_a_birth_date_after_the_sex_names_the_specimen() -> None:
+    # As a French hospital's tube: the birth date after the sex marks the patient, and
+    # the test printed down the side is no recipient's name.
+    decisions = classify(read_first_label(
+        "^XA^PW406^LL203^CFA,18,10^FO8,6^A0N,26,22^FDDUBOIS^FS^FO186,36^FDF  12/07/1961^FS"
+        "^FO8,56^FDIPP 000418273^FS^FO190,56^FDNDA 262208541^FS"
+        "^FO8,74^FDUF 2104 Cardio HC-B ch.412^FS^FO20,94^BY2,2.5^BCN,58,N,N,N^FD2611250417^FS"
+        "^FO20,156^ADN,18,10^FD2611250417^FS^FO362,6^GB36,190,36^FS"
+        "^FO368,20^A0R,30,26^FR^FDNFS^FS^FO368,110^A0R,22,20^FR^FD1/3^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "2611250417"] == ["specimen_id"] * 2
+
 def test_the_number_of_a_specimen_printed_in_groups_is_the_specimens() -> None:
     # As a German hospital's serum tube: the sample's number under its bars in groups.
     decisions = classify(read_first_label(

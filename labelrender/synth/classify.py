@@ -716,6 +716,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _captions_leading_values(decisions)
     _inspectors(decisions)
     _copies_of_named_codes(decisions)
+    goods.owned_assets(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):

@@ -18,7 +18,7 @@ import re
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, raw_caption_split
+from .captions import beside, has_recipient, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -307,6 +307,11 @@ _CONTEXT = (
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
+# Whose property a thing is, as returnable crates, trolleys and tools say it ("Property
+# of", "Własność Agrofrukt", "Propriété de", "Eigendom van", "Tillhör"): an asset's label.
+_OWNED = re.compile(r"\b(?:property of|eigentum|własność|propriété d[eu']|proprietà d[ie]\w*|"
+                    r"propiedad de|propriedade d[aeo]s?|eigendom van|vlastnictví|majetek|"
+                    r"tillhör|tilhører|omaisuutta|tulajdona)\b", re.I)
 _LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
                        r"REGAL|FACH|GANG|PLATZ|FLOOR|WARD|BED|PISO|PLANTA|ENFERMARIA|QUARTO|"
                        r"CAMA|SALA|ETAGE|STOCKWERK|ZIMMER|BETT|STATION|ÉTAGE|CHAMBRE|LIT|"
@@ -331,6 +336,20 @@ def patients_samples(decisions: list[Decision]) -> None:
         if d.variable and d.name == "tracking_number" and d.name_certainty < 0.85 \
                 and d.reason in ("barcode data", "printed form of barcode data"):
             d.name, d.name_certainty = "specimen_id", 0.6
+
+
+def owned_assets(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a label that says whose
+    property the thing is, is the thing's asset number, on a crate sent from one party to
+    another too ("Własność Agrofrukt" under "Nr skrzyni" and its Code 128). (A parcel's
+    label "property of carrier" is the label's own.)"""
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    if _OWNED.search(words) is None or has_recipient(decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name in _PARCEL_NAMES and d.name_certainty < 0.85 \
+                and d.reason in ("barcode data", "printed form of barcode data"):
+            d.name, d.name_certainty = "asset_number", 0.6
 
 
 def _heading_name(decisions: list[Decision]) -> str | None:

@@ -2555,6 +2555,24 @@ def test_a_caption_of_four_known_words_names_the_large_number_under_it() -> None
     assert values.get("piece_count") == "12"
 
 
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Bunt nr", "bundle_number"),  # Swedish: the bundle's number
+    ("Bundle No", "bundle_number"),  # (a caption of the vocabulary did so already)
+    ("Coil No.", "coil_number")])
+def test_a_glossary_caption_of_a_number_names_the_code_printed_large_beside_it(
+        caption: str, name: str) -> None:
+    # As the written dev_sv_aluminium_profilbunt: a bundle's number printed large beside
+    # its caption, on a label of goods, is no sort code.
+    rows = [("Artikel", "NF-40118 L-profil 40x20x2"), ("Legering", "EN AW-6063 T6"),
+            ("Ytbeh.", "anodiserad E6/EV1 20 µm"), ("Längd", "6000 mm")]
+    values = _values("^XA^CI28^PW812^LL812^FO35,30^A0N,42,40^FDNORRFORS ALUMINIUM AB^FS"
+                     f"^FO35,120^A0N,24,22^FD{caption}^FS^FO200,112^A0N,56,50^FD2611-08842^FS"
+                     + "".join(f"^FO35,{192 + 44 * i}^A0N,24,22^FD{row}^FS"
+                               f"^FO200,{188 + 44 * i}^A0N,32,30^FD{value}^FS"
+                               for i, (row, value) in enumerate(rows)) + "^XZ")
+    assert values[name] == "2611-08842"
+
+
 @pytest.mark.parametrize(("caption", "store"), [
     ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
     ("ROUTE / STOP", False)])

@@ -2573,6 +2573,16 @@ def test_a_glossary_caption_of_a_number_names_the_code_printed_large_beside_it(
     assert values[name] == "2611-08842"
 
 
+def test_a_code_printed_large_again_is_the_number_its_caption_named() -> None:
+    # As the written dev_fi_terasrulla_kelalappu: the coil's number under "KELANRO" and
+    # again, as large, down the tag's edge, is no sort code there.
+    values = _values("^XA^CI28^PW812^LL812^FO36,32^A0N,34,32^FDPOHJOLAN TERÄS OY^FS"
+                     "^FO36,112^AFN,26,13^FDKELANRO^FS^FO36,140^A0N,70,64^FDK26-418837^FS"
+                     "^FO36,234^A0N,22,20^FDLAATU^FS^FO36,262^A0N,34,32^FDS355MC^FS"
+                     "^FO716,110^A0R,72,64^FDK26-418837^FS^XZ")
+    assert values["coil_number"] == values["coil_number_2"] == "K26-418837"
+
+
 @pytest.mark.parametrize(("caption", "store"), [
     ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
     ("ROUTE / STOP", False)])

@@ -2583,6 +2583,17 @@ def test_a_code_printed_large_again_is_the_number_its_caption_named() -> None:
     assert values["coil_number"] == values["coil_number_2"] == "K26-418837"
 
 
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("お客様管理番号:", "HMZ-20261125-0087", "reference"),  # the customer's control number
+    ("製造ロット番号:", "L2611-04", "lot_number"),  # the making's lot number
+])
+def test_a_japanese_compound_caption_is_named_by_its_ending(caption: str, value: str,
+                                                           name: str) -> None:
+    # As the written dev_jp_sagawa_ehiden_haitatsu_shitei: a caption not known whole is
+    # named by the caption it ends in, as Japanese and Chinese compounds are built.
+    assert _one_line(f"{caption} {value}") == {name: value}
+
+
 @pytest.mark.parametrize(("caption", "store"), [
     ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
     ("ROUTE / STOP", False)])

@@ -330,7 +330,7 @@ def patients_samples(decisions: list[Decision]) -> None:
     """A barcode only its shape named a parcel's number, and its printed form, on a label
     found a patient's only late (by a birth date of the last century, "F  12/07/1961"),
     is the number of the patient's sample, as where the record was seen first."""
-    if not _patient_record(decisions):
+    if not _patient_record(decisions) or not _sample_label(decisions):
         return
     for d in decisions:
         if d.variable and d.name == "tracking_number" and d.name_certainty < 0.85 \
@@ -352,9 +352,29 @@ def owned_assets(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "asset_number", 0.6
 
 
+# Words of a sample's label beside the patient's record: its tube, or the laboratory
+# that tests it ("Kem lab", "Lab. SPZOZ Kielce", "Zentrallabor", "Hémato").
+_LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|chemie|"
+                         r"h[ée]mato\w*|hematolog\w*|microbiolog\w*|mikrobiolog\w*|"
+                         r"patolog\w*|patholog\w*|histolog\w*)\b", re.IGNORECASE)
+
+
+def _sample_label(decisions: list[Decision]) -> bool:
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    return _TUBE.search(words) is not None or _LABORATORY.search(words) is not None \
+        or _CONTEXT[0][0].search(words) is not None
+
+
+# An allergy, as a patient's band or bed label warns of it.
+_ALLERGY = re.compile(r"\b(?:allerg\w*|alerg\w*)", re.IGNORECASE)
+
+
 def _heading_name(decisions: list[Decision]) -> str | None:
-    if _patient_record(decisions):
+    if _patient_record(decisions) and _sample_label(decisions):
         return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
+    if _patient_record(decisions) and _ALLERGY.search(
+            " ".join(d.text for d in decisions if not d.source.is_barcode)):
+        return "patient_id"  # a patient's band or bed, with the patient's allergies
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min((d.source.ry for d in texts), default=0)
     for d in texts:

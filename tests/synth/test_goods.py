@@ -82,6 +82,21 @@ def test_a_crate_that_says_whose_property_it_is_carries_its_asset_number(owner: 
         f"^FO560,538^A0N,14,14^FD{owner}^FS^XZ".encode().decode("latin-1")))
     assert [d.name for d in decisions if "0041873" in d.text] == ["asset_number"] * 3
 
+@pytest.mark.parametrize(("words", "name"), [
+    ("ALLERGIE  Penicillin, Latex", "patient_id"),  # a patient's band: the patient's own
+    ("Zentrallabor  KC, CRP", "specimen_id"),  # a tube the laboratory tests: the sample's
+    ("Station 4B  Zi. 412", "code128_data"),  # neither: a code of unknown kind
+])
+def test_the_code_on_a_patients_label_is_the_samples_only_on_a_samples_label(
+        words: str, name: str) -> None:
+    # As the written dev_de_patientenarmband: the birth date after "geb." marks a
+    # patient's label; what else it says tells a band from a tube.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW812^LL406^FO20,20^A0N,30,28^FDBrückner, Ingrid^FS"
+        "^FO20,60^A0N,24,22^FDgeb. 14.03.1951   W^FS^FO20,100^BCN,60,N,N,N^FD61003274^FS"
+        f"^FO20,200^A0N,24,22^FD{words}^FS^XZ".encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "61003274"] == [name]
+
 def test_the_number_of_a_specimen_printed_in_groups_is_the_specimens() -> None:
     # As a German hospital's serum tube: the sample's number under its bars in groups.
     decisions = classify(read_first_label(

@@ -225,6 +225,13 @@ def _shape_guess(d: Decision) -> bool:
         or d.reason == "short code in a large font"  # "8N3152" under "Heat No."
 
 
+def _numbered_by_caption(target: Decision, name: tuple[str, float]) -> bool:
+    """A code printed large, guessed a sort code by its print alone, under a caption the
+    glossary knows of a number ("Bunt nr" over "2611-08842"): that number."""
+    return target.reason == "short code in a large font" and name[1] >= 0.6 \
+        and name[0].endswith(("_number", "_id"))
+
+
 def _parcel_number_off_a_parcel(decisions: list[Decision], target: Decision,
                                 name: tuple[str, float]) -> bool:
     """A code that only looks like a carrier's parcel number, on a label with no
@@ -322,6 +329,7 @@ def caption_values(decisions: list[Decision]) -> None:
         elif not party and (name[1] > target.name_certainty or _refines(name[0], target.name)
                             or name[1] >= 0.7 and _shape_guess(target)
                             and name[0] not in _SURE_SHAPES  # "Data logger" is no date
+                            or _numbered_by_caption(target, name)
                             or _symbology_named(target) and name[0] not in _SURE_SHAPES
                             or _parcel_number_off_a_parcel(decisions, target, name)):
             # (a date its caption names is as sure a date as its shape said)

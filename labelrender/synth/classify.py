@@ -724,11 +724,13 @@ def classify(label: SourceLabel) -> list[Decision]:
     _inspectors(decisions)
     _copies_of_named_codes(decisions)
     goods.places_in_buildings(decisions)
+    goods.owned_assets(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):
         scales.refine(decisions)  # (once every field has its name from the layout)
         scales.signed_prices(decisions)
+        goods.patients_samples(decisions)
         _months_of_expiry(decisions)
         goods.rack_parts(decisions)
         goods.zones(decisions)
@@ -756,9 +758,10 @@ def classify(label: SourceLabel) -> list[Decision]:
 
 def _copies_of_named_codes(decisions: list[Decision]) -> None:
     """A code printed again elsewhere on the label (on a stub, along the edge), with
-    nothing but its shape to name it, is the code its caption or place named where it
-    was printed first ("ECHANTILLON" over "E26-04481", and "E26-04481" again in the
-    corner). (A party's line printed again is an echo of its address: echoes.py.)"""
+    nothing but its shape or its large print to name it, is the code its caption or place
+    named where it was printed first ("ECHANTILLON" over "E26-04481", and "E26-04481"
+    again in the corner; "KELANRO" over "K26-418837", and it again down the coil's tag).
+    (A party's line printed again is an echo of its address: echoes.py.)"""
     named: dict[str, str] = {}
     for d in decisions:
         key = _record_key(d.value or "")
@@ -768,7 +771,9 @@ def _copies_of_named_codes(decisions: list[Decision]) -> None:
                 and shapes.has_digits(key, 2):
             named.setdefault(key, d.name or "")
     for d in decisions:
-        if d.variable and not d.source.is_barcode and d.name in ("text", "field") \
+        guessed = d.name in ("text", "field") or d.reason == "short code in a large font" \
+            and d.name_certainty <= 0.7  # ("K26-418837" again, large, down a coil's tag)
+        if d.variable and not d.source.is_barcode and guessed \
                 and (first := named.get(_record_key(d.value or ""))) is not None:
             d.name, d.name_certainty = first, 0.6
 

@@ -18,7 +18,7 @@ import re
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, raw_caption_split
+from .captions import beside, has_recipient, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -316,6 +316,11 @@ _CONTEXT = (
      "asset_number"),
     (re.compile(r"\b(?:serial|seriennummer|s/n)\b", re.I), "serial_number"),
 )
+# Whose property a thing is, as returnable crates, trolleys and tools say it ("Property
+# of", "Własność Agrofrukt", "Propriété de", "Eigendom van", "Tillhör"): an asset's label.
+_OWNED = re.compile(r"\b(?:property of|eigentum|własność|propriété d[eu']|proprietà d[ie]\w*|"
+                    r"propiedad de|propriedade d[aeo]s?|eigendom van|vlastnictví|majetek|"
+                    r"tillhör|tilhører|omaisuutta|tulajdona)\b", re.I)
 _LOCATION = re.compile(r"^(?:RM|ROOM|BAY|ROW|AISLE|RACK|SHELF|BIN|LEVEL|BLDG|BUILDING|DOCK|"
                        r"REGAL|FACH|GANG|PLATZ|FLOOR|WARD|BED|PISO|PLANTA|ENFERMARIA|QUARTO|"
                        r"CAMA|SALA|ETAGE|STOCKWERK|ZIMMER|BETT|STATION|ÉTAGE|CHAMBRE|LIT|"
@@ -330,9 +335,55 @@ def _patient_record(decisions: list[Decision]) -> bool:
     return any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions)
 
 
+def patients_samples(decisions: list[Decision]) -> None:
+    """A barcode only its shape named a parcel's number, and its printed form, on a label
+    found a patient's only late (by a birth date of the last century, "F  12/07/1961"),
+    is the number of the patient's sample, as where the record was seen first."""
+    if not _patient_record(decisions) or not _sample_label(decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name == "tracking_number" and d.name_certainty < 0.85 \
+                and d.reason in ("barcode data", "printed form of barcode data"):
+            d.name, d.name_certainty = "specimen_id", 0.6
+
+
+def owned_assets(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a label that says whose
+    property the thing is, is the thing's asset number, on a crate sent from one party to
+    another too ("Własność Agrofrukt" under "Nr skrzyni" and its Code 128). (A parcel's
+    label "property of carrier" is the label's own.)"""
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    if _OWNED.search(words) is None or has_recipient(decisions):
+        return
+    for d in decisions:
+        if d.variable and d.name in _PARCEL_NAMES and d.name_certainty < 0.85 \
+                and d.reason in ("barcode data", "printed form of barcode data"):
+            d.name, d.name_certainty = "asset_number", 0.6
+
+
+# Words of a sample's label beside the patient's record: its tube, or the laboratory
+# that tests it ("Kem lab", "Lab. SPZOZ Kielce", "Zentrallabor", "Hémato").
+_LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|chemie|"
+                         r"h[ée]mato\w*|hematolog\w*|microbiolog\w*|mikrobiolog\w*|"
+                         r"patolog\w*|patholog\w*|histolog\w*)\b", re.IGNORECASE)
+
+
+def _sample_label(decisions: list[Decision]) -> bool:
+    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    return _TUBE.search(words) is not None or _LABORATORY.search(words) is not None \
+        or _CONTEXT[0][0].search(words) is not None
+
+
+# An allergy, as a patient's band or bed label warns of it.
+_ALLERGY = re.compile(r"\b(?:allerg\w*|alerg\w*)", re.IGNORECASE)
+
+
 def _heading_name(decisions: list[Decision]) -> str | None:
-    if _patient_record(decisions):
+    if _patient_record(decisions) and _sample_label(decisions):
         return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
+    if _patient_record(decisions) and _ALLERGY.search(
+            " ".join(d.text for d in decisions if not d.source.is_barcode)):
+        return "patient_id"  # a patient's band or bed, with the patient's allergies
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min((d.source.ry for d in texts), default=0)
     for d in texts:
@@ -374,8 +425,9 @@ def _identifiers(decisions: list[Decision]) -> None:
             # "Ducati 1299 Panigale", "Fluvacta Tetra 2026/2027": a name, no caption's word
             d.name, d.name_certainty = "description", 0.5
             continue
-        if not generic or len((d.value or "").split()) > 2 or "://" in (d.value or ""):
-            continue  # words, or a web address: not an identifier
+        if not generic or len((d.value or "").split()) > 2 and not digits.isdigit() \
+                or "://" in (d.value or ""):
+            continue  # words, or a web address: not an identifier ("26 1125 0417" is one)
         led = _led_by_abbreviation(d.value or "")
         if led is not None:
             d.name, d.name_certainty = led, 0.6  # "NDC 55111-0467-01": the code its

@@ -445,6 +445,14 @@ _CARRIER_SSCC = re.compile(r"(?:\(00\)|00)340434\d{12}")
 # receptacle serial, the flags of the last receptacle and of registered mail, and the
 # weight in hectograms (29 characters).
 _RECEPTACLE = re.compile(r"[A-Z]{6}[A-Z]{6}[A-D][A-Z]{2}\d{14}")
+# A carton sent to an Amazon fulfilment centre: its shipment's id ("FBA" and eight to
+# ten letters and digits), "U" and the carton's number in six digits, as the box
+# labels of "Fulfillment by Amazon" print it ("FBA18K7Q2WZLU000007").
+_FBA_CARTON = re.compile(r"FBA[0-9A-Z]{8,10}U\d{6}")
+# A license plate of ANSI MH10.8.2 (the transport unit's own number on AIAG B-10, Odette
+# and Global Transport Labels): data identifier "J", "1J", "5J" or "6J", the issuing
+# agency "UN" with the maker's nine-digit DUNS number, then the maker's serial.
+_LICENSE_PLATE = re.compile(r"[1-6]?JUN\d{9}[0-9A-Z]{1,20}")
 
 
 # ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
@@ -493,6 +501,10 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "container_number", 0.9
     if _RECEPTACLE.fullmatch(code):
         return "receptacle_id", 0.85
+    if _FBA_CARTON.fullmatch(code):
+        return "carton_id", 0.85
+    if _LICENSE_PLATE.fullmatch(code):
+        return "package_id", 0.85
     if nfe_key(code):
         return "access_key", 0.9  # a DANFE's bars: the invoice's key, no parcel number
     if _MAC.fullmatch(code):
@@ -573,6 +585,10 @@ def text_value(text: str) -> Recognised | None:
         return "tracking_number", 0.9
     if _RECEPTACLE.fullmatch(compact):
         return "receptacle_id", 0.85
+    if _FBA_CARTON.fullmatch(compact):
+        return "carton_id", 0.85
+    if _LICENSE_PLATE.fullmatch(compact):
+        return "package_id", 0.85
     if nfe_key(compact):
         return "access_key", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):

@@ -394,7 +394,16 @@ def _native_name(caption: str) -> tuple[str, float] | None:
     for i, attempt in enumerate([key, " ".join(words[:2]), words[0], words[-1]]):
         if attempt in native:
             return native[attempt], 0.85 if i == 0 else 0.7
+    if _CJK.search(key) and " " not in key:
+        # a compound of Chinese or Japanese ends in what it names: "お客様管理番号" is
+        # the customer's "管理番号", "製造ロット番号" a "ロット番号"
+        return next(((native[key[i:]], 0.7) for i in range(1, len(key) - 1)
+                     if key[i:] in native), None)
     return None
+
+
+# Chinese characters and kana: words written without spaces between them.
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 
 
 def _native_key(text: str) -> str:

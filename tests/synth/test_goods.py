@@ -58,6 +58,55 @@ def test_a_tube_of_a_patient_names_the_patient_and_the_specimen() -> None:
                       "specimen_id": "S2611250073"}
 
 
+def test_a_tube_known_a_patients_by_a_birth_date_after_the_sex_names_the_specimen() -> None:
+    # As a French hospital's tube: the birth date after the sex marks the patient, and
+    # the test printed down the side is no recipient's name.
+    decisions = classify(read_first_label(
+        "^XA^PW406^LL203^CFA,18,10^FO8,6^A0N,26,22^FDDUBOIS^FS^FO186,36^FDF  12/07/1961^FS"
+        "^FO8,56^FDIPP 000418273^FS^FO190,56^FDNDA 262208541^FS"
+        "^FO8,74^FDUF 2104 Cardio HC-B ch.412^FS^FO20,94^BY2,2.5^BCN,58,N,N,N^FD2611250417^FS"
+        "^FO20,156^ADN,18,10^FD2611250417^FS^FO362,6^GB36,190,36^FS"
+        "^FO368,20^A0R,30,26^FR^FDNFS^FS^FO368,110^A0R,22,20^FR^FD1/3^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "2611250417"] == ["specimen_id"] * 2
+
+@pytest.mark.parametrize("owner", ["Własność Agrofrukt", "Eigendom van Veiling Westland",
+                                   "Propriété de Fruits Rhône SA"])
+def test_a_crate_that_says_whose_property_it_is_carries_its_asset_number(owner: str) -> None:
+    # As a Polish returnable crate: its number under the crate's caption and in Code 128,
+    # the sender after its caption, and whose property the crate is at the foot.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW812^LL609^FO200,120^A0N,22,22^FDNr skrzyni^FS"
+        "^FO200,146^A0N,50,50^FDPL-SK-0041873^FS^FO200,252^A0N,28,28^FDE2 600x400x200^FS"
+        "^FO200,342^A0N,24,24^FDNADAWCA: GOSP. SADOWNICZE KOWALCZYK^FS"
+        "^FO220,450^BY3^BCN,80,N,N,N^FDPLSK0041873^FS^FO220,538^A0N,28,28^FDPLSK0041873^FS"
+        f"^FO560,538^A0N,14,14^FD{owner}^FS^XZ".encode().decode("latin-1")))
+    assert [d.name for d in decisions if "0041873" in d.text] == ["asset_number"] * 3
+
+@pytest.mark.parametrize(("words", "name"), [
+    ("ALLERGIE  Penicillin, Latex", "patient_id"),  # a patient's band: the patient's own
+    ("Zentrallabor  KC, CRP", "specimen_id"),  # a tube the laboratory tests: the sample's
+    ("Station 4B  Zi. 412", "code128_data"),  # neither: a code of unknown kind
+])
+def test_the_code_on_a_patients_label_is_the_samples_only_on_a_samples_label(
+        words: str, name: str) -> None:
+    # As the written dev_de_patientenarmband: the birth date after "geb." marks a
+    # patient's label; what else it says tells a band from a tube.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW812^LL406^FO20,20^A0N,30,28^FDBrückner, Ingrid^FS"
+        "^FO20,60^A0N,24,22^FDgeb. 14.03.1951   W^FS^FO20,100^BCN,60,N,N,N^FD61003274^FS"
+        f"^FO20,200^A0N,24,22^FD{words}^FS^XZ".encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "61003274"] == [name]
+
+def test_the_number_of_a_specimen_printed_in_groups_is_the_specimens() -> None:
+    # As a German hospital's serum tube: the sample's number under its bars in groups.
+    decisions = classify(read_first_label(
+        "^XA^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^BCN,56,N,N,N^FD2611250417^FS"
+        "^FO10,140^A0N,22,20^FD26 1125 0417^FS^XZ"))
+    assert [(d.text, d.name) for d in decisions if "0417" in d.text] == [
+        ("2611250417", "specimen_id"), ("26 1125 0417", "specimen_id")]
+
+
 def test_a_bin_label_has_a_location_not_a_sort_code() -> None:
     # As zplkit's bin_storage_4x3: a large code and its row and bay.
     values = draft_values(

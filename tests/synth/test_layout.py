@@ -2555,6 +2555,45 @@ def test_a_caption_of_four_known_words_names_the_large_number_under_it() -> None
     assert values.get("piece_count") == "12"
 
 
+@pytest.mark.parametrize(("caption", "name"), [
+    ("Bunt nr", "bundle_number"),  # Swedish: the bundle's number
+    ("Bundle No", "bundle_number"),  # (a caption of the vocabulary did so already)
+    ("Coil No.", "coil_number")])
+def test_a_glossary_caption_of_a_number_names_the_code_printed_large_beside_it(
+        caption: str, name: str) -> None:
+    # As the written dev_sv_aluminium_profilbunt: a bundle's number printed large beside
+    # its caption, on a label of goods, is no sort code.
+    rows = [("Artikel", "NF-40118 L-profil 40x20x2"), ("Legering", "EN AW-6063 T6"),
+            ("Ytbeh.", "anodiserad E6/EV1 20 µm"), ("Längd", "6000 mm")]
+    values = _values("^XA^CI28^PW812^LL812^FO35,30^A0N,42,40^FDNORRFORS ALUMINIUM AB^FS"
+                     f"^FO35,120^A0N,24,22^FD{caption}^FS^FO200,112^A0N,56,50^FD2611-08842^FS"
+                     + "".join(f"^FO35,{192 + 44 * i}^A0N,24,22^FD{row}^FS"
+                               f"^FO200,{188 + 44 * i}^A0N,32,30^FD{value}^FS"
+                               for i, (row, value) in enumerate(rows)) + "^XZ")
+    assert values[name] == "2611-08842"
+
+
+def test_a_code_printed_large_again_is_the_number_its_caption_named() -> None:
+    # As the written dev_fi_terasrulla_kelalappu: the coil's number under "KELANRO" and
+    # again, as large, down the tag's edge, is no sort code there.
+    values = _values("^XA^CI28^PW812^LL812^FO36,32^A0N,34,32^FDPOHJOLAN TERÄS OY^FS"
+                     "^FO36,112^AFN,26,13^FDKELANRO^FS^FO36,140^A0N,70,64^FDK26-418837^FS"
+                     "^FO36,234^A0N,22,20^FDLAATU^FS^FO36,262^A0N,34,32^FDS355MC^FS"
+                     "^FO716,110^A0R,72,64^FDK26-418837^FS^XZ")
+    assert values["coil_number"] == values["coil_number_2"] == "K26-418837"
+
+
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("お客様管理番号:", "HMZ-20261125-0087", "reference"),  # the customer's control number
+    ("製造ロット番号:", "L2611-04", "lot_number"),  # the making's lot number
+])
+def test_a_japanese_compound_caption_is_named_by_its_ending(caption: str, value: str,
+                                                           name: str) -> None:
+    # As the written dev_jp_sagawa_ehiden_haitatsu_shitei: a caption not known whole is
+    # named by the caption it ends in, as Japanese and Chinese compounds are built.
+    assert _one_line(f"{caption} {value}") == {name: value}
+
+
 @pytest.mark.parametrize(("caption", "store"), [
     ("STORE / MAGASIN", True), ("MARK FOR STORE", True), ("Filiale", True),
     ("ROUTE / STOP", False)])

@@ -110,6 +110,28 @@ def test_a_upu_receptacle_identifier_is_the_mail_bags(data: str) -> None:
     assert recognise.text_value(spaced) == ("receptacle_id", 0.85)
 
 
+@pytest.mark.parametrize(("data", "carton"), [
+    ("FBA18K7Q2WZLU000007", True),  # shipment FBA18K7Q2WZL, its seventh carton
+    ("FBA15DJ0Q7G6U000112", True),
+    ("FBA18K7Q2WZL", False),  # the shipment's id alone: no carton's
+])
+def test_an_amazon_fba_box_id_is_the_cartons(data: str, carton: bool) -> None:
+    assert (recognise.barcode_data(data, "BC") == ("carton_id", 0.85)) is carton
+    assert (recognise.text_value(data) == ("carton_id", 0.85)) is carton
+
+
+@pytest.mark.parametrize(("data", "plate"), [
+    ("1JUN801223746000418207", True),  # a unit load's, under DUNS 801223746
+    ("6JUN0451234560000000123", True),  # a transport unit's
+    ("JUN123456789A0017", True),
+    ("1JUN8012237", False),  # no DUNS number of nine digits and a serial after it
+])
+def test_an_mh10_license_plate_is_the_packages_id(data: str, plate: bool) -> None:
+    # ANSI MH10.8.2: a "J" data identifier, "UN" and a DUNS number, the serial
+    assert (recognise.barcode_data(data, "B3") == ("package_id", 0.85)) is plate
+    assert (recognise.text_value(data) == ("package_id", 0.85)) is plate
+
+
 @pytest.mark.parametrize(("key", "valid"), [
     ("35261127865412000140550010000482171739204810", True),  # an NF-e's, check digit 0
     ("35261127865412000140550010000482171739204811", False),  # its check digit wrong

@@ -973,6 +973,19 @@ COMPANY = re.compile(
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
 
 
+# A firm named by its partners, joined by an ampersand or listed ("Andersson & Johansson",
+# "Weber & Associés", "Foster, Harris and Meyers"); a couple ("Mr & Mrs Kent") is people.
+_PARTNERS = re.compile(
+    r"\s*&\s*(?!mrs?\b|frau\b|mme\b|fr\.)\S"
+    r"|^[A-ZÀ-Ý][\w'’-]+, [A-ZÀ-Ý][\w'’-]+,? (?:and|und|et|og|och|en) [A-ZÀ-Ý]",
+    re.IGNORECASE)
+
+
+def _company(text: str) -> bool:
+    """A company's name by its legal form or trade word, or by its partners' names."""
+    return bool(COMPANY.search(text) or _PARTNERS.search(text.strip()))
+
+
 # A street ending with its house number: "Am Stedtfelder Weg 2", "Pärnu mnt 139c".
 _NUMBER_LAST = re.compile(r"[^\W\d_][^\d,]*\s\d{1,5}[^\W\d_]?(?:[-/]\w{1,4})?")
 
@@ -1182,13 +1195,13 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             # state after the town ("Selangor") is an address line
         elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
             part = "postal_code"  # the town follows on the same line, in a field of its own
-        elif street == 0 and name_line is not None and COMPANY.search(d.text) \
-                and not COMPANY.search(name_line.text) and not shapes.has_digits(d.text, 1):
+        elif street == 0 and name_line is not None and _company(d.text) \
+                and not _company(name_line.text) and not shapes.has_digits(d.text, 1):
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None
-        elif street == 0 and name_line is not None and COMPANY.search(name_line.text) \
-                and _PERSON.fullmatch(d.text.strip()) and not COMPANY.search(d.text) \
+        elif street == 0 and name_line is not None and _company(name_line.text) \
+                and _PERSON.fullmatch(d.text.strip()) and not _company(d.text) \
                 and not _street(d.text) and not _STREET_WORD.search(d.text):
             part = "contact"  # a company, then a person over the street ("Vormann GmbH" /
             # "Jens Albers"): the person to hand the parcel to
@@ -1218,10 +1231,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
 
 # A person by given names and surname, each with a capital, a title or salutation
 # before them: "Dr. P. Nagy Csilla", "Fru Malene Nissen", "Franck Benard de la Marchal".
+# A name's word may join two with a hyphen, each with its capital ("Green-Briggs").
+_NAME_WORD = r"[A-ZÀ-Ý][a-zß-ÿ'’]+(?:-[A-ZÀ-Ýa-zß-ÿ][a-zß-ÿ'’]+)*"
 _PERSON = re.compile(
     r"(?:(?i:dr|prof|ing|mgr|herr|frau|fru|hr|fr|mr|mrs|ms|mme|m|sr|sra|sig|pan|pani)\.?\s+)*"
-    r"(?:[A-ZÀ-Ý]\.\s?)?[A-ZÀ-Ý][a-zß-ÿ'’-]+(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|"
-    r"den|la|le|du)\s+)*[A-ZÀ-Ý][a-zß-ÿ'’-]+){1,3}")
+    rf"(?:[A-ZÀ-Ý]\.\s?)?{_NAME_WORD}(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|"
+    rf"den|la|le|du)\s+)*{_NAME_WORD}){{1,3}}")
 
 
 # A street's kind in its name, which no person's name holds: "Main Street", "Oak Lane",

@@ -2335,6 +2335,26 @@ def test_a_persons_name_under_a_companys_is_the_contact(company: str, person: st
     assert values.get("ship_to_contact") == person
 
 
+@pytest.mark.parametrize(("company", "person"), [
+    ("Andersson & Johansson HB", "Abbas Nilsson Andersson"),  # a firm of its partners
+    ("Foster, Harris and Meyers", "Melissa Johnson"),
+    ("Cabinet Fiduciaire Weber & Associés", "Mikaela Johnsson-Olsson"),
+    ("Vormann Elektrotechnik GmbH", "Brian Green-Briggs"),  # a hyphenated surname
+    ("Spedition Kühne KG", "Ida-Andrea Thorsen"),  # and given name
+])
+def test_a_person_under_a_firm_of_partners_is_the_contact(company: str, person: str) -> None:
+    values = _stacked(["Empfänger:", company, person, "Hafenstraße 112", "28217 Bremen"],
+                      40, 200, 35, 30)
+    assert values.get("ship_to_name") == company
+    assert values.get("ship_to_contact") == person
+
+
+def test_a_couple_is_no_firm() -> None:
+    values = _stacked(["Empfänger:", "Mr & Mrs Kent", "Jens Albers", "Hafenstraße 112",
+                       "28217 Bremen"], 40, 200, 35, 30)
+    assert "ship_to_contact" not in values
+
+
 def test_a_street_under_a_companys_name_is_no_contact() -> None:
     values = _stacked(["Deliver to:", "McCabe Pharmacy Ltd", "Main Street", "Kilcock",
                        "Co. Kildare", "W23 X2T6"], 40, 200, 35, 30)

@@ -959,6 +959,14 @@ _CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v
 _CARE_OF = re.compile(r"(?:c/o|care of)\.?:?\s+\S", re.IGNORECASE)
 
 
+# A quarter of a town named by its kind ("Barrio Chicó Norte", "Vila Olímpia", "Col.
+# Americana", "Kec. Sukomanunggal", "Quartier Bellevue"): a line of the address, no town.
+_DISTRICT = re.compile(r"(?:barrio|bairro|colonia|col\.|fracc\.|fraccionamiento|urb\.|"
+                       r"urbanizaci[oó]n|vila|jardim|quartier|kec\.|kecamatan|kel\.|"
+                       r"kelurahan|mah\.|mahallesi|barangay|brgy\.|phường)\s+\w",
+                       re.IGNORECASE)
+
+
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
 _TOWN_MARK = re.compile(r"(?:м|г|гор|смт|пгт|с|пос|горад)\.\s*[^\W\d_]", re.IGNORECASE)
 # A company's legal form or trade word: "KESSLER & HART LLP", "VÉLO DU FJORD ENR.".
@@ -1116,7 +1124,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         end = next((i for i, d in enumerate(lines) if i >= 2 and recognise.phone(d.text)),
                    len(lines))
         rest = [i for i, d in enumerate(lines[:end]) if i >= 2 and shapes.words_only(d.text)
-                and not shapes.is_country(d.text)]
+                and not shapes.is_country(d.text) and not _DISTRICT.match(d.text.strip())]
         town = rest[-1] if rest and all(shapes.is_country(x.text)
                                         or recognise.EMAIL.fullmatch(x.text.strip())
                                         or x.variable and x.prefix_len  # "Fono: +56 9 ..."

@@ -724,6 +724,20 @@ def test_a_care_of_line_in_a_block_is_part_of_its_address(care_of: str) -> None:
     assert "ship_to_contact" not in values
 
 
+@pytest.mark.parametrize("quarter", ["Barrio Chicó Norte", "Vila Olímpia", "Col. Americana",
+                                     "Kec. Sukomanunggal", "Quartier Bellevue", "Bairro Savassi"])
+def test_a_quarter_named_by_its_kind_is_no_town(quarter: str) -> None:
+    # A block without postcode or town, its last line of words a quarter of the town.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,430^A0N,24^FDDESTINATARIO^FS"
+           "^FO40,462^A0N,30^FDAndrés Felipe Garzón^FS"
+           "^FO40,500^A0N,30^FDCra 15 # 93-47 Apto 502^FS"
+           f"^FO40,538^A0N,30^FD{quarter}^FS"
+           "^FO40,576^A0N,30^FDCel. 310 482 1937^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_address_2") == quarter
+    assert "ship_to_city" not in values
+
+
 @pytest.mark.parametrize("code", ["Cód. postal 110231", "Cod. postal 4000-322", "Cód.postal 28014"])
 def test_an_abbreviated_postcode_caption_on_its_own_line_in_a_block(code: str) -> None:
     # Spanish and Portuguese abbreviate "Código postal"; the town is the line above.

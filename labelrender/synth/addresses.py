@@ -1183,8 +1183,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif i == honoured or not named and honoured is None and not marked:
             part, named, name_line = "name", True, d
         elif marked:  # Japan: the postcode mark starts its line
-            part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
-                else "postal_city"
+            after_code = re.sub(r"^\d{3}-?\d{4}", "", d.text.lstrip("〒 ").strip())
+            if shapes.has_digits(after_code, 1):  # the whole address after its code, down to
+                street += 1  # its block and house ("〒812-0011 福岡県福岡市博多区博多駅前3-25-21")
+                part = f"address_{street}"
+            else:
+                part = "postal_city" if after_code.strip() else "postal_code"
         elif shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
             part = "postal_code"  # Korea's code in brackets under the street: "(06236)"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \

@@ -642,6 +642,22 @@ def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
     assert values["ship_to_phone"] == "075-231-4486"  # the caption stays in the body
 
 
+@pytest.mark.parametrize(("line", "part"), [
+    ("〒812-0011 福岡県福岡市博多区博多駅前3-25-21", "address_1"),  # down to the house
+    ("〒 150-0001  東京都渋谷区神宮前 3-21-7", "address_1"),
+    ("〒604-8005 京都府京都市中京区", "postal_city"),  # the code and the town only
+    ("〒604-8005", "postal_code"),
+])
+def test_a_japanese_line_after_its_postcode_mark_is_the_part_it_holds(line: str,
+                                                                     part: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,145^A0N,24^FDご依頼主^FS"
+           f"^FO40,180^A0N,30^FD{line}^FS^FO40,228^A0N,32^FD株式会社 博多物産^FS"
+           "^FO40,276^A0N,28^FDTEL 092-431-1187^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get(f"ship_from_{part}") == line
+    assert values.get("ship_from_name") == "株式会社 博多物産"
+
+
 @pytest.mark.parametrize(("lines", "code"), [
     # As on the GIG waybill: the hub is in the 2D symbol's record too.
     ("^FO560,55^A0N,50,50^FDLOS^FS^FO300,900^BQN,2,4^FDMA,GIG|1142078853|LOS|ABV^FS", "LOS"),

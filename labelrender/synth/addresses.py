@@ -56,6 +56,13 @@ def parties(decisions: list[Decision]) -> None:
                 and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
             d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
             # the number to call them on
+        code_phone = _CODE_THEN_PHONE.fullmatch((d.value or "").strip()) \
+            if d.variable and d.name == "routing_code" and d.prefix_len else None
+        if code_phone and recognise.phone(code_phone.group("phone")):
+            # "ORIGIN ID:SANA  (858) 555-0133": the origin station's code, then the
+            # number of the sender it serves (FedEx prints it so)
+            origin = re.search(r"\borig", d.text[:d.prefix_len], re.IGNORECASE)
+            d.name = "ship_from_phone" if origin else "phone"
         if d.variable and d.name == "ph" and d.prefix_len \
                 and 7 <= sum(c.isdigit() for c in d.value or "") <= 15:
             d.name = "phone"  # "Ph: 944 72 452": no acidity has seven digits
@@ -99,6 +106,11 @@ def parties(decisions: list[Decision]) -> None:
             unplaced += 1
         else:
             d.name_certainty = min(d.name_certainty, 0.5)
+
+
+# A station's code and then a phone number in one value: "SANA  (858) 555-0133" (or
+# the number alone).
+_CODE_THEN_PHONE = re.compile(r"(?:[A-Z0-9]{2,6}\s+(?=[(+0-9]))?(?P<phone>[\d ()+./-]{7,20})")
 
 
 def pickup_point_address(decisions: list[Decision]) -> None:

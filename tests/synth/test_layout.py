@@ -2204,6 +2204,17 @@ def test_a_japanese_time_slot_under_its_caption_is_the_delivery_time() -> None:
     assert values == {"delivery_time": "14時～16時"}
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("ORIGIN ID:SANA  (858) 555-0133", "ship_from_phone"),  # as FedEx prints it
+    ("ORIGIN ID: CHAA  (630) 555-0182", "ship_from_phone"),
+    ("ORIGIN ID: +34 974 19 98 16", "ship_from_phone"),
+    ("ORIGIN ID:MEMA", "routing_code"),  # the station alone
+])
+def test_a_phone_after_the_origin_stations_code_is_the_senders(line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO420,40^A0N,22,22^FD{line}^FS"))
+    assert values.get(name) == line.split(":", 1)[1].strip()
+
+
 def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
     values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
     assert values["ship_to_postal_code"] == "560095"

@@ -2671,6 +2671,20 @@ def test_a_date_after_the_star_is_a_birth_date(line: str, born: bool) -> None:
     assert (values.get("date_of_birth") == line) is born
 
 
+@pytest.mark.parametrize("caption", ["", "^FO560,60^A0N,22,22^FDVastaanottaja:^FS"])
+def test_a_block_on_a_label_with_a_birth_date_is_the_patients(caption: str) -> None:
+    # As the written dev_fi_apteekki_annosteluohje: a pharmacy's dispensing label, a
+    # name over the drug and its pack, no party's caption; with one, a parcel's block.
+    values = _values("^XA^CI28^PW812^LL406^FO20,16^A0N,26,26^FDKallion apteekki^FS"
+                     "^FO20,104^A0N,32,30^FDLeppänen Aino Maria^FS"
+                     "^FO560,110^A0N,22,22^FDs. 14.03.1952^FS"
+                     "^FO20,150^A0N,26,26^FDMetoprolol Sandoz 47,5 mg depottabletti^FS"
+                     "^FO20,186^A0N,26,26^FD100 fol  ·  Vnr 457512^FS" + caption + "^XZ")
+    patient = values.get("patient_name") == "Leppänen Aino Maria"
+    assert patient is not bool(caption)
+    assert any(name.startswith("ship_to_address") for name in values) is bool(caption)
+
+
 def test_a_caption_with_its_value_beside_it_does_not_name_the_bars_under_it() -> None:
     # As the written dev_ie_lab_specimen_tube: "MRN" captions the record number on
     # its line; the bars under it are the sample's.

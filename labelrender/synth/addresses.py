@@ -590,11 +590,17 @@ def _person_or_company(d: Decision) -> bool:
 
 
 def _caption_left(decisions: list[Decision], d: Decision) -> bool:
-    """A caption of the vocabulary printed on ``d``'s line, to its left."""
+    """A caption printed on ``d``'s line, to its left: one of the vocabulary, or a
+    single word of print ("Legering", "Ytbeh.") that a column of captions is made of."""
     line = max(10, int(0.6 * d.source.font_height))
     return any(not c.source.is_barcode and abs(c.source.ry - d.source.ry) <= line
-               and 0 < d.source.rx - c.source.rx <= 300 and shapes.is_known_caption(c.text)
+               and 0 < d.source.rx - c.source.rx <= 300 and (
+                   shapes.is_known_caption(c.text) or not c.variable
+                   and _ONE_WORD.fullmatch(c.text.strip()) is not None)
                for c in decisions)
+
+
+_ONE_WORD = re.compile(r"[^\W\d_]{2,14}\.?:?")
 
 
 def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str) -> None:

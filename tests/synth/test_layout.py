@@ -2396,6 +2396,24 @@ def test_a_couple_is_no_firm() -> None:
     assert "ship_to_contact" not in values
 
 
+@pytest.mark.parametrize(("captions", "block"), [
+    (("Artikel", "Legering", "Ytbeh.", "Längd"), False),  # a bundle's column of captions
+    (("Bauteil", "Werkstoff", "Oberfl.", "Länge:"), False),
+    (("", "", "", ""), True),  # the same lines alone: a name, streets and a town
+])
+def test_values_each_beside_a_word_of_caption_are_no_address(captions: tuple[str, ...],
+                                                              block: bool) -> None:
+    # As the written dev_sv_aluminium_profilbunt: a column of values, each after its
+    # caption on its line; the last ("6000 mm") only looks like a postcode and town.
+    lines = ("NF-40118 Profil Nord", "Industrigatan 12", "Hus B Plan 3", "6000 Motala")
+    zpl = "^XA^CI28^PW812^LL812" + "".join(
+        (f"^FO35,{192 + 44 * i}^A0N,24,24^FD{caption}^FS" if caption else "")
+        + f"^FO200,{188 + 44 * i}^A0N,30,30^FD{value}^FS"
+        for i, (caption, value) in enumerate(zip(captions, lines, strict=True))) + "^XZ"
+    values = _values(zpl)
+    assert any(name.startswith("ship_to_") for name in values) is block
+
+
 def test_a_street_under_a_companys_name_is_no_contact() -> None:
     values = _stacked(["Deliver to:", "McCabe Pharmacy Ltd", "Main Street", "Kilcock",
                        "Co. Kildare", "W23 X2T6"], 40, 200, 35, 30)

@@ -2215,6 +2215,24 @@ def test_a_phone_after_the_origin_stations_code_is_the_senders(line: str, name: 
     assert values.get(name) == line.split(":", 1)[1].strip()
 
 
+@pytest.mark.parametrize(("corner", "name"), [
+    ("Pin 400053", "ship_to_postal_code"),  # the recipient's code again, captioned
+    ("Pin 400071", "routing_code"),  # another code: where the parcel is sorted
+])
+def test_a_captioned_postcode_repeated_in_the_corner_is_the_same(corner: str,
+                                                                  name: str) -> None:
+    # As the written dev_in_delhivery_cod: "Pin 400053" up by the carrier's name.
+    values = _values("^XA^CI28^PW812^LL1218^FO560,64^A0N,30,30^FD" + corner + "^FS"
+                     "^FO36,304^A0N,24,24^FDShip To:^FS"
+                     "^FO36,330^A0N,30,30^FDRohan Venkatesh Kulkarni^FS"
+                     "^FO36,366^A0N,26,26^FDFlat 704, Sai Darshan CHS, Off Veera Desai Road^FS"
+                     "^FO36,400^A0N,26,26^FDAndheri West^FS"
+                     "^FO36,434^A0N,26,26^FDMumbai, Maharashtra^FS"
+                     "^FO36,490^A0N,26,26^FDPIN: 400053^FS^XZ")
+    assert values.get("ship_to_postal_code") == "400053"
+    assert values.get("routing_code") == ("400071" if name == "routing_code" else None)
+
+
 def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
     values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
     assert values["ship_to_postal_code"] == "560095"

@@ -1835,6 +1835,15 @@ def test_a_word_or_abbreviation_before_a_date_says_which(line: str, name: str) -
     assert list(values) == [name] and line.endswith(values[name])
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("Expedición: 0462819005371", "tracking_number"),  # a Spanish carrier's shipment
+    ("Expedición: 25/11/2026", "ship_date"),  # the day it was sent
+])
+def test_a_spanish_expedicion_on_a_parcel_is_its_shipment(line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,700^A0N,26,26^FD{line}^FS"))
+    assert line.endswith(values.get(name) or "(none)")
+
+
 def test_a_county_between_the_town_and_the_postcode_is_no_town() -> None:
     values = _stacked(["Mrs Eleanor Ashworth", "Flat 3", "27 Victoria Road", "Hebden Bridge",
                        "West Yorkshire", "HX7 8AA"], 300, 195, 35, 28)

@@ -403,8 +403,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                 and first.source.ry + first.source.font_height <= caption.source.ry:
             lines.reverse()  # a block turned down the edge, stacked away from its caption
             # after it: it reads from the caption outward
-        stop = min((d.source.ry for d in decisions if d is not caption
-                    and _starts_party(d) and d.source.ry > first.source.ry
+        # (the next party's caption ends the block on its own line: a name printed
+        # larger beside it starts a little above it)
+        stop = min((d.source.ry - d.source.font_height // 2 for d in decisions
+                    if d is not caption and _starts_party(d) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         if caption.source.orientation != first.source.orientation:

@@ -71,6 +71,20 @@ def test_each_block_takes_the_party_its_caption_names(sender: str, receiver: str
     assert f"^FD{sender}^FS" in draft.body and f"^FD{receiver}^FS" in draft.body
 
 
+def test_vietnamese_from_and_to_name_their_blocks() -> None:
+    # As the written dev_vn_ghn_cod: "Từ:" and "Đến:" beside each block, no postcodes.
+    values = _values("^XA^CI28^PW812^LL1218^FO36,256^A0N,24,24^FDTừ:^FS"
+                     "^FO90,256^A0N,24,24^FDShop Gốm Bát Tràng Mộc - 0912 608 315^FS"
+                     "^FO90,286^A0N,22,22^FDSố 8 ngõ 142 Giang Cao, Xã Bát Tràng^FS"
+                     "^FO36,356^A0N,22,22^FDĐến:^FS"
+                     "^FO90,352^A0N,38,36^FDTrần Thị Bảo Ngọc^FS"
+                     "^FO90,398^A0N,34,32^FD0908 314 527^FS"
+                     "^FO90,442^A0N,26,26^FDSố 47 Nguyễn Đình Chiểu, Phường Võ Thị Sáu^FS^XZ")
+    assert values.get("ship_to_name") == "Trần Thị Bảo Ngọc"
+    assert values.get("ship_to_address_1") == "Số 47 Nguyễn Đình Chiểu, Phường Võ Thị Sáu"
+    assert values.get("ship_from_address_1") == "Số 8 ngõ 142 Giang Cao, Xã Bát Tràng"
+
+
 def test_a_rotated_block_is_read_down_its_own_lines() -> None:
     # ^FWB: every field turned 270 degrees; a block's lines follow each other to the
     # right, each line reading upwards (the DHL Parcel UK layout).

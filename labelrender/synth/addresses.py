@@ -1173,6 +1173,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         marked = d.text.lstrip().startswith("〒")
         if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
+        if d.variable and d.reason == "data shape value":
+            claimed.discard(d.source.position)  # a sum of money ("385.000 VND") under a
+            continue  # caption that names a party ("Tiền thu Người nhận": to collect from
+            # the recipient) is what is paid, no line of an address
         if _phone_caption_line(d.text):
             continue  # "Saaja telefon" over the number: a caption inside the block
         if postal is not None and i > postal and _captioned_number(d.text):

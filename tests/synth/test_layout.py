@@ -2256,6 +2256,17 @@ def test_a_captioned_postcode_repeated_in_the_corner_is_the_same(corner: str,
     assert values.get("routing_code") == ("400071" if name == "routing_code" else None)
 
 
+@pytest.mark.parametrize("amount", ["385.000 VND", "1 250,00 DH", "120 MAD", "QAR 85.00"])
+def test_a_sum_under_a_caption_naming_a_party_is_no_address(amount: str) -> None:
+    # As the written dev_vn_ghn_cod: "Tiền thu Người nhận" (to collect from the
+    # recipient) over the sum, in the currency's code.
+    values = _values(on_a_parcel("^FO270,810^A0N,22,22^FDTiền thu Người nhận:^FS"
+                                 f"^FO270,850^A0N,44,42^FD{amount}^FS"))
+    assert amount in values.values()
+    assert not any(name.startswith("ship_to_name") and value == amount
+                   for name, value in values.items())
+
+
 def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
     values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
     assert values["ship_to_postal_code"] == "560095"

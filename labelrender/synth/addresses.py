@@ -56,6 +56,13 @@ def parties(decisions: list[Decision]) -> None:
                 and recognise.phone(re.split(r"\s+/\s+|,\s", (d.value or "").strip())[0]):
             d.name = "phone"  # "Kontakt: +49 541 90876-0 / ...", "Avis: 02305 97 41 80":
             # the number to call them on
+        code_phone = _CODE_THEN_PHONE.fullmatch((d.value or "").strip()) \
+            if d.variable and d.name == "routing_code" and d.prefix_len else None
+        if code_phone and recognise.phone(code_phone.group("phone")):
+            # "ORIGIN ID:SANA  (858) 555-0133": the origin station's code, then the
+            # number of the sender it serves (FedEx prints it so)
+            origin = re.search(r"\borig", d.text[:d.prefix_len], re.IGNORECASE)
+            d.name = "ship_from_phone" if origin else "phone"
         if d.variable and d.name == "ph" and d.prefix_len \
                 and 7 <= sum(c.isdigit() for c in d.value or "") <= 15:
             d.name = "phone"  # "Ph: 944 72 452": no acidity has seven digits
@@ -99,6 +106,11 @@ def parties(decisions: list[Decision]) -> None:
             unplaced += 1
         else:
             d.name_certainty = min(d.name_certainty, 0.5)
+
+
+# A station's code and then a phone number in one value: "SANA  (858) 555-0133" (or
+# the number alone).
+_CODE_THEN_PHONE = re.compile(r"(?:[A-Z0-9]{2,6}\s+(?=[(+0-9]))?(?P<phone>[\d ()+./-]{7,20})")
 
 
 def pickup_point_address(decisions: list[Decision]) -> None:
@@ -391,8 +403,10 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
                 and first.source.ry + first.source.font_height <= caption.source.ry:
             lines.reverse()  # a block turned down the edge, stacked away from its caption
             # after it: it reads from the caption outward
-        stop = min((d.source.ry for d in decisions if d is not caption
-                    and _starts_party(d) and d.source.ry > first.source.ry
+        # (the next party's caption ends the block on its own line: a name printed
+        # larger beside it starts a little above it)
+        stop = min((d.source.ry - d.source.font_height // 2 for d in decisions
+                    if d is not caption and _starts_party(d) and d.source.ry > first.source.ry
                     and abs(d.source.rx - first.source.rx) <= 80), default=None)
         lines = [d for d in lines if stop is None or d.source.ry < stop]
         if caption.source.orientation != first.source.orientation:
@@ -578,11 +592,17 @@ def _person_or_company(d: Decision) -> bool:
 
 
 def _caption_left(decisions: list[Decision], d: Decision) -> bool:
-    """A caption of the vocabulary printed on ``d``'s line, to its left."""
+    """A caption printed on ``d``'s line, to its left: one of the vocabulary, or a
+    single word of print ("Legering", "Ytbeh.") that a column of captions is made of."""
     line = max(10, int(0.6 * d.source.font_height))
     return any(not c.source.is_barcode and abs(c.source.ry - d.source.ry) <= line
-               and 0 < d.source.rx - c.source.rx <= 300 and shapes.is_known_caption(c.text)
+               and 0 < d.source.rx - c.source.rx <= 300 and (
+                   shapes.is_known_caption(c.text) or not c.variable
+                   and _ONE_WORD.fullmatch(c.text.strip()) is not None)
                for c in decisions)
+
+
+_ONE_WORD = re.compile(r"[^\W\d_]{2,14}\.?:?")
 
 
 def _caption_line_phone(decisions: list[Decision], caption: Decision, role: str) -> None:
@@ -959,6 +979,14 @@ _CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v
 _CARE_OF = re.compile(r"(?:c/o|care of)\.?:?\s+\S", re.IGNORECASE)
 
 
+# A quarter of a town named by its kind ("Barrio Chicó Norte", "Vila Olímpia", "Col.
+# Americana", "Kec. Sukomanunggal", "Quartier Bellevue"): a line of the address, no town.
+_DISTRICT = re.compile(r"(?:barrio|bairro|colonia|col\.|fracc\.|fraccionamiento|urb\.|"
+                       r"urbanizaci[oó]n|vila|jardim|quartier|kec\.|kecamatan|kel\.|"
+                       r"kelurahan|mah\.|mahallesi|barangay|brgy\.|phường)\s+\w",
+                       re.IGNORECASE)
+
+
 # The mark of a town in Ukrainian, Russian and Belarusian addresses.
 _TOWN_MARK = re.compile(r"(?:м|г|гор|смт|пгт|с|пос|горад)\.\s*[^\W\d_]", re.IGNORECASE)
 # A company's legal form or trade word: "KESSLER & HART LLP", "VÉLO DU FJORD ENR.".
@@ -971,6 +999,19 @@ COMPANY = re.compile(
     r"eczane|eczanesi|apteek|vaistinė|aptieka|"
     r"supply|supplies|clinic|hospital|pharmacy|store|shop|warehouse|logistics|services|"
     r"solutions|industries|trading|manufacturing)\b\.?", re.IGNORECASE)
+
+
+# A firm named by its partners, joined by an ampersand or listed ("Andersson & Johansson",
+# "Weber & Associés", "Foster, Harris and Meyers"); a couple ("Mr & Mrs Kent") is people.
+_PARTNERS = re.compile(
+    r"\s*&\s*(?!mrs?\b|frau\b|mme\b|fr\.)\S"
+    r"|^[A-ZÀ-Ý][\w'’-]+, [A-ZÀ-Ý][\w'’-]+,? (?:and|und|et|og|och|en) [A-ZÀ-Ý]",
+    re.IGNORECASE)
+
+
+def _company(text: str) -> bool:
+    """A company's name by its legal form or trade word, or by its partners' names."""
+    return bool(COMPANY.search(text) or _PARTNERS.search(text.strip()))
 
 
 # A street ending with its house number: "Am Stedtfelder Weg 2", "Pärnu mnt 139c".
@@ -1103,7 +1144,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         end = next((i for i, d in enumerate(lines) if i >= 2 and recognise.phone(d.text)),
                    len(lines))
         rest = [i for i, d in enumerate(lines[:end]) if i >= 2 and shapes.words_only(d.text)
-                and not shapes.is_country(d.text)]
+                and not shapes.is_country(d.text) and not _DISTRICT.match(d.text.strip())]
         town = rest[-1] if rest and all(shapes.is_country(x.text)
                                         or recognise.EMAIL.fullmatch(x.text.strip())
                                         or x.variable and x.prefix_len  # "Fono: +56 9 ..."
@@ -1132,6 +1173,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         marked = d.text.lstrip().startswith("〒")
         if d.variable and d.name in _DATA_NAMES and (d.name_certainty >= 0.8 or d.name == "sscc"):
             continue  # a routing code or a date in the column is no address line
+        if d.variable and d.reason == "data shape value":
+            claimed.discard(d.source.position)  # a sum of money ("385.000 VND") under a
+            continue  # caption that names a party ("Tiền thu Người nhận": to collect from
+            # the recipient) is what is paid, no line of an address
         if _phone_caption_line(d.text):
             continue  # "Saaja telefon" over the number: a caption inside the block
         if postal is not None and i > postal and _captioned_number(d.text):
@@ -1162,8 +1207,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         elif i == honoured or not named and honoured is None and not marked:
             part, named, name_line = "name", True, d
         elif marked:  # Japan: the postcode mark starts its line
-            part = "postal_code" if re.fullmatch(r"\d{3}-?\d{4}", d.text.lstrip("〒 ").strip()) \
-                else "postal_city"
+            after_code = re.sub(r"^\d{3}-?\d{4}", "", d.text.lstrip("〒 ").strip())
+            if shapes.has_digits(after_code, 1):  # the whole address after its code, down to
+                street += 1  # its block and house ("〒812-0011 福岡県福岡市博多区博多駅前3-25-21")
+                part = f"address_{street}"
+            else:
+                part = "postal_city" if after_code.strip() else "postal_code"
         elif shapes.MARKED_POSTCODE.fullmatch(d.text.strip()):
             part = "postal_code"  # Korea's code in brackets under the street: "(06236)"
         elif street == 0 and _SALUTED.match(d.text.strip()) and shapes.words_only(d.text) \
@@ -1182,13 +1231,13 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             # state after the town ("Selangor") is an address line
         elif i > 0 and shapes.POSTAL.fullmatch(d.text.strip().upper()):
             part = "postal_code"  # the town follows on the same line, in a field of its own
-        elif street == 0 and name_line is not None and COMPANY.search(d.text) \
-                and not COMPANY.search(name_line.text) and not shapes.has_digits(d.text, 1):
+        elif street == 0 and name_line is not None and _company(d.text) \
+                and not _company(name_line.text) and not shapes.has_digits(d.text, 1):
             part = "name"  # a person, then the company ("PRIYA RAMAN" ... "NORTHSIDE
             # KITCHEN SUPPLY", as UPS prints them): both name the party
             name_line = None
-        elif street == 0 and name_line is not None and COMPANY.search(name_line.text) \
-                and _PERSON.fullmatch(d.text.strip()) and not COMPANY.search(d.text) \
+        elif street == 0 and name_line is not None and _company(name_line.text) \
+                and _PERSON.fullmatch(d.text.strip()) and not _company(d.text) \
                 and not _street(d.text) and not _STREET_WORD.search(d.text):
             part = "contact"  # a company, then a person over the street ("Vormann GmbH" /
             # "Jens Albers"): the person to hand the parcel to
@@ -1218,10 +1267,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
 
 # A person by given names and surname, each with a capital, a title or salutation
 # before them: "Dr. P. Nagy Csilla", "Fru Malene Nissen", "Franck Benard de la Marchal".
+# A name's word may join two with a hyphen, each with its capital ("Green-Briggs").
+_NAME_WORD = r"[A-ZÀ-Ý][a-zß-ÿ'’]+(?:-[A-ZÀ-Ýa-zß-ÿ][a-zß-ÿ'’]+)*"
 _PERSON = re.compile(
     r"(?:(?i:dr|prof|ing|mgr|herr|frau|fru|hr|fr|mr|mrs|ms|mme|m|sr|sra|sig|pan|pani)\.?\s+)*"
-    r"(?:[A-ZÀ-Ý]\.\s?)?[A-ZÀ-Ý][a-zß-ÿ'’-]+(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|"
-    r"den|la|le|du)\s+)*[A-ZÀ-Ý][a-zß-ÿ'’-]+){1,3}")
+    rf"(?:[A-ZÀ-Ý]\.\s?)?{_NAME_WORD}(?:\s+(?:(?:da|de|do|dos|das|del|di|van|von|der|"
+    rf"den|la|le|du)\s+)*{_NAME_WORD}){{1,3}}")
 
 
 # A street's kind in its name, which no person's name holds: "Main Street", "Oak Lane",

@@ -711,6 +711,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _counts_not_month_days(decisions)
     _days_of_times(decisions)
     _birth_dates(decisions)
+    _patients_of_blocks(decisions)
     _counts_of_trade_items(decisions)
     _volumes_of_goods(decisions)
     parties(decisions)  # again: phones and postcodes the column captions named
@@ -1028,6 +1029,23 @@ def _birth_dates(decisions: list[Decision]) -> None:
         if d.variable and d.name == "date" and not d.source.is_barcode \
                 and _LAST_CENTURY.fullmatch((d.value or "").strip()):
             d.name, d.name_certainty = "date_of_birth", 0.6
+
+
+def _patients_of_blocks(decisions: list[Decision]) -> None:
+    """A block of lines that no caption names a party's, on a label that prints a
+    person's date of birth and names no party (a hospital's band or tube, a pharmacy's
+    dispensing label), is no address: its first line is the patient's name, and what
+    follows (the drug, the patient's numbers) no street or town."""
+    if not any(d.variable and d.name == "date_of_birth" for d in decisions) \
+            or any(not d.variable and d.text and shapes.address_role(d.text) for d in decisions):
+        return
+    block = [d for d in decisions if d.variable and d.reason == "ship_to address line"
+             and d.name_certainty < 0.8]
+    for d in block:
+        if d.name == "ship_to_name":
+            d.name = "patient_name"
+        elif (d.name or "").startswith("ship_to_"):
+            d.name = "text"
 
 
 def _volumes_of_goods(decisions: list[Decision]) -> None:

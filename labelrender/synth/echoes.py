@@ -37,6 +37,9 @@ def echoes(decisions: list[Decision]) -> None:
             role = _block_above(decisions, d) if lone_postal else None
             if role is not None:  # "65026" printed large under "Одеська обл."
                 d.name, d.name_certainty = f"{role}_postal_code", 0.6
+            elif lone_postal and _repeated_code(decisions, d):
+                continue  # "Pin 400053" up in the corner, "PIN: 400053" under the town:
+                # one postcode, whose party the block beside the other names
             elif lone_postal and routed:
                 d.name, d.name_certainty = "routing_code", 0.5
             elif lone_postal:  # "0847" on a label with no address at all: a number of
@@ -55,6 +58,14 @@ def echoes(decisions: list[Decision]) -> None:
         _variable(d, f"repeats part of {source.name}", 0.7, indent, (f"{role}_{part}", 0.6))
     _sort_area_country(decisions)
     _sort_line_codes(decisions)
+
+
+def _repeated_code(decisions: list[Decision], code: Decision) -> bool:
+    """Another postcode on the label after its own caption holds the same code."""
+    digits = re.sub(r"\W", "", code.value or "")
+    return any(d is not code and d.variable and (d.name or "").endswith("postal_code")
+               and d.prefix_len and re.sub(r"\W", "", d.value or "") == digits
+               for d in decisions)
 
 
 def _block_above(decisions: list[Decision], code: Decision) -> str | None:

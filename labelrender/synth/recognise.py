@@ -139,7 +139,9 @@ _MONTH_DAY = re.compile(rf"^(?:[1-9]|0[1-9]|1[0-2])/(?:1[3-9]|2\d|3[01])(?:\s+{_
 _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|CAD|AUD|NZD|HUF|RON|"
              r"BGN|RSD|TRY|ISK|SAR|AED|EGP|NGN|KES|ZAR|INR|PHP|IDR|MYR|SGD|HKD|CNY|JPY|KRW|THB|"
              r"BRL|MXN|ARS|CLP|COP|PEN|Kč|zł|kr\.?|Fr\.|lei|din|kn|RUB|UAH|KZT|BYN|GEL|"
-             r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR)")
+             r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR|"
+             r"VND|MAD|DHS?|TWD|QAR|KWD|OMR|BHD|JOD|TND|DZD|UGX|TZS|XOF|XAF|GTQ|UYU|PYG|"
+             r"MMK|KHR|ZMW|MUR|ETB)")
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY}|"
                     rf"{_CURRENCY}\s?\d[\d.']*,-)$")  # ("€ 649,-": whole euros)

@@ -78,7 +78,8 @@ COLON_ROLES = {"ABS": "ship_from", "MITT": "ship_from", "REM": "ship_from", "RTE
                "AVS": "ship_from", "NAD": "ship_from", "FOR": "mark_for", "A": "ship_to",
                "AN": "ship_to",
                "PARA": "ship_to", "DE": "ship_from", "DA": "ship_from", "VON": "ship_from",
-               "VAN": "ship_from", "OD": "ship_from", "DO": "ship_to"}
+               "VAN": "ship_from", "OD": "ship_from", "DO": "ship_to",
+               "TỪ": "ship_from", "ĐẾN": "ship_to"}  # (Vietnamese "from", "to")
 
 
 def _words(name: str, *captions: str) -> dict[str, str]:

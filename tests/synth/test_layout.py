@@ -71,6 +71,20 @@ def test_each_block_takes_the_party_its_caption_names(sender: str, receiver: str
     assert f"^FD{sender}^FS" in draft.body and f"^FD{receiver}^FS" in draft.body
 
 
+def test_vietnamese_from_and_to_name_their_blocks() -> None:
+    # As the written dev_vn_ghn_cod: "Từ:" and "Đến:" beside each block, no postcodes.
+    values = _values("^XA^CI28^PW812^LL1218^FO36,256^A0N,24,24^FDTừ:^FS"
+                     "^FO90,256^A0N,24,24^FDShop Gốm Bát Tràng Mộc - 0912 608 315^FS"
+                     "^FO90,286^A0N,22,22^FDSố 8 ngõ 142 Giang Cao, Xã Bát Tràng^FS"
+                     "^FO36,356^A0N,22,22^FDĐến:^FS"
+                     "^FO90,352^A0N,38,36^FDTrần Thị Bảo Ngọc^FS"
+                     "^FO90,398^A0N,34,32^FD0908 314 527^FS"
+                     "^FO90,442^A0N,26,26^FDSố 47 Nguyễn Đình Chiểu, Phường Võ Thị Sáu^FS^XZ")
+    assert values.get("ship_to_name") == "Trần Thị Bảo Ngọc"
+    assert values.get("ship_to_address_1") == "Số 47 Nguyễn Đình Chiểu, Phường Võ Thị Sáu"
+    assert values.get("ship_from_address_1") == "Số 8 ngõ 142 Giang Cao, Xã Bát Tràng"
+
+
 def test_a_rotated_block_is_read_down_its_own_lines() -> None:
     # ^FWB: every field turned 270 degrees; a block's lines follow each other to the
     # right, each line reading upwards (the DHL Parcel UK layout).
@@ -642,6 +656,22 @@ def test_a_japanese_block_reads_postcode_mark_honorific_and_phone() -> None:
     assert values["ship_to_phone"] == "075-231-4486"  # the caption stays in the body
 
 
+@pytest.mark.parametrize(("line", "part"), [
+    ("〒812-0011 福岡県福岡市博多区博多駅前3-25-21", "address_1"),  # down to the house
+    ("〒 150-0001  東京都渋谷区神宮前 3-21-7", "address_1"),
+    ("〒604-8005 京都府京都市中京区", "postal_city"),  # the code and the town only
+    ("〒604-8005", "postal_code"),
+])
+def test_a_japanese_line_after_its_postcode_mark_is_the_part_it_holds(line: str,
+                                                                     part: str) -> None:
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,145^A0N,24^FDご依頼主^FS"
+           f"^FO40,180^A0N,30^FD{line}^FS^FO40,228^A0N,32^FD株式会社 博多物産^FS"
+           "^FO40,276^A0N,28^FDTEL 092-431-1187^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get(f"ship_from_{part}") == line
+    assert values.get("ship_from_name") == "株式会社 博多物産"
+
+
 @pytest.mark.parametrize(("lines", "code"), [
     # As on the GIG waybill: the hub is in the 2D symbol's record too.
     ("^FO560,55^A0N,50,50^FDLOS^FS^FO300,900^BQN,2,4^FDMA,GIG|1142078853|LOS|ABV^FS", "LOS"),
@@ -722,6 +752,20 @@ def test_a_care_of_line_in_a_block_is_part_of_its_address(care_of: str) -> None:
     assert values["ship_to_address_1"] == care_of
     assert values["ship_to_address_2"] == "18 Quarry Road"
     assert "ship_to_contact" not in values
+
+
+@pytest.mark.parametrize("quarter", ["Barrio Chicó Norte", "Vila Olímpia", "Col. Americana",
+                                     "Kec. Sukomanunggal", "Quartier Bellevue", "Bairro Savassi"])
+def test_a_quarter_named_by_its_kind_is_no_town(quarter: str) -> None:
+    # A block without postcode or town, its last line of words a quarter of the town.
+    zpl = ("^XA^CI28^PW812^LL1218^FO40,430^A0N,24^FDDESTINATARIO^FS"
+           "^FO40,462^A0N,30^FDAndrés Felipe Garzón^FS"
+           "^FO40,500^A0N,30^FDCra 15 # 93-47 Apto 502^FS"
+           f"^FO40,538^A0N,30^FD{quarter}^FS"
+           "^FO40,576^A0N,30^FDCel. 310 482 1937^FS^XZ")
+    values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
+    assert values.get("ship_to_address_2") == quarter
+    assert "ship_to_city" not in values
 
 
 @pytest.mark.parametrize("code", ["Cód. postal 110231", "Cod. postal 4000-322", "Cód.postal 28014"])
@@ -1805,6 +1849,15 @@ def test_a_word_or_abbreviation_before_a_date_says_which(line: str, name: str) -
     assert list(values) == [name] and line.endswith(values[name])
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("Expedición: 0462819005371", "tracking_number"),  # a Spanish carrier's shipment
+    ("Expedición: 25/11/2026", "ship_date"),  # the day it was sent
+])
+def test_a_spanish_expedicion_on_a_parcel_is_its_shipment(line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO40,700^A0N,26,26^FD{line}^FS"))
+    assert line.endswith(values.get(name) or "(none)")
+
+
 def test_a_county_between_the_town_and_the_postcode_is_no_town() -> None:
     values = _stacked(["Mrs Eleanor Ashworth", "Flat 3", "27 Victoria Road", "Hebden Bridge",
                        "West Yorkshire", "HX7 8AA"], 300, 195, 35, 28)
@@ -2174,6 +2227,46 @@ def test_a_japanese_time_slot_under_its_caption_is_the_delivery_time() -> None:
     assert values == {"delivery_time": "14時～16時"}
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("ORIGIN ID:SANA  (858) 555-0133", "ship_from_phone"),  # as FedEx prints it
+    ("ORIGIN ID: CHAA  (630) 555-0182", "ship_from_phone"),
+    ("ORIGIN ID: +34 974 19 98 16", "ship_from_phone"),
+    ("ORIGIN ID:MEMA", "routing_code"),  # the station alone
+])
+def test_a_phone_after_the_origin_stations_code_is_the_senders(line: str, name: str) -> None:
+    values = _values(on_a_parcel(f"^FO420,40^A0N,22,22^FD{line}^FS"))
+    assert values.get(name) == line.split(":", 1)[1].strip()
+
+
+@pytest.mark.parametrize(("corner", "name"), [
+    ("Pin 400053", "ship_to_postal_code"),  # the recipient's code again, captioned
+    ("Pin 400071", "routing_code"),  # another code: where the parcel is sorted
+])
+def test_a_captioned_postcode_repeated_in_the_corner_is_the_same(corner: str,
+                                                                  name: str) -> None:
+    # As the written dev_in_delhivery_cod: "Pin 400053" up by the carrier's name.
+    values = _values("^XA^CI28^PW812^LL1218^FO560,64^A0N,30,30^FD" + corner + "^FS"
+                     "^FO36,304^A0N,24,24^FDShip To:^FS"
+                     "^FO36,330^A0N,30,30^FDRohan Venkatesh Kulkarni^FS"
+                     "^FO36,366^A0N,26,26^FDFlat 704, Sai Darshan CHS, Off Veera Desai Road^FS"
+                     "^FO36,400^A0N,26,26^FDAndheri West^FS"
+                     "^FO36,434^A0N,26,26^FDMumbai, Maharashtra^FS"
+                     "^FO36,490^A0N,26,26^FDPIN: 400053^FS^XZ")
+    assert values.get("ship_to_postal_code") == "400053"
+    assert values.get("routing_code") == ("400071" if name == "routing_code" else None)
+
+
+@pytest.mark.parametrize("amount", ["385.000 VND", "1 250,00 DH", "120 MAD", "QAR 85.00"])
+def test_a_sum_under_a_caption_naming_a_party_is_no_address(amount: str) -> None:
+    # As the written dev_vn_ghn_cod: "Tiền thu Người nhận" (to collect from the
+    # recipient) over the sum, in the currency's code.
+    values = _values(on_a_parcel("^FO270,810^A0N,22,22^FDTiền thu Người nhận:^FS"
+                                 f"^FO270,850^A0N,44,42^FD{amount}^FS"))
+    assert amount in values.values()
+    assert not any(name.startswith("ship_to_name") and value == amount
+                   for name, value in values.items())
+
+
 def test_an_indian_pin_code_under_its_caption_is_the_recipients_postcode() -> None:
     values = _values(on_a_parcel("^FO40,340^A0N,24,24^FDPIN^FS^FO40,370^A0N,30,30^FD560095^FS"))
     assert values["ship_to_postal_code"] == "560095"
@@ -2333,6 +2426,44 @@ def test_a_persons_name_under_a_companys_is_the_contact(company: str, person: st
                       40, 200, 35, 30)
     assert values.get("ship_to_name") == company
     assert values.get("ship_to_contact") == person
+
+
+@pytest.mark.parametrize(("company", "person"), [
+    ("Andersson & Johansson HB", "Abbas Nilsson Andersson"),  # a firm of its partners
+    ("Foster, Harris and Meyers", "Melissa Johnson"),
+    ("Cabinet Fiduciaire Weber & Associés", "Mikaela Johnsson-Olsson"),
+    ("Vormann Elektrotechnik GmbH", "Brian Green-Briggs"),  # a hyphenated surname
+    ("Spedition Kühne KG", "Ida-Andrea Thorsen"),  # and given name
+])
+def test_a_person_under_a_firm_of_partners_is_the_contact(company: str, person: str) -> None:
+    values = _stacked(["Empfänger:", company, person, "Hafenstraße 112", "28217 Bremen"],
+                      40, 200, 35, 30)
+    assert values.get("ship_to_name") == company
+    assert values.get("ship_to_contact") == person
+
+
+def test_a_couple_is_no_firm() -> None:
+    values = _stacked(["Empfänger:", "Mr & Mrs Kent", "Jens Albers", "Hafenstraße 112",
+                       "28217 Bremen"], 40, 200, 35, 30)
+    assert "ship_to_contact" not in values
+
+
+@pytest.mark.parametrize(("captions", "block"), [
+    (("Artikel", "Legering", "Ytbeh.", "Längd"), False),  # a bundle's column of captions
+    (("Bauteil", "Werkstoff", "Oberfl.", "Länge:"), False),
+    (("", "", "", ""), True),  # the same lines alone: a name, streets and a town
+])
+def test_values_each_beside_a_word_of_caption_are_no_address(captions: tuple[str, ...],
+                                                              block: bool) -> None:
+    # As the written dev_sv_aluminium_profilbunt: a column of values, each after its
+    # caption on its line; the last ("6000 mm") only looks like a postcode and town.
+    lines = ("NF-40118 Profil Nord", "Industrigatan 12", "Hus B Plan 3", "6000 Motala")
+    zpl = "^XA^CI28^PW812^LL812" + "".join(
+        (f"^FO35,{192 + 44 * i}^A0N,24,24^FD{caption}^FS" if caption else "")
+        + f"^FO200,{188 + 44 * i}^A0N,30,30^FD{value}^FS"
+        for i, (caption, value) in enumerate(zip(captions, lines, strict=True))) + "^XZ"
+    values = _values(zpl)
+    assert any(name.startswith("ship_to_") for name in values) is block
 
 
 def test_a_street_under_a_companys_name_is_no_contact() -> None:
@@ -2647,6 +2778,20 @@ def test_a_date_after_the_star_is_a_birth_date(line: str, born: bool) -> None:
     values = _values("^XA^CI28^PW812^LL406^FO8,6^A0N,22,20^FDMüller-Lüdenscheidt, Karin^FS"
                      f"^FO8,30^A0N,18,18^FD{line}^FS^XZ")
     assert (values.get("date_of_birth") == line) is born
+
+
+@pytest.mark.parametrize("caption", ["", "^FO560,60^A0N,22,22^FDVastaanottaja:^FS"])
+def test_a_block_on_a_label_with_a_birth_date_is_the_patients(caption: str) -> None:
+    # As the written dev_fi_apteekki_annosteluohje: a pharmacy's dispensing label, a
+    # name over the drug and its pack, no party's caption; with one, a parcel's block.
+    values = _values("^XA^CI28^PW812^LL406^FO20,16^A0N,26,26^FDKallion apteekki^FS"
+                     "^FO20,104^A0N,32,30^FDLeppänen Aino Maria^FS"
+                     "^FO560,110^A0N,22,22^FDs. 14.03.1952^FS"
+                     "^FO20,150^A0N,26,26^FDMetoprolol Sandoz 47,5 mg depottabletti^FS"
+                     "^FO20,186^A0N,26,26^FD100 fol  ·  Vnr 457512^FS" + caption + "^XZ")
+    patient = values.get("patient_name") == "Leppänen Aino Maria"
+    assert patient is not bool(caption)
+    assert any(name.startswith("ship_to_address") for name in values) is bool(caption)
 
 
 def test_a_caption_with_its_value_beside_it_does_not_name_the_bars_under_it() -> None:

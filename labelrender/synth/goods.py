@@ -368,10 +368,19 @@ _LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|c
                          r"patolog\w*|patholog\w*|histolog\w*)\b", re.IGNORECASE)
 
 
+# Words of a patient's label that is no sample's: a pharmacy's, a radiology's, a band's.
+_NO_SAMPLE = re.compile(r"\b(?:\w*pharm\w*|apothe\w*|apotek\w*|farmac\w*|ljekarn\w*|"
+                        r"\w*radiolog\w*|r[oö]ntgen\w*|x-?ray|film|dose|dosage|tablets?|"
+                        r"allerg\w*|alerg\w*|station|ward|zi\.?|room|bed)\b", re.IGNORECASE)
+
+
 def _sample_label(decisions: list[Decision]) -> bool:
+    """A patient's label that is a sample's: its tube or laboratory is named, or no
+    word says it is a pharmacy's, a radiology's or a patient's band (a small label
+    with the patient, the record and a code is a tube's)."""
     words = " ".join(d.text for d in decisions if not d.source.is_barcode)
     return _TUBE.search(words) is not None or _LABORATORY.search(words) is not None \
-        or _CONTEXT[0][0].search(words) is not None
+        or _CONTEXT[0][0].search(words) is not None or _NO_SAMPLE.search(words) is None
 
 
 # An allergy, as a patient's band or bed label warns of it.

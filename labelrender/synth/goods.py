@@ -368,10 +368,11 @@ _LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|c
                          r"patolog\w*|patholog\w*|histolog\w*)\b", re.IGNORECASE)
 
 
-# Words of a patient's label that is no sample's: a pharmacy's, a radiology's, a band's.
+# Words of a patient's label that is no sample's: a pharmacy's, a radiology's, a band's
+# (not its ward or room: a tube names them too).
 _NO_SAMPLE = re.compile(r"\b(?:\w*pharm\w*|apothe\w*|apotek\w*|farmac\w*|ljekarn\w*|"
                         r"\w*radiolog\w*|r[oö]ntgen\w*|x-?ray|film|dose|dosage|tablets?|"
-                        r"allerg\w*|alerg\w*|station|ward|zi\.?|room|bed)\b", re.IGNORECASE)
+                        r"allerg\w*|alerg\w*)\b", re.IGNORECASE)
 
 
 def _sample_label(decisions: list[Decision]) -> bool:

@@ -85,7 +85,8 @@ def test_a_crate_that_says_whose_property_it_is_carries_its_asset_number(owner: 
 @pytest.mark.parametrize(("words", "name"), [
     ("ALLERGIE  Penicillin, Latex", "patient_id"),  # a patient's band: the patient's own
     ("Zentrallabor  KC, CRP", "specimen_id"),  # a tube the laboratory tests: the sample's
-    ("Station 4B  Zi. 412", "code128_data"),  # neither: a code of unknown kind
+    ("Station 4B  Zi. 412", "specimen_id"),  # only a ward: a small label's, a tube's
+    ("Apotheke  Ramipril 5 mg", "code128_data"),  # a pharmacy's: a code of unknown kind
 ])
 def test_the_code_on_a_patients_label_is_the_samples_only_on_a_samples_label(
         words: str, name: str) -> None:

@@ -314,6 +314,16 @@ def test_the_tube_of_a_patients_sample_is_its_specimen_type() -> None:
     assert values["specimen_type"] == "LAV 4mL"
 
 
+@pytest.mark.parametrize("line", ["KC, CRP, TSH, fT4", "Hemograma, VS, PCR", "CBC W/DIFF"])
+def test_the_tests_ordered_on_a_patients_sample(line: str) -> None:
+    # As the written lab_specimen_tube: the tests ordered beside the sample's number.
+    values = draft_values(
+        "^XA^CI28^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^BCN,56,N,N,N^FDS2611250073^FS"
+        f"^FO10,140^A0N,22,20^FDS2611250073^FS^FO220,140^A0N,22,20^FD{line}^FS^XZ")
+    assert values["test"] == line
+
+
 def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
     # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
     # code again in a Data Matrix: the caption says more than the symbology (and an

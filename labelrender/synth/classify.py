@@ -701,6 +701,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    _tread_depths(decisions)
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _birth_dates(decisions)
@@ -862,6 +863,26 @@ def _size_systems(decisions: list[Decision]) -> None:
     if lines and (len(lines) >= 2 or any(d.variable and d.name == "size" for d in decisions)):
         for d in lines:
             d.name, d.name_certainty = "size", 0.6
+
+
+# A wheel by its place on the car and the depth of its tread in millimetres, as tyre
+# stores print them (German "VL 6,4", Dutch "LV6.1", English "FL 7.0", French
+# "AVG 5,5", Italian "AS 6,0"), alone or the four in a row.
+_WHEEL = r"(?:VL|VR|HL|HR|LV|RV|LA|RA|FL|FR|RL|RR|AVG|AVD|ARG|ARD|AS|AD|PS|PD)"
+_TREAD = re.compile(rf"{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?"
+                    rf"(?:\s+{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?){{0,5}}")
+
+
+def _tread_depths(decisions: list[Decision]) -> None:
+    """On the label of a set of tyres (it gives their size), a wheel's place and a depth
+    in millimetres is the tread depth of that wheel, whatever a unit's caption over it
+    or the label's topic guessed."""
+    if not any(d.variable and d.name == "tyre_size" for d in decisions):
+        return
+    for d in decisions:
+        if d.variable and not d.source.is_barcode and d.name_certainty <= 0.5 \
+                and _TREAD.fullmatch((d.value or "").strip()):
+            d.name, d.name_certainty = "tread_depth", 0.6
 
 
 # "USA 8", "EU 48/50", "US M / UK 38": sizes, each after the system it is in.

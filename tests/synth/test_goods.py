@@ -324,6 +324,17 @@ def test_the_tests_ordered_on_a_patients_sample(line: str) -> None:
     assert values["test"] == line
 
 
+@pytest.mark.parametrize("depth", ["VL 6,4", "LV6.1 RV6.3 LA5.8 RA5.9", "FL 7.0 mm"])
+def test_a_wheels_place_and_millimetres_on_a_tyre_label_is_its_tread_depth(depth: str) -> None:
+    # As the probes de_reifenhotel_radsatz_etikett and dev_nl_bandenhotel: a tyre
+    # store's label of a customer's set of wheels, the depth under "Profil (mm)".
+    values = draft_values(
+        "^XA^CI28^PW812^LL812^FO20,136^A0N,26,26^FDKunde: Martina Scholl^FS"
+        "^FO20,168^A0N,30,30^FD235/55 R18 104H XL^FS^FO20,254^A0N,22,22^FDProfil (mm)^FS"
+        f"^FO20,280^A0N,26,26^FD{depth}^FS^XZ")
+    assert values["tread_depth"] == depth
+
+
 def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
     # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
     # code again in a Data Matrix: the caption says more than the symbology (and an

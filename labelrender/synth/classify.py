@@ -701,7 +701,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
-    _tread_depths(decisions)
+    _tyre_codes(decisions)
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _birth_dates(decisions)
@@ -873,16 +873,25 @@ _TREAD = re.compile(rf"{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?"
                     rf"(?:\s+{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?){{0,5}}")
 
 
-def _tread_depths(decisions: list[Decision]) -> None:
-    """On the label of a set of tyres (it gives their size), a wheel's place and a depth
-    in millimetres is the tread depth of that wheel, whatever a unit's caption over it
-    or the label's topic guessed."""
+# A tyre's load index and speed symbol ("91V", "104/101 R"): no voltage.
+_LOAD_INDEX = re.compile(r"\d{2,3}(?:/\d{2,3})?\s?[HJKLMNPQRSTUVWYZ]")
+
+
+def _tyre_codes(decisions: list[Decision]) -> None:
+    """On the label of tyres (it gives their size), a wheel's place and a depth in
+    millimetres is the tread depth of that wheel, whatever a unit's caption over it or
+    the label's topic guessed; and a load index with its speed symbol is the load
+    index, not a voltage."""
     if not any(d.variable and d.name == "tyre_size" for d in decisions):
         return
     for d in decisions:
-        if d.variable and not d.source.is_barcode and d.name_certainty <= 0.5 \
-                and _TREAD.fullmatch((d.value or "").strip()):
+        value = (d.value or "").strip()
+        if not d.variable or d.source.is_barcode:
+            continue
+        if d.name_certainty <= 0.5 and _TREAD.fullmatch(value):
             d.name, d.name_certainty = "tread_depth", 0.6
+        elif d.name == "voltage" and _LOAD_INDEX.fullmatch(value):
+            d.name, d.name_certainty = "load_index", 0.6
 
 
 # "USA 8", "EU 48/50", "US M / UK 38": sizes, each after the system it is in.

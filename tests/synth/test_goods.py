@@ -335,6 +335,14 @@ def test_a_wheels_place_and_millimetres_on_a_tyre_label_is_its_tread_depth(depth
     assert values["tread_depth"] == depth
 
 
+def test_a_tyres_load_index_and_speed_symbol_is_no_voltage() -> None:
+    # As the probe dev_cz_pneumatika_dot_tyden: "LI / SI" over "91V" beside the size.
+    values = draft_values(
+        "^XA^CI28^PW812^LL812^FO84,100^A0N,22,22^FDRozměr^FS^FO84,126^A0N,30,30^FD205/55 R16^FS"
+        "^FO560,100^A0N,22,22^FDLI / SI^FS^FO560,126^A0N,30,30^FD91V^FS^XZ")
+    assert values["load_index"] == "91V"
+
+
 def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
     # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
     # code again in a Data Matrix: the caption says more than the symbology (and an

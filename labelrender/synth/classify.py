@@ -788,7 +788,9 @@ def _captions_leading_values(decisions: list[Decision]) -> None:
 
 
 # A size by letters ("M", "XL"): a parcel locker's compartment, no measure.
-_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L", re.IGNORECASE)
+# A garment's size in letters, or a parcel's size class in one letter (a locker's
+# "Gabaryt A", "B", "C")
+_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L|[A-D]", re.IGNORECASE)
 
 
 def _counted_after_words(text: str) -> bool:

@@ -4161,4 +4161,10 @@ GLOSSARY: dict[str, str] = {
     # (Vietnam's "Nội dung hàng", Indonesia's "Isi Kiriman").
     **_words("description", "nội dung hàng", "nội dung hàng hóa", "nội dung hàng hoá",
              "nội dung", "noi dung hang", "noi dung", "isi kiriman", "isi barang"),
+    # Round sixteen: a fishing boat on a Nordic catch's box, a carrier's extra service
+    # in German, a Polish parcel's size class, a French form's municipality.
+    **_words("vessel", "fartøy", "fartyg", "fartøj"),
+    **_words("additional_service", "zusatzleistung", "zusatzleistungen"),
+    **_words("size", "gabaryt"),
+    **_words("city", "commune"),
 }

@@ -1832,10 +1832,13 @@ def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
     assert values.get("routing_code") == "DSU 8-3"
 
 
-def test_a_lockers_size_by_letter_is_no_parcels_dimensions() -> None:
-    values = _values(on_a_parcel("^FO420,34^A0N,20,20^FDSuurus^FS"
-                                 "^FO440,60^A0N,80,70^FDM^FS"))
-    assert values.get("size") == "M"
+@pytest.mark.parametrize(("caption", "size"), [("Suurus", "M"), ("Gabaryt", "B")])
+def test_a_lockers_size_by_letter_is_no_parcels_dimensions(caption: str, size: str) -> None:
+    # As the probes dev_pl_kurier_odbiorca_obrocony and dev_pl_pocztex_kurier48_pobranie:
+    # a Polish parcel's size class ("Gabaryt") in one letter, A to C.
+    values = _values(on_a_parcel(f"^FO420,34^A0N,20,20^FD{caption}^FS"
+                                 f"^FO440,60^A0N,80,70^FD{size}^FS"))
+    assert values.get("size") == size
 
 
 def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:

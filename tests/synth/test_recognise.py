@@ -225,7 +225,10 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     # a parcel locker, where the recipient picks the parcel up
     ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point"),
     # how many items or order lines
-    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity")])
+    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity"),
+    # a fishing boat, a carrier's extra service, a parcel's size class, a municipality
+    ("Fartøy:", "vessel"), ("Zusatzleistung:", "additional_service"), ("Gabaryt:", "size"),
+    ("Commune :", "city")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

@@ -582,7 +582,8 @@ def text_value(text: str) -> Recognised | None:
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
         return "routing_code", 0.85
     if iban(compact):
-        return "iban", 0.9  # "AT75 2011 1824 7360 5122": a bank account, with its check
+        return "account_number", 0.9  # "AT75 2011 1824 7360 5122": a bank account, with
+        # its check digits (named as the glossary names its caption "IBAN")
     if _UPS_ROUTING.fullmatch(stripped):
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):

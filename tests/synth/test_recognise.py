@@ -378,8 +378,10 @@ def test_a_typeset_apostrophe_reads_as_a_plain_one() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("AT75 2011 1824 7360 5122", ("iban", 0.9)),  # as the probe dev_at_post_paket_nachnahme
-    ("SI56 0201 0025 8813 038", ("iban", 0.9)),  # as dev_si_posta_paket24_odkupnina
+    # an IBAN, as the probe dev_at_post_paket_nachnahme
+    ("AT75 2011 1824 7360 5122", ("account_number", 0.9)),
+    ("SI56 0201 0025 8813 038", ("account_number", 0.9)),  # as dev_si_posta_paket24_odkupnina
+    ("PL61 1090 1014 0000 0712 1981 2874", ("account_number", 0.9)),  # as the Pocztex probe
     ("DE89 3704 0044 0532 0130 01", None),  # the check fails: no IBAN
     ("7.5", None),  # kilograms under "Actual kg" (dev_za_courier_guy_parcel), no 7 May
     ("24.11", ("date", 0.7)),

@@ -576,7 +576,8 @@ GLOSSARY: dict[str, str] = {
              "data di installazione", "fecha de instalación", "data de instalação",
              "installatiedatum", "installationsdato", "installasjonsdato", "asennuspäivä",
              "data instalacji", "datum instalace", "telepítés dátuma", "kurulum tarihi"),
-    **_words("certificate", "zertifikat", "certificat", "certificato", "certificado",
+    # (what follows a certificate's caption is its number: "Cert. LAT 224-26/3318")
+    **_words("certificate_number", "zertifikat", "certificat", "certificato", "certificado",
              "certificaat", "certifikat", "sertifikat", "sertifikaatti", "certyfikat",
              "tanúsítvány", "sertifika"),
     **_words("standard", "norme", "norma"),
@@ -2579,7 +2580,7 @@ GLOSSARY: dict[str, str] = {
              "made in", "product of", "assembled in", "manufactured in"),
     **_words("permit_number", "licence", "license"),
     **_words("hs_code", "schedule b"),
-    **_words("certificate", "cert", "certificate of origin"),
+    **_words("certificate_number", "cert", "certificate of origin"),
     **_words("itn", "aes", "eei"),
     **_words("eori_number", "eori"),
     **_words("ioss_number", "ioss"),

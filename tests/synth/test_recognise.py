@@ -228,7 +228,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity"),
     # a fishing boat, a carrier's extra service, a parcel's size class, a municipality
     ("Fartøy:", "vessel"), ("Zusatzleistung:", "additional_service"), ("Gabaryt:", "size"),
-    ("Commune :", "city")])
+    ("Commune :", "city"),
+    # a certificate's caption, before the certificate's number
+    ("Cert.", "certificate_number"), ("Zertifikat", "certificate_number")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

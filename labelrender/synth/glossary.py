@@ -4168,4 +4168,8 @@ GLOSSARY: dict[str, str] = {
     **_words("additional_service", "zusatzleistung", "zusatzleistungen"),
     **_words("size", "gabaryt"),
     **_words("city", "commune"),
+    # How many order lines, as "Líneas" and "Řádků" count them; and the Turkish "number
+    # of" after what it counts ("Koni adedi", "Bobin sayısı").
+    **_words("quantity", "lignes", "nb lignes", "nombre de lignes", "righe", "n righe",
+             "adedi", "sayısı"),
 }

@@ -230,7 +230,9 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     ("Fartøy:", "vessel"), ("Zusatzleistung:", "additional_service"), ("Gabaryt:", "size"),
     ("Commune :", "city"),
     # a certificate's caption, before the certificate's number
-    ("Cert.", "certificate_number"), ("Zertifikat", "certificate_number")])
+    ("Cert.", "certificate_number"), ("Zertifikat", "certificate_number"),
+    # how many order lines, or how many of a thing in Turkish
+    ("Lignes :", "quantity"), ("Koni adedi", "quantity"), ("Bobin sayısı", "quantity")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).

@@ -191,10 +191,12 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "value" and name[0] in _WHICH_PRICE \
                 and name[1] >= 0.6:
             pass  # "Kiloprijs € 11,63", "Was £24.99": an amount, and which
-        elif found is not None and not shape_only and (
+        elif found is not None and not shape_only and found[1] >= min(name[1], 0.6) and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
-            name = found  # "Sendungsnr.: 2222..." is named by the value it holds
+            name = found  # "Sendungsnr.: 2222..." is named by the value it holds; a shape
+            # less sure than a caption the glossary knows says less ("Startverzögerung:
+            # 30 min" is the start delay, no mere duration)
         name = _words_for_number(name, value, found)
         if loose:
             name = (name[0], min(name[1], 0.65))

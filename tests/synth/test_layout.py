@@ -2671,3 +2671,13 @@ def test_a_number_inside_a_brazilian_access_key_keeps_its_own_caption() -> None:
     values = ENGINE.synthesize(SynthesisRequest(zpl)).draft.values
     assert values.get("invoice") == "000.048.217"
     assert values.get("access_key") == key
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Startverzögerung: 30 min", "start_delay"), ("Duration: 45 min", "duration")])
+def test_a_span_of_time_after_a_known_caption_is_what_the_caption_says(line: str,
+                                                                      name: str) -> None:
+    # As the written cold_chain_data_logger_label: the logger starts recording after
+    # its delay; the value's shape alone only says it is a span of time.
+    values = _one_line(line)
+    assert values.get(name) == line.split(": ")[1]

@@ -234,6 +234,11 @@ _INSTRUCTION = re.compile(
     r"bezorgen bij|lämna (?:hos|vid|i)|zostawić (?:u|w|przy)|doručit (?:do|k))",
     re.IGNORECASE)
 # A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
+# A colour by a colour system's code: NCS ("NCS S 3010-G30Y": blackness, chromaticness,
+# hue), RAL Classic ("RAL 9016") and Pantone ("Pantone 186 C", "PMS 2945 U"), as paint,
+# plastics and print are ordered by.
+_COLOUR_CODE = re.compile(r"NCS\s?(?:S\s?)?\d{4}-(?:[YRGB](?:\d{2}[YRGB])?|N)|RAL\s?[1-9]\d{3}|"
+                          r"(?:PANTONE|Pantone|PMS)\s?\d{3,4}\s?[CUM]?")
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -592,6 +597,8 @@ def text_value(text: str) -> Recognised | None:
         return "container_number", 0.9
     if _MAC.fullmatch(stripped):
         return "mac_address", 0.9
+    if _COLOUR_CODE.fullmatch(stripped):
+        return "colour_code", 0.85
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

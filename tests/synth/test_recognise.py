@@ -327,6 +327,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("CAS 7647-01-0", "cas_number"), ("67-63-0", "cas_number"), ("67-63-1", None),
     ("CAS 67-63-0  EY 200-661-7", "cas_number"),  # its EC number after it (Finnish)
     ("6C:5A:B0:3E:91:0C", "mac_address"), ("MAC: 6C-5A-B0-3E-91-0C", "mac_address"),
+    # a colour by its system's code, as paint is mixed and plastics ordered
+    ("NCS S 3010-G30Y", "colour_code"), ("RAL 9016", "colour_code"),
+    ("Pantone 186 C", "colour_code"), ("RAL 0123", None),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
     ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
                                                          "delivery_instructions"),

@@ -239,6 +239,12 @@ _INSTRUCTION = re.compile(
 # plastics and print are ordered by.
 _COLOUR_CODE = re.compile(r"NCS\s?(?:S\s?)?\d{4}-(?:[YRGB](?:\d{2}[YRGB])?|N)|RAL\s?[1-9]\d{3}|"
                           r"(?:PANTONE|Pantone|PMS)\s?\d{3,4}\s?[CUM]?")
+# The production line and the shift that made the goods ("Linea 3 · turno B", "Linka L2 /
+# směna B", "Line 4 - Shift C"), in the languages of the plants' labels.
+_LINE_AND_SHIFT = re.compile(
+    r"(?:line|linie|linea|ligne|línea|linha|lijn|linja|linka|linia|linija)\.?\s?"
+    r"[A-Z]?\d{1,2}[A-Z]?\s?[·/,|-]?\s?(?:shift|schicht|turno|équipe|poste|směna|smena|zmiana|"
+    r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -599,6 +605,8 @@ def text_value(text: str) -> Recognised | None:
         return "mac_address", 0.9
     if _COLOUR_CODE.fullmatch(stripped):
         return "colour_code", 0.85
+    if _LINE_AND_SHIFT.fullmatch(stripped):
+        return "production_line", 0.7
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

@@ -330,6 +330,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     # a colour by its system's code, as paint is mixed and plastics ordered
     ("NCS S 3010-G30Y", "colour_code"), ("RAL 9016", "colour_code"),
     ("Pantone 186 C", "colour_code"), ("RAL 0123", None),
+    # the production line and its shift
+    ("Linea 3 · turno B", "production_line"), ("Linka L2 / směna B", "production_line"),
+    ("Line 4 - Shift C", "production_line"), ("Line 2", None),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
     ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
                                                          "delivery_instructions"),

@@ -268,6 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
     if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Réf." alone: in French, the article's reference
+    if re.fullmatch(r"\s*sklad\s*:?\s*", caption, re.IGNORECASE):
+        return "location", 0.85  # the Czech and Slovak "Sklad", the store the goods are in;
+        # the Polish "Skład", with its "ł", is what they are made of
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]

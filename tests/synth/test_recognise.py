@@ -170,6 +170,14 @@ def test_a_caption_in_two_languages_is_read_in_either(caption: str,
 
 
 @pytest.mark.parametrize(("caption", "name"), [
+    ("Sklad:", "location"), ("Sklad", "location"), ("Skład:", "material")])
+def test_a_czech_store_is_no_polish_composition(caption: str, name: str) -> None:
+    # As the probes dev_cz_pneumatika_dot_tyden and dev_wh_kanban_card_cs: "Sklad" over
+    # "B-14-03" is where the goods are stored.
+    assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
     ("Réf.", "part_number"), ("RÉF :", "part_number"), ("Réf. / Ref.", "reference"),
     ("Ref.", "reference"), ("Réf. client", "reference"), ("Réf. expéditeur", "reference")])
 def test_the_french_ref_alone_is_the_articles_reference(caption: str, name: str) -> None:

@@ -501,6 +501,10 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         # "CARTON NO." over "0612", "Packstück-Nr." over "105334812": no count starts
         # with a zero or runs to millions; the package's own number
         return "serial_number", min(name[1], 0.7)
+    if name[0] == "material" and len(re.findall(r",\s+[^\W\d_]", value)) >= 2 \
+            and re.match(r"[^\W\d_]", value):
+        return "ingredients", name[1]  # "Skład: mąka żytnia (62%), woda, sól": a list of
+        # what food or feed is made of, not a fabric ("97% CO 3% EA")
     if name[0] == "class" and value in _NMFC_CLASSES:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:

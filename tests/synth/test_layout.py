@@ -2681,3 +2681,15 @@ def test_a_span_of_time_after_a_known_caption_is_what_the_caption_says(line: str
     # its delay; the value's shape alone only says it is a span of time.
     values = _one_line(line)
     assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Skład: mąka żytnia typ 2000 (62%), woda, sól", "ingredients"),
+    ("Zusammensetzung: Weizen, Gerste, Sojaschrot", "ingredients"),
+    ("Skład: 100% bawełna", "material")])
+def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
+        line: str, name: str) -> None:
+    # As the written dev_pl_etykieta_waga_piekarnia and es_pienso_vacuno_saco: bread and
+    # feed list what they are made of; a fabric is one material.
+    values = _one_line(line)
+    assert values.get(name) == line.split(": ")[1]

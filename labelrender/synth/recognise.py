@@ -245,6 +245,12 @@ _LINE_AND_SHIFT = re.compile(
     r"(?:line|linie|linea|ligne|línea|linha|lijn|linja|linka|linia|linija)\.?\s?"
     r"[A-Z]?\d{1,2}[A-Z]?\s?[·/,|-]?\s?(?:shift|schicht|turno|équipe|poste|směna|smena|zmiana|"
     r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
+# A bin's stock levels in pieces, cases or packs: the least before it is refilled and
+# the most it holds ("MIN 4   MAX 18 CS", "Mini 500 / Maxi 2000", "Max 48 fp").
+_COUNT_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
+_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?\s*[/|·,-]?\s*"
+                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?", re.IGNORECASE)
+_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_COUNT_UNIT}", re.IGNORECASE)
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -607,6 +613,10 @@ def text_value(text: str) -> Recognised | None:
         return "colour_code", 0.85
     if _LINE_AND_SHIFT.fullmatch(stripped):
         return "production_line", 0.7
+    if _MIN_MAX.fullmatch(stripped):
+        return "min_max", 0.7
+    if _MAX_COUNT.fullmatch(stripped):
+        return "max_quantity", 0.6
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

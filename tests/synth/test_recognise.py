@@ -341,6 +341,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     # the production line and its shift
     ("Linea 3 · turno B", "production_line"), ("Linka L2 / směna B", "production_line"),
     ("Line 4 - Shift C", "production_line"), ("Line 2", None),
+    # a bin's stock levels in pieces or cases; a load's or a heat's limit is no count
+    ("MIN 4   MAX 18 CS", "min_max"), ("Mini 500 / Maxi 2000", "min_max"),
+    ("Max 48 fp", "max_quantity"), ("Max 40 kg", None), ("Max 25C", None),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
     ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
                                                          "delivery_instructions"),

@@ -251,6 +251,13 @@ _COUNT_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|
 _MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?\s*[/|·,-]?\s*"
                       rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?", re.IGNORECASE)
 _MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_COUNT_UNIT}", re.IGNORECASE)
+# The tunnel restriction code of dangerous goods by road (ADR 1.9.5.2.2, printed in
+# brackets: "(D/E)", "(C/E)", "(E)", "(-)"), after its caption in the ADR's languages.
+_TUNNEL_CODE = re.compile(
+    r"(?:tunnel(?:\s?(?:restriction\s)?code)?|tunnelbeschränkungscode|tunnelcode|"
+    r"code(?:\sde\srestriction\sen)?\stunnels?|codice\s(?:di\s)?galleria|"
+    r"código\sde\s(?:restricción\sen\s)?túneles?|kod\stunelu|kód\stunelu)"
+    r"\s?:?\s?\((?:[BCDE](?:1000C)?(?:/[DE])?|-)\)", re.IGNORECASE)
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -613,6 +620,8 @@ def text_value(text: str) -> Recognised | None:
         return "colour_code", 0.85
     if _LINE_AND_SHIFT.fullmatch(stripped):
         return "production_line", 0.7
+    if _TUNNEL_CODE.fullmatch(stripped):
+        return "tunnel_code", 0.85
     if _MIN_MAX.fullmatch(stripped):
         return "min_max", 0.7
     if _MAX_COUNT.fullmatch(stripped):

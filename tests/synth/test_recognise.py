@@ -344,6 +344,9 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     # a bin's stock levels in pieces or cases; a load's or a heat's limit is no count
     ("MIN 4   MAX 18 CS", "min_max"), ("Mini 500 / Maxi 2000", "min_max"),
     ("Max 48 fp", "max_quantity"), ("Max 40 kg", None), ("Max 25C", None),
+    # the tunnel restriction code of dangerous goods by road, after its caption
+    ("Tunnel (D/E)", "tunnel_code"), ("Tunnelbeschränkungscode: (E)", "tunnel_code"),
+    ("Tunnel (X)", None),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
     ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
                                                          "delivery_instructions"),

@@ -62,6 +62,9 @@ def refine(decisions: list[Decision]) -> None:
     visitor = _VISITOR.search(static) is not None
     if not visitor and _EVENT.search(static) is None:
         return
+    for d in decisions:
+        if visitor and d.variable and d.name == "time_slot":
+            d.name = "valid_time"  # a pass's hours ("09:30 - 18:00"), no delivery window
     texts = sorted((d for d in decisions if not d.source.is_barcode and d.text.strip()),
                    key=lambda d: (d.source.ry, d.source.rx))
     names = [d for d in texts if d.source.font_height >= _LARGE and _person(d.text.strip())

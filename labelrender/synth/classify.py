@@ -191,10 +191,12 @@ def _text(d: Decision) -> None:
         elif found is not None and found[0] == "value" and name[0] in _WHICH_PRICE \
                 and name[1] >= 0.6:
             pass  # "Kiloprijs € 11,63", "Was £24.99": an amount, and which
-        elif found is not None and not shape_only and (
+        elif found is not None and not shape_only and found[1] >= min(name[1], 0.6) and (
                 name[1] < 0.85 or name[0] in ("reference", "date", "container_id")
                 and found[0] != "phone" and found[1] >= 0.9):
-            name = found  # "Sendungsnr.: 2222..." is named by the value it holds
+            name = found  # "Sendungsnr.: 2222..." is named by the value it holds; a shape
+            # less sure than a caption the glossary knows says less ("Startverzögerung:
+            # 30 min" is the start delay, no mere duration)
         name = _words_for_number(name, value, found)
         if loose:
             name = (name[0], min(name[1], 0.65))
@@ -706,6 +708,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     _parts_of_records(decisions)
     _people_by_initials(decisions)
     _size_systems(decisions)
+    _tyre_codes(decisions)
     _dates_under_barcodes(decisions)
     _times_of_dates(decisions)
     _counts_not_month_days(decisions)
@@ -803,7 +806,9 @@ def _captions_leading_values(decisions: list[Decision]) -> None:
 
 
 # A size by letters ("M", "XL"): a parcel locker's compartment, no measure.
-_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L", re.IGNORECASE)
+# A garment's size in letters, or a parcel's size class in one letter (a locker's
+# "Gabaryt A", "B", "C")
+_SIZE_LETTERS = re.compile(r"X{0,3}S|M|X{0,3}L|[A-D]", re.IGNORECASE)
 
 
 def _counted_after_words(text: str) -> bool:
@@ -878,6 +883,35 @@ def _size_systems(decisions: list[Decision]) -> None:
     if lines and (len(lines) >= 2 or any(d.variable and d.name == "size" for d in decisions)):
         for d in lines:
             d.name, d.name_certainty = "size", 0.6
+
+
+# A wheel by its place on the car and the depth of its tread in millimetres, as tyre
+# stores print them (German "VL 6,4", Dutch "LV6.1", English "FL 7.0", French
+# "AVG 5,5", Italian "AS 6,0"), alone or the four in a row.
+_WHEEL = r"(?:VL|VR|HL|HR|LV|RV|LA|RA|FL|FR|RL|RR|AVG|AVD|ARG|ARD|AS|AD|PS|PD)"
+_TREAD = re.compile(rf"{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?"
+                    rf"(?:\s+{_WHEEL}:?\s?\d{{1,2}}[.,]\d\s?(?:mm)?){{0,5}}")
+
+
+# A tyre's load index and speed symbol ("91V", "104/101 R"): no voltage.
+_LOAD_INDEX = re.compile(r"\d{2,3}(?:/\d{2,3})?\s?[HJKLMNPQRSTUVWYZ]")
+
+
+def _tyre_codes(decisions: list[Decision]) -> None:
+    """On the label of tyres (it gives their size), a wheel's place and a depth in
+    millimetres is the tread depth of that wheel, whatever a unit's caption over it or
+    the label's topic guessed; and a load index with its speed symbol is the load
+    index, not a voltage."""
+    if not any(d.variable and d.name == "tyre_size" for d in decisions):
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if not d.variable or d.source.is_barcode:
+            continue
+        if d.name_certainty <= 0.5 and _TREAD.fullmatch(value):
+            d.name, d.name_certainty = "tread_depth", 0.6
+        elif d.name == "voltage" and _LOAD_INDEX.fullmatch(value):
+            d.name, d.name_certainty = "load_index", 0.6
 
 
 # "USA 8", "EU 48/50", "US M / UK 38": sizes, each after the system it is in.

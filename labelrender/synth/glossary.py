@@ -576,7 +576,8 @@ GLOSSARY: dict[str, str] = {
              "data di installazione", "fecha de instalación", "data de instalação",
              "installatiedatum", "installationsdato", "installasjonsdato", "asennuspäivä",
              "data instalacji", "datum instalace", "telepítés dátuma", "kurulum tarihi"),
-    **_words("certificate", "zertifikat", "certificat", "certificato", "certificado",
+    # (what follows a certificate's caption is its number: "Cert. LAT 224-26/3318")
+    **_words("certificate_number", "zertifikat", "certificat", "certificato", "certificado",
              "certificaat", "certifikat", "sertifikat", "sertifikaatti", "certyfikat",
              "tanúsítvány", "sertifika"),
     **_words("standard", "norme", "norma"),
@@ -2580,7 +2581,7 @@ GLOSSARY: dict[str, str] = {
              "made in", "product of", "assembled in", "manufactured in"),
     **_words("permit_number", "licence", "license"),
     **_words("hs_code", "schedule b"),
-    **_words("certificate", "cert", "certificate of origin"),
+    **_words("certificate_number", "cert", "certificate of origin"),
     **_words("itn", "aes", "eei"),
     **_words("eori_number", "eori"),
     **_words("ioss_number", "ioss"),
@@ -4162,4 +4163,14 @@ GLOSSARY: dict[str, str] = {
     # (Vietnam's "Nội dung hàng", Indonesia's "Isi Kiriman").
     **_words("description", "nội dung hàng", "nội dung hàng hóa", "nội dung hàng hoá",
              "nội dung", "noi dung hang", "noi dung", "isi kiriman", "isi barang"),
+    # Round sixteen: a fishing boat on a Nordic catch's box, a carrier's extra service
+    # in German, a Polish parcel's size class, a French form's municipality.
+    **_words("vessel", "fartøy", "fartyg", "fartøj"),
+    **_words("additional_service", "zusatzleistung", "zusatzleistungen"),
+    **_words("size", "gabaryt"),
+    **_words("city", "commune"),
+    # How many order lines, as "Líneas" and "Řádků" count them; and the Turkish "number
+    # of" after what it counts ("Koni adedi", "Bobin sayısı").
+    **_words("quantity", "lignes", "nb lignes", "nombre de lignes", "righe", "n righe",
+             "adedi", "sayısı"),
 }

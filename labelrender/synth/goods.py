@@ -165,6 +165,7 @@ def refine(decisions: list[Decision]) -> None:
     _people(decisions)
     _descriptions(decisions)
     _specimens(decisions)
+    _tests(decisions)
     _doses(decisions)
     _contents(decisions)
 
@@ -284,6 +285,32 @@ def _specimens(decisions: list[Decision]) -> None:
         elif not d.variable and not shapes.reads_as_caption(d.text):
             mark_variable(d, "the tube or kind of a patient's sample", 0.6, leading_spaces(d),
                           ("specimen_type", 0.6))
+
+
+# The common abbreviations of laboratory tests a sample's label leads its order with
+# ("CBC W/DIFF", "NFS", "FBC", "U&E").
+_TEST_CODE = re.compile(r"(?:cbc|fbc|nfs|bmp|cmp|crp|tsh|hba1c|inr|pt/inr|aptt|ptt|esr|bsg|"
+                        r"vsg|u&e|lft|lfts|psa|bnp|ua)\b", re.IGNORECASE)
+# One test in a list: a word or two, such as a code in capitals ("CRP", "fT4", "VS").
+_TEST_ITEM = re.compile(r"[^\W\d_][\w/+-]*(?: [\w/+-]+)?")
+
+
+def _tests(decisions: list[Decision]) -> None:
+    """On the label of a sample, a line of tests only guessed as the goods' name is
+    the tests ordered: several after commas, one of them a code in capitals ("KC,
+    CRP, TSH, fT4", "Hemograma, VS, PCR", "EEW, viscositeit"), or a line led by a
+    common test's abbreviation ("CBC W/DIFF", "NFS VS CRP")."""
+    if not any(d.variable and d.name == "specimen_id" for d in decisions):
+        return
+    for d in decisions:
+        if d.source.is_barcode or not d.variable or d.name != "description" \
+                or d.name_certainty > 0.55:
+            continue
+        items = [item.strip() for item in (d.value or "").split(",")]
+        listed = 2 <= len(items) <= 8 and all(_TEST_ITEM.fullmatch(i) for i in items) \
+            and any(re.fullmatch(r"[a-z]?[A-Z][A-Z\d]{1,4}", i) for i in items)
+        if listed or _TEST_CODE.match(d.value or ""):
+            d.name, d.name_certainty = "test", 0.6  # (as the glossary names "Tests:")
 
 
 def _prices(decisions: list[Decision]) -> None:

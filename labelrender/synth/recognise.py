@@ -236,6 +236,30 @@ _INSTRUCTION = re.compile(
     r"bezorgen bij|lämna (?:hos|vid|i)|zostawić (?:u|w|przy)|doručit (?:do|k))",
     re.IGNORECASE)
 # A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
+# A colour by a colour system's code: NCS ("NCS S 3010-G30Y": blackness, chromaticness,
+# hue), RAL Classic ("RAL 9016") and Pantone ("Pantone 186 C", "PMS 2945 U"), as paint,
+# plastics and print are ordered by.
+_COLOUR_CODE = re.compile(r"NCS\s?(?:S\s?)?\d{4}-(?:[YRGB](?:\d{2}[YRGB])?|N)|RAL\s?[1-9]\d{3}|"
+                          r"(?:PANTONE|Pantone|PMS)\s?\d{3,4}\s?[CUM]?")
+# The production line and the shift that made the goods ("Linea 3 · turno B", "Linka L2 /
+# směna B", "Line 4 - Shift C"), in the languages of the plants' labels.
+_LINE_AND_SHIFT = re.compile(
+    r"(?:line|linie|linea|ligne|línea|linha|lijn|linja|linka|linia|linija)\.?\s?"
+    r"[A-Z]?\d{1,2}[A-Z]?\s?[·/,|-]?\s?(?:shift|schicht|turno|équipe|poste|směna|smena|zmiana|"
+    r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
+# A bin's stock levels in pieces, cases or packs: the least before it is refilled and
+# the most it holds ("MIN 4   MAX 18 CS", "Mini 500 / Maxi 2000", "Max 48 fp").
+_COUNT_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
+_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?\s*[/|·,-]?\s*"
+                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?", re.IGNORECASE)
+_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_COUNT_UNIT}", re.IGNORECASE)
+# The tunnel restriction code of dangerous goods by road (ADR 1.9.5.2.2, printed in
+# brackets: "(D/E)", "(C/E)", "(E)", "(-)"), after its caption in the ADR's languages.
+_TUNNEL_CODE = re.compile(
+    r"(?:tunnel(?:\s?(?:restriction\s)?code)?|tunnelbeschränkungscode|tunnelcode|"
+    r"code(?:\sde\srestriction\sen)?\stunnels?|codice\s(?:di\s)?galleria|"
+    r"código\sde\s(?:restricción\sen\s)?túneles?|kod\stunelu|kód\stunelu)"
+    r"\s?:?\s?\((?:[BCDE](?:1000C)?(?:/[DE])?|-)\)", re.IGNORECASE)
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -600,7 +624,8 @@ def text_value(text: str) -> Recognised | None:
     if re.fullmatch(r"\(2L\)[A-Z]{2}[0-9A-Z]+(?:\+\d+)?", stripped):
         return "routing_code", 0.85
     if iban(compact):
-        return "iban", 0.9  # "AT75 2011 1824 7360 5122": a bank account, with its check
+        return "account_number", 0.9  # "AT75 2011 1824 7360 5122": a bank account, with
+        # its check digits (named as the glossary names its caption "IBAN")
     if _UPS_ROUTING.fullmatch(stripped):
         return "routing_code", 0.85
     if re.fullmatch(r"\(J\)JD\d{10,}", stripped):
@@ -609,6 +634,16 @@ def text_value(text: str) -> Recognised | None:
         return "container_number", 0.9
     if _MAC.fullmatch(stripped):
         return "mac_address", 0.9
+    if _COLOUR_CODE.fullmatch(stripped):
+        return "colour_code", 0.85
+    if _LINE_AND_SHIFT.fullmatch(stripped):
+        return "production_line", 0.7
+    if _TUNNEL_CODE.fullmatch(stripped):
+        return "tunnel_code", 0.85
+    if _MIN_MAX.fullmatch(stripped):
+        return "min_max", 0.7
+    if _MAX_COUNT.fullmatch(stripped):
+        return "max_quantity", 0.6
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

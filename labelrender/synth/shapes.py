@@ -268,6 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
     if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Réf." alone: in French, the article's reference
+    if re.fullmatch(r"\s*sklad\s*:?\s*", caption, re.IGNORECASE):
+        return "location", 0.85  # the Czech and Slovak "Sklad", the store the goods are in;
+        # the Polish "Skład", with its "ł", is what they are made of
     # "BEST BEFORE (dd.mm.yy)": the gloss in brackets says how, not what
     key = _caption_key(re.sub(r"\s*\([^()]*\)\s*(?=:?\s*$)", "", caption) or caption)
     tries = [key, key.replace(" #", ""), key.replace(" #", " number")]
@@ -507,6 +510,10 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
         # "CARTON NO." over "0612", "Packstück-Nr." over "105334812": no count starts
         # with a zero or runs to millions; the package's own number
         return "serial_number", min(name[1], 0.7)
+    if name[0] == "material" and len(re.findall(r",\s+[^\W\d_]", value)) >= 2 \
+            and re.match(r"[^\W\d_]", value):
+        return "ingredients", name[1]  # "Skład: mąka żytnia (62%), woda, sól": a list of
+        # what food or feed is made of, not a fabric ("97% CO 3% EA")
     if name[0] == "class" and value in _NMFC_CLASSES:
         return "freight_class", 0.8
     if name[0] == "pin" and sum(c.isdigit() for c in value) >= 10:

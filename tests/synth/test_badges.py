@@ -22,6 +22,13 @@ def test_a_visitors_pass_names_the_visitor() -> None:
     assert values["company"] == "Nordvik Trading AB"
 
 
+def test_the_hours_on_a_visitors_pass_are_when_it_is_valid() -> None:
+    # As the probe dev_pt_cracha_visitante: "VÁLIDO" over the hours of the visit.
+    values = _values("^FO556,24^A0N,30,30^FDVISITANTE^FS^FO20,130^A0N,56,56^FDRui Carvalho^FS"
+                     "^FO30,340^A0N,20,20^FDVÁLIDO^FS^FO30,364^A0N,26,26^FD09:30 - 18:00^FS")
+    assert values["valid_time"] == "09:30 - 18:00"
+
+
 def test_a_conference_badge_splits_a_given_name_over_the_surname() -> None:
     values = _values("^FO30,12^A0N,26,26^FDEUROPEAN LOGISTICS SUMMIT 2026^FS"
                      "^FO30,110^A0N,80,80^FDAnnelies^FS^FO30,196^A0N,44,44^FDvan der Berg^FS"

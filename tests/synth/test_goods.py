@@ -364,6 +364,35 @@ def test_the_tube_of_a_patients_sample_is_its_specimen_type() -> None:
     assert values["specimen_type"] == "LAV 4mL"
 
 
+@pytest.mark.parametrize("line", ["KC, CRP, TSH, fT4", "Hemograma, VS, PCR", "CBC W/DIFF"])
+def test_the_tests_ordered_on_a_patients_sample(line: str) -> None:
+    # As the written lab_specimen_tube: the tests ordered beside the sample's number.
+    values = draft_values(
+        "^XA^CI28^PW406^LL203^FO10,10^A0N,28,26^FDMUELLER, ANNA K^FS"
+        "^FO10,45^A0N,20,18^FDMRN: 004417829^FS^FO10,75^BCN,56,N,N,N^FDS2611250073^FS"
+        f"^FO10,140^A0N,22,20^FDS2611250073^FS^FO220,140^A0N,22,20^FD{line}^FS^XZ")
+    assert values["test"] == line
+
+
+@pytest.mark.parametrize("depth", ["VL 6,4", "LV6.1 RV6.3 LA5.8 RA5.9", "FL 7.0 mm"])
+def test_a_wheels_place_and_millimetres_on_a_tyre_label_is_its_tread_depth(depth: str) -> None:
+    # As the probes de_reifenhotel_radsatz_etikett and dev_nl_bandenhotel: a tyre
+    # store's label of a customer's set of wheels, the depth under "Profil (mm)".
+    values = draft_values(
+        "^XA^CI28^PW812^LL812^FO20,136^A0N,26,26^FDKunde: Martina Scholl^FS"
+        "^FO20,168^A0N,30,30^FD235/55 R18 104H XL^FS^FO20,254^A0N,22,22^FDProfil (mm)^FS"
+        f"^FO20,280^A0N,26,26^FD{depth}^FS^XZ")
+    assert values["tread_depth"] == depth
+
+
+def test_a_tyres_load_index_and_speed_symbol_is_no_voltage() -> None:
+    # As the probe dev_cz_pneumatika_dot_tyden: "LI / SI" over "91V" beside the size.
+    values = draft_values(
+        "^XA^CI28^PW812^LL812^FO84,100^A0N,22,22^FDRozměr^FS^FO84,126^A0N,30,30^FD205/55 R16^FS"
+        "^FO560,100^A0N,22,22^FDLI / SI^FS^FO560,126^A0N,30,30^FD91V^FS^XZ")
+    assert values["load_index"] == "91V"
+
+
 def test_an_appliance_code_and_its_barcode_take_the_captions_name() -> None:
     # As the written uk_pat_test_pass_label: "Appliance ID" beside the code, and the
     # code again in a Data Matrix: the caption says more than the symbology (and an

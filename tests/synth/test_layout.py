@@ -1885,10 +1885,13 @@ def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
     assert values.get("routing_code") == "DSU 8-3"
 
 
-def test_a_lockers_size_by_letter_is_no_parcels_dimensions() -> None:
-    values = _values(on_a_parcel("^FO420,34^A0N,20,20^FDSuurus^FS"
-                                 "^FO440,60^A0N,80,70^FDM^FS"))
-    assert values.get("size") == "M"
+@pytest.mark.parametrize(("caption", "size"), [("Suurus", "M"), ("Gabaryt", "B")])
+def test_a_lockers_size_by_letter_is_no_parcels_dimensions(caption: str, size: str) -> None:
+    # As the probes dev_pl_kurier_odbiorca_obrocony and dev_pl_pocztex_kurier48_pobranie:
+    # a Polish parcel's size class ("Gabaryt") in one letter, A to C.
+    values = _values(on_a_parcel(f"^FO420,34^A0N,20,20^FD{caption}^FS"
+                                 f"^FO440,60^A0N,80,70^FD{size}^FS"))
+    assert values.get("size") == size
 
 
 def test_the_day_a_parcel_was_collected_is_its_ship_date() -> None:
@@ -2873,3 +2876,25 @@ def test_a_slot_of_hours_on_a_day_is_the_date_of_its_event(caption: str, value: 
         "^XA^CI28^PW812^LL609^FO24,20^A0N,30,30^FDORDER 40017723^FS"
         f"^FO24,200^A0N,20,20^FD{caption}^FS^FO24,226^A0N,30,30^FD{value}^FS^XZ")
     assert {v: k for k, v in values.items()}.get(value) == name
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Startverzögerung: 30 min", "start_delay"), ("Duration: 45 min", "duration")])
+def test_a_span_of_time_after_a_known_caption_is_what_the_caption_says(line: str,
+                                                                      name: str) -> None:
+    # As the written cold_chain_data_logger_label: the logger starts recording after
+    # its delay; the value's shape alone only says it is a span of time.
+    values = _one_line(line)
+    assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Skład: mąka żytnia typ 2000 (62%), woda, sól", "ingredients"),
+    ("Zusammensetzung: Weizen, Gerste, Sojaschrot", "ingredients"),
+    ("Skład: 100% bawełna", "material")])
+def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
+        line: str, name: str) -> None:
+    # As the written dev_pl_etykieta_waga_piekarnia and es_pienso_vacuno_saco: bread and
+    # feed list what they are made of; a fabric is one material.
+    values = _one_line(line)
+    assert values.get(name) == line.split(": ")[1]

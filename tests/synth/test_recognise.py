@@ -192,6 +192,14 @@ def test_a_caption_in_two_languages_is_read_in_either(caption: str,
 
 
 @pytest.mark.parametrize(("caption", "name"), [
+    ("Sklad:", "location"), ("Sklad", "location"), ("Skład:", "material")])
+def test_a_czech_store_is_no_polish_composition(caption: str, name: str) -> None:
+    # As the probes dev_cz_pneumatika_dot_tyden and dev_wh_kanban_card_cs: "Sklad" over
+    # "B-14-03" is where the goods are stored.
+    assert shapes.caption_name(caption)[0] == name
+
+
+@pytest.mark.parametrize(("caption", "name"), [
     ("Réf.", "part_number"), ("RÉF :", "part_number"), ("Réf. / Ref.", "reference"),
     ("Ref.", "reference"), ("Réf. client", "reference"), ("Réf. expéditeur", "reference")])
 def test_the_french_ref_alone_is_the_articles_reference(caption: str, name: str) -> None:
@@ -247,7 +255,14 @@ def test_the_glossary_repeats_no_caption_of_the_vocabulary() -> None:
     # a parcel locker, where the recipient picks the parcel up
     ("PAŠTOMATAS", "pickup_point"), ("Pakiautomaat", "pickup_point"), ("Pakomāts", "pickup_point"),
     # how many items or order lines
-    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity")])
+    ("Positionen", "quantity"), ("Artigos", "quantity"), ("NB UC", "quantity"),
+    # a fishing boat, a carrier's extra service, a parcel's size class, a municipality
+    ("Fartøy:", "vessel"), ("Zusatzleistung:", "additional_service"), ("Gabaryt:", "size"),
+    ("Commune :", "city"),
+    # a certificate's caption, before the certificate's number
+    ("Cert.", "certificate_number"), ("Zertifikat", "certificate_number"),
+    # how many order lines, or how many of a thing in Turkish
+    ("Lignes :", "quantity"), ("Koni adedi", "quantity"), ("Bobin sayısı", "quantity")])
 def test_captions_of_more_languages(caption: str, name: str) -> None:
     # A caption in a script the vocabulary cannot spell names nothing (it once named
     # every line of a Japanese label an order number).
@@ -342,6 +357,18 @@ def test_a_number_in_brackets_or_after_a_number_sign_is_no_postcode(text: str,
     ("CAS 7647-01-0", "cas_number"), ("67-63-0", "cas_number"), ("67-63-1", None),
     ("CAS 67-63-0  EY 200-661-7", "cas_number"),  # its EC number after it (Finnish)
     ("6C:5A:B0:3E:91:0C", "mac_address"), ("MAC: 6C-5A-B0-3E-91-0C", "mac_address"),
+    # a colour by its system's code, as paint is mixed and plastics ordered
+    ("NCS S 3010-G30Y", "colour_code"), ("RAL 9016", "colour_code"),
+    ("Pantone 186 C", "colour_code"), ("RAL 0123", None),
+    # the production line and its shift
+    ("Linea 3 · turno B", "production_line"), ("Linka L2 / směna B", "production_line"),
+    ("Line 4 - Shift C", "production_line"), ("Line 2", None),
+    # a bin's stock levels in pieces or cases; a load's or a heat's limit is no count
+    ("MIN 4   MAX 18 CS", "min_max"), ("Mini 500 / Maxi 2000", "min_max"),
+    ("Max 48 fp", "max_quantity"), ("Max 40 kg", None), ("Max 25C", None),
+    # the tunnel restriction code of dangerous goods by road, after its caption
+    ("Tunnel (D/E)", "tunnel_code"), ("Tunnelbeschränkungscode: (E)", "tunnel_code"),
+    ("Tunnel (X)", None),
     ("0,6/1 kV", "voltage"), ("she/her", "pronouns"), ("They/Them", "pronouns"),
     ("DELIVER TO FRONT DESK", "delivery_instructions"), ("LIFTGATE REQUIRED",
                                                          "delivery_instructions"),
@@ -397,8 +424,10 @@ def test_a_typeset_apostrophe_reads_as_a_plain_one() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("AT75 2011 1824 7360 5122", ("iban", 0.9)),  # as the probe dev_at_post_paket_nachnahme
-    ("SI56 0201 0025 8813 038", ("iban", 0.9)),  # as dev_si_posta_paket24_odkupnina
+    # an IBAN, as the probe dev_at_post_paket_nachnahme
+    ("AT75 2011 1824 7360 5122", ("account_number", 0.9)),
+    ("SI56 0201 0025 8813 038", ("account_number", 0.9)),  # as dev_si_posta_paket24_odkupnina
+    ("PL61 1090 1014 0000 0712 1981 2874", ("account_number", 0.9)),  # as the Pocztex probe
     ("DE89 3704 0044 0532 0130 01", None),  # the check fails: no IBAN
     ("7.5", None),  # kilograms under "Actual kg" (dev_za_courier_guy_parcel), no 7 May
     ("24.11", ("date", 0.7)),

@@ -601,20 +601,24 @@ _ISSUE_STAMP = re.compile(r"[A-Z]{3,6}\s+\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG
                           r"\d{2}\s+(?:[01]\d|2[0-3])[0-5]\d(?:\s+[A-Z]{2,4}\s*\d{1,5}|\s+[A-Z]\d)?")
 
 
+# Codes known by their whole form once spaces and dashes are gone, and what they are.
+_COMPACT_SHAPES = ((_CARRIER_SSCC, "tracking_number", 0.9), (_RECEPTACLE, "receptacle_id", 0.85),
+                   (_FBA_CARTON, "carton_id", 0.85), (_LICENSE_PLATE, "package_id", 0.85))
+# Values known by their whole printed form (after the codes with check digits).
+_WHOLE_SHAPES = ((_COLOUR_CODE, "colour_code", 0.85), (_LINE_AND_SHIFT, "production_line", 0.7),
+                 (_TUNNEL_CODE, "tunnel_code", 0.85), (_MIN_MAX, "min_max", 0.7),
+                 (_MAX_COUNT, "max_quantity", 0.6))
+
+
 @lru_cache(maxsize=8192)
 def text_value(text: str) -> Recognised | None:
     """What a printed value is: GS1 human-readable, tracking number, weight, size,
     date and time, phone number."""
     stripped = text.strip()
     compact = _COMPACT.sub("", stripped)
-    if _CARRIER_SSCC.fullmatch(compact):
-        return "tracking_number", 0.9
-    if _RECEPTACLE.fullmatch(compact):
-        return "receptacle_id", 0.85
-    if _FBA_CARTON.fullmatch(compact):
-        return "carton_id", 0.85
-    if _LICENSE_PLATE.fullmatch(compact):
-        return "package_id", 0.85
+    for pattern, name, sure in _COMPACT_SHAPES:
+        if pattern.fullmatch(compact):
+            return name, sure
     if nfe_key(compact):
         return "access_key", 0.9
     if re.match(r"^\((?:00|01|02|1[01357]|21|240|3[0-7]\d{0,2}|40[0-3]|42[01])\)", stripped):
@@ -634,16 +638,9 @@ def text_value(text: str) -> Recognised | None:
         return "container_number", 0.9
     if _MAC.fullmatch(stripped):
         return "mac_address", 0.9
-    if _COLOUR_CODE.fullmatch(stripped):
-        return "colour_code", 0.85
-    if _LINE_AND_SHIFT.fullmatch(stripped):
-        return "production_line", 0.7
-    if _TUNNEL_CODE.fullmatch(stripped):
-        return "tunnel_code", 0.85
-    if _MIN_MAX.fullmatch(stripped):
-        return "min_max", 0.7
-    if _MAX_COUNT.fullmatch(stripped):
-        return "max_quantity", 0.6
+    for pattern, name, sure in _WHOLE_SHAPES:
+        if pattern.fullmatch(stripped):
+            return name, sure
     cas = _CAS.fullmatch(stripped)
     if cas and cas_valid(cas.group(2)):
         return "cas_number", 0.9 if cas.group(1) else 0.7

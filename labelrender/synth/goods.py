@@ -15,6 +15,7 @@ threshold, so they are listed in "names to review".
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
@@ -247,7 +248,7 @@ def counted_contents(decisions: list[Decision]) -> None:
 def _doses(decisions: list[Decision]) -> None:
     """On a pharmacy's label, a line that says how to take the medicine ("3x täglich
     1 Kapsel", "Durante 8 semanas") is its dosage instructions, not the goods' name."""
-    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    words = _printed_words(decisions)
     if _PHARMACY.search(words) is None:
         return
     for d in decisions:
@@ -357,6 +358,11 @@ _ALCOHOL = re.compile(r"^\d{1,2}(?:[.,]\d{1,2})?\s?%\s?(?:vol\.?|abv|alc\.?(?:/v
 _COMPOSITION = re.compile(r"^\d{1,3}\s?%\s+[^\W\d_].*$")
 
 
+def _printed_words(decisions: list[Decision]) -> str:
+    """All the label's printed text but its barcodes', in one string to search."""
+    return " ".join(d.text for d in decisions if not d.source.is_barcode)
+
+
 def _patient_record(decisions: list[Decision]) -> bool:
     """The label carries a patient's record number or birth date."""
     return any(d.variable and d.name in ("patient_id", "date_of_birth") for d in decisions)
@@ -366,12 +372,8 @@ def patients_samples(decisions: list[Decision]) -> None:
     """A barcode only its shape named a parcel's number, and its printed form, on a label
     found a patient's only late (by a birth date of the last century, "F  12/07/1961"),
     is the number of the patient's sample, as where the record was seen first."""
-    if not _patient_record(decisions) or not _sample_label(decisions):
-        return
-    for d in decisions:
-        if d.variable and d.name == "tracking_number" and d.name_certainty < 0.85 \
-                and d.reason in ("barcode data", "printed form of barcode data"):
-            d.name, d.name_certainty = "specimen_id", 0.6
+    if _patient_record(decisions) and _sample_label(decisions):
+        _rename_shaped_codes(decisions, {"tracking_number"}, "specimen_id")
 
 
 def owned_assets(decisions: list[Decision]) -> None:
@@ -379,13 +381,17 @@ def owned_assets(decisions: list[Decision]) -> None:
     property the thing is, is the thing's asset number, on a crate sent from one party to
     another too ("Własność Agrofrukt" under "Nr skrzyni" and its Code 128). (A parcel's
     label "property of carrier" is the label's own.)"""
-    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
-    if _OWNED.search(words) is None or has_recipient(decisions):
-        return
+    if _OWNED.search(_printed_words(decisions)) is not None and not has_recipient(decisions):
+        _rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
+
+
+def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
+    """A barcode, and its printed form, that only its shape named one of ``guesses``
+    takes ``name``."""
     for d in decisions:
-        if d.variable and d.name in _PARCEL_NAMES and d.name_certainty < 0.85 \
+        if d.variable and d.name in guesses and d.name_certainty < 0.85 \
                 and d.reason in ("barcode data", "printed form of barcode data"):
-            d.name, d.name_certainty = "asset_number", 0.6
+            d.name, d.name_certainty = name, 0.6
 
 
 # Words of a sample's label beside the patient's record: its tube, or the laboratory
@@ -395,20 +401,21 @@ _LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|c
                          r"patolog\w*|patholog\w*|histolog\w*)\b", re.IGNORECASE)
 
 
-# Words of a patient's label that is no sample's: a pharmacy's, a radiology's, a band's
-# (not its ward or room: a tube names them too).
+# Words of a patient's label that is no sample's: a pharmacy's, a radiology's (a band's
+# are its allergies, _ALLERGY; not its ward or room: a tube names them too).
 _NO_SAMPLE = re.compile(r"\b(?:\w*pharm\w*|apothe\w*|apotek\w*|farmac\w*|ljekarn\w*|"
-                        r"\w*radiolog\w*|r[oö]ntgen\w*|x-?ray|film|dose|dosage|tablets?|"
-                        r"allerg\w*|alerg\w*)\b", re.IGNORECASE)
+                        r"\w*radiolog\w*|r[oö]ntgen\w*|x-?ray|film|dose|dosage|tablets?)\b",
+                        re.IGNORECASE)
 
 
 def _sample_label(decisions: list[Decision]) -> bool:
     """A patient's label that is a sample's: its tube or laboratory is named, or no
     word says it is a pharmacy's, a radiology's or a patient's band (a small label
     with the patient, the record and a code is a tube's)."""
-    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    words = _printed_words(decisions)
     return _TUBE.search(words) is not None or _LABORATORY.search(words) is not None \
-        or _CONTEXT[0][0].search(words) is not None or _NO_SAMPLE.search(words) is None
+        or _CONTEXT[0][0].search(words) is not None \
+        or _NO_SAMPLE.search(words) is None and _ALLERGY.search(words) is None
 
 
 # An allergy, as a patient's band or bed label warns of it.
@@ -416,11 +423,11 @@ _ALLERGY = re.compile(r"\b(?:allerg\w*|alerg\w*)", re.IGNORECASE)
 
 
 def _heading_name(decisions: list[Decision]) -> str | None:
-    if _patient_record(decisions) and _sample_label(decisions):
-        return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
-    if _patient_record(decisions) and _ALLERGY.search(
-            " ".join(d.text for d in decisions if not d.source.is_barcode)):
-        return "patient_id"  # a patient's band or bed, with the patient's allergies
+    if _patient_record(decisions):
+        if _sample_label(decisions):
+            return "specimen_id"  # a tube or slide of a patient's: its code is the specimen's
+        if _ALLERGY.search(_printed_words(decisions)):
+            return "patient_id"  # a patient's band or bed, with the patient's allergies
     texts = [d for d in decisions if not d.source.is_barcode and d.text]
     top = min((d.source.ry for d in texts), default=0)
     for d in texts:
@@ -433,7 +440,7 @@ def _heading_name(decisions: list[Decision]) -> str | None:
         name, certainty = shapes.caption_name(text)
         if certainty >= 0.85 and name in _IDENTIFIERS:
             return name
-    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    words = _printed_words(decisions)
     return next((name for pattern, name in _CONTEXT if pattern.search(words)), None)
 
 
@@ -609,7 +616,7 @@ def _people(decisions: list[Decision]) -> None:
     and hospitals file their patients), and the doctor on a pharmacy's label ("Dr
     Samuel Okafor MRCVS")."""
     record = _patient_record(decisions)
-    words = " ".join(d.text for d in decisions if not d.source.is_barcode)
+    words = _printed_words(decisions)
     pharmacy = _PHARMACY.search(words) is not None
     if not record and not pharmacy:
         return

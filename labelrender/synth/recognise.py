@@ -235,7 +235,6 @@ _INSTRUCTION = re.compile(
     r"consegnare (?:al|alla|a|in|presso)|lasciare (?:al|alla|presso)|afleveren bij|"
     r"bezorgen bij|lämna (?:hos|vid|i)|zostawić (?:u|w|przy)|doručit (?:do|k))",
     re.IGNORECASE)
-# A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
 # A colour by a colour system's code: NCS ("NCS S 3010-G30Y": blackness, chromaticness,
 # hue), RAL Classic ("RAL 9016") and Pantone ("Pantone 186 C", "PMS 2945 U"), as paint,
 # plastics and print are ordered by.
@@ -249,10 +248,10 @@ _LINE_AND_SHIFT = re.compile(
     r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
 # A bin's stock levels in pieces, cases or packs: the least before it is refilled and
 # the most it holds ("MIN 4   MAX 18 CS", "Mini 500 / Maxi 2000", "Max 48 fp").
-_COUNT_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
-_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?\s*[/|·,-]?\s*"
-                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_COUNT_UNIT})?", re.IGNORECASE)
-_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_COUNT_UNIT}", re.IGNORECASE)
+_STOCK_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
+_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?\s*[/|·,-]?\s*"
+                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?", re.IGNORECASE)
+_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_STOCK_UNIT}", re.IGNORECASE)
 # The tunnel restriction code of dangerous goods by road (ADR 1.9.5.2.2, printed in
 # brackets: "(D/E)", "(C/E)", "(E)", "(-)"), after its caption in the ADR's languages.
 _TUNNEL_CODE = re.compile(
@@ -260,6 +259,7 @@ _TUNNEL_CODE = re.compile(
     r"code(?:\sde\srestriction\sen)?\stunnels?|codice\s(?:di\s)?galleria|"
     r"código\sde\s(?:restricción\sen\s)?túneles?|kod\stunelu|kód\stunelu)"
     r"\s?:?\s?\((?:[BCDE](?:1000C)?(?:/[DE])?|-)\)", re.IGNORECASE)
+# A network card's hardware address: six pairs of hex digits ("6C:1A:B3:3E:47:3C").
 _MAC = re.compile(r"(?:MAC\s?:?\s?)?[0-9A-F]{2}([:-])(?:[0-9A-F]{2}\1){4}[0-9A-F]{2}", re.I)
 # A North American number written the usual way: 614.984.1858, 555-123-4567.
 _NANP = re.compile(r"1?[-. ]?\d{3}[-. ]\d{3}[-. ]\d{4}")
@@ -479,6 +479,9 @@ _FBA_CARTON = re.compile(r"FBA[0-9A-Z]{8,10}U\d{6}")
 # and Global Transport Labels): data identifier "J", "1J", "5J" or "6J", the issuing
 # agency "UN" with the maker's nine-digit DUNS number, then the maker's serial.
 _LICENSE_PLATE = re.compile(r"[1-6]?JUN\d{9}[0-9A-Z]{1,20}")
+# Those three codes, known by their whole form, in barcodes and in print alike.
+_CODE_SHAPES = ((_RECEPTACLE, "receptacle_id", 0.85), (_FBA_CARTON, "carton_id", 0.85),
+                (_LICENSE_PLATE, "package_id", 0.85))
 
 
 # ISBT 128, the blood and tissue labels' Code 128: a two-character data identifier
@@ -525,12 +528,9 @@ def barcode_data(data: str, symbology: str) -> Recognised | None:
         return "routing_code", 0.85  # DHL routing: 2L, country, postal code
     if container_valid(code):
         return "container_number", 0.9
-    if _RECEPTACLE.fullmatch(code):
-        return "receptacle_id", 0.85
-    if _FBA_CARTON.fullmatch(code):
-        return "carton_id", 0.85
-    if _LICENSE_PLATE.fullmatch(code):
-        return "package_id", 0.85
+    for pattern, name, sure in _CODE_SHAPES:
+        if pattern.fullmatch(code):
+            return name, sure
     if nfe_key(code):
         return "access_key", 0.9  # a DANFE's bars: the invoice's key, no parcel number
     if _MAC.fullmatch(code):
@@ -602,8 +602,7 @@ _ISSUE_STAMP = re.compile(r"[A-Z]{3,6}\s+\d{2}(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG
 
 
 # Codes known by their whole form once spaces and dashes are gone, and what they are.
-_COMPACT_SHAPES = ((_CARRIER_SSCC, "tracking_number", 0.9), (_RECEPTACLE, "receptacle_id", 0.85),
-                   (_FBA_CARTON, "carton_id", 0.85), (_LICENSE_PLATE, "package_id", 0.85))
+_COMPACT_SHAPES = ((_CARRIER_SSCC, "tracking_number", 0.9), *_CODE_SHAPES)
 # Values known by their whole printed form (after the codes with check digits).
 _WHOLE_SHAPES = ((_COLOUR_CODE, "colour_code", 0.85), (_LINE_AND_SHIFT, "production_line", 0.7),
                  (_TUNNEL_CODE, "tunnel_code", 0.85), (_MIN_MAX, "min_max", 0.7),

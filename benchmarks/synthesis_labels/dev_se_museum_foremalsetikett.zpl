@@ -1,0 +1,27 @@
+^XA
+^CI28
+^PW812
+^LL406
+^LH0,0
+^FO16,14^A0N,26,24^FDBERGSLAGENS MUSEUM  ·  SAMLINGSENHETEN^FS
+^FO16,44^GB780,0,2^FS
+^FO16,56^AEN,28,15^FDINV.NR^FS
+^FO16,88^A0N,58,54^FDBM.1987.0412:3^FS
+^FO16,154^A0N,30,28^FDSkåp, allmogemålat, med initialerna ”E.O.D.”^FS
+^CF0,22
+^FO16,196^FDDatering^FS
+^FO140,196^FD1790-tal^FS
+^FO16,224^FDMaterial^FS
+^FO140,224^FDFuru, limfärg, smide^FS
+^FO16,252^FDMått^FS
+^FO140,252^FDH 182 × B 94 × D 48 cm^FS
+^FO16,280^FDFörvärv^FS
+^FO140,280^FDGåva av Anna Lindgren, Nora, 1912^FS
+^FO16,312^GB600,0,2^FS
+^FO16,322^FDPlacering^FS
+^FO140,318^A0N,32,30^FDMagasin Tumba · C-14-03^FS
+^FO16,362^A0N,18,17^FDReg. 2026-11-26 / E. Lindqvist^FS
+^FO330,362^A0N,18,17^FDHantera med handskar. Flytta ej utan registrering.^FS
+^FO636,96^BQN,2,4^FDQA,https://samlingar.bergslagensmuseum.se/objekt/BM.1987.0412:3^FS
+^FO640,56^A0N,22,21^FDVärde: B^FS
+^XZ

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -58,6 +59,10 @@ from synthesis_generate import generate  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 ANSWERS = Path(__file__).with_name("synthesis_answers.json")
 TRUTH = Path(__file__).with_name("synthesis_truth.json")
+# The same development labels named again by independent annotators who saw only the
+# labels, the list of their variable fields and the naming convention (never the truth
+# or synthesis): how often a careful person's name passes the judge below.
+AGREEMENT = Path(__file__).with_name("synthesis_agreement.json")
 # Labels written for the evaluation (``<name>.zpl``), each with its hand-made truth
 # beside it (``<name>.truth.json``: ``{"about": ..., "fields": [...]}``); a truth file
 # with a ``path`` labels a corpus label instead.
@@ -220,6 +225,14 @@ def review_names(result: SynthesisResult) -> set[str]:
     return names
 
 
+def judged(given: str, truth: str) -> tuple[bool, bool]:
+    """A name against a truth meaning: (right, only more or less specific)."""
+    meanings = {meaning_of(m) for m in truth.split("|")}
+    mine = meaning_of(given)
+    right = mine in meanings
+    return right, not right and any(narrower(mine, m) for m in meanings)
+
+
 def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -> LabelScore:
     s = LabelScore(name)
     texts = field_texts(zpl)
@@ -260,7 +273,7 @@ def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -
         kind[1] += 1
         groups[index].add(meaning)
         given = names.get(index, "")
-        right = meaning_of(given) in {meaning_of(m) for m in meaning.split("|")}
+        right, near = judged(given, meaning)
         confidence = getattr(result, "field_confidence", {}).get(given)
         if confidence is not None:
             s.points.append((confidence, right))
@@ -269,7 +282,7 @@ def score(engine: SynthesisEngine, name: str, zpl: str, truth: dict[int, str]) -
             kind[2] += 1
         else:
             s.wrong += 1
-            s.near += any(narrower(meaning_of(given), meaning_of(m)) for m in meaning.split("|"))
+            s.near += near
             s.wrong_reviewed += given in review
             s.misses.append(f"named   {given:24} is {meaning} {text[:40]!r}")
     # A merge: one placeholder for fields with no meaning in common ("tracking_number"
@@ -362,6 +375,35 @@ def print_set(title: str, scores: list[LabelScore], args: argparse.Namespace,
     return figures
 
 
+def agreement(truth: dict[str, tuple[str, list[list[str]]]]) -> dict[str, dict[str, float]]:
+    """Each independent annotator's names judged like synthesis's (strict and lenient),
+    and each pair of annotators who named the same labels judged against each other."""
+    annotators: dict[str, dict[str, list[list[str]]]] = json.loads(
+        AGREEMENT.read_text(encoding="utf-8"))["annotators"]
+    figures: dict[str, dict[str, float]] = {}
+    pooled: list[tuple[bool, bool]] = []
+
+    def rates(labels: int, verdicts: list[tuple[bool, bool]]) -> dict[str, float]:
+        return {"labels": labels, "fields": len(verdicts),
+                "names_right": sum(r for r, _ in verdicts) / max(1, len(verdicts)),
+                "names_lenient": sum(r or n for r, n in verdicts) / max(1, len(verdicts))}
+
+    for who, labels in annotators.items():
+        verdicts = [judged(mine[1], entry[1]) for name, named in labels.items()
+                    for mine, entry in zip(named, truth[name][1], strict=True)]
+        pooled += verdicts
+        figures[who] = rates(len(labels), verdicts)
+    figures["all"] = rates(len({n for labels in annotators.values() for n in labels}), pooled)
+    for first, second in itertools.combinations(annotators, 2):
+        shared = sorted(set(annotators[first]) & set(annotators[second]))
+        same = [meaning_of(a[1]) == meaning_of(b[1]) for name in shared
+                for a, b in zip(annotators[first][name], annotators[second][name], strict=True)]
+        if same:
+            figures[f"{first}~{second}"] = {"labels": len(shared), "fields": len(same),
+                                            "names_right": sum(same) / len(same)}
+    return figures
+
+
 def legacy(engine: SynthesisEngine, corpus: Path) -> tuple[int, int, int, int]:
     """Detection on the legacy answer key and the round trip on every carrier label."""
     answers = json.loads(ANSWERS.read_text(encoding="utf-8"))
@@ -429,6 +471,20 @@ def main() -> int:
         print(f"  held-out {title}: {f['labels']:.0f} labels, {f['fields']:.0f} fields; "
               f"precision {f['precision']:.3f}, recall {f['recall']:.3f}, names right "
               f"{f['names_right']:.3f}, corr {f['confidence_correlation']:+.2f}")
+    if AGREEMENT.is_file():
+        print("\n== independent annotators (development labels; the truth and synthesis unseen):"
+              " the judge's ceiling")
+        for who, f in agreement(truth).items():
+            if "~" in who:
+                print(f"  {who.replace('~', ' and ')} on the same {f['labels']:.0f} labels: the "
+                      f"same name for {f['names_right']:.3f} of {f['fields']:.0f} fields")
+            else:
+                print(f"  {'annotators together' if who == 'all' else 'annotator ' + who}: "
+                      f"{f['labels']:.0f} labels, {f['fields']:.0f} fields; names right (strict) "
+                      f"{f['names_right']:.3f}, lenient {f['names_lenient']:.3f}")
+            figures[f"annotator {who}"] = f
+        print(f"  (synthesis on the held-out part: strict {figures['held_out']['names_right']:.3f},"
+              f" lenient {figures['held_out']['names_lenient']:.3f})")
     if generated:
         figures["generated"] = print_set("generated labels (development layouts, "
                                          "new data in 16 locales)", generated, args)

@@ -215,3 +215,25 @@ def test_a_turned_block_with_lines_of_different_sizes_reads_as_upright() -> None
 def test_a_lenient_name_only_says_more_or_less_than_the_truth(given: str, truth: str,
                                                                near: bool) -> None:
     assert evaluation.narrower(given, truth) is near
+
+
+@needs_corpus
+def test_the_annotators_named_development_labels_field_for_field() -> None:
+    annotators = json.loads(evaluation.AGREEMENT.read_text(encoding="utf-8"))["annotators"]
+    truth = evaluation.load_truth(CORPUS)
+    for labels in annotators.values():
+        for name, named in labels.items():
+            assert not evaluation.held_out(name) and not name.startswith("dev_"), name
+            assert [n[:1] + n[2:] for n in named] == [e[:1] + e[2:] for e in truth[name][1]]
+            assert all(n[1] and "|" not in n[1] for n in named), name
+    figures = evaluation.agreement(truth)
+    assert figures["all"]["fields"] == sum(figures[w]["fields"] for w in annotators)
+    assert 0 < figures["A~B"]["names_right"] <= 1
+
+
+@pytest.mark.parametrize(("given", "truth", "verdict"), [
+    ("ship_date_2", "date|ship_date", (True, False)), ("ship_date", "date", (False, True)),
+    ("colour", "color", (True, False)), ("weight", "date", (False, False))])
+def test_a_name_is_judged_through_its_meaning(given: str, truth: str,
+                                              verdict: tuple[bool, bool]) -> None:
+    assert evaluation.judged(given, truth) == verdict

@@ -385,6 +385,38 @@ def owned_assets(decisions: list[Decision]) -> None:
         _rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
 
 
+# A returnable tote's or crate's word, printed as a caption of its own ("TOTE" over "2 of
+# 4", "BAC", "Wanne", "Kiste", "Krat", "Skrzynka"): a wholesaler's tote to a pharmacy or
+# a shop, and a crate of a pick, carry such a label, its barcode the tote's own.
+_TOTE = re.compile(r"(?:tote|bac|wanne|kiste|krat|skrzynka|přepravka|prepravka|bakke|"
+                   r"cassetta|cubeta|rekesz)(?:[ -]?(?:nr|no|n°|id|#))?\.?\s*:?", re.I)
+
+
+def totes(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a label that names a
+    tote or a crate in a caption of its own ("TOTE" over "2 of 4", "BAC" over "3 / 5"),
+    is the tote's id: the order, the route and the pharmacy have captions of their own,
+    and a tote is sent again and again, its code the same."""
+    if not any(not d.variable and not d.source.is_barcode and _TOTE.fullmatch(d.text.strip())
+               for d in decisions):
+        return
+    for code in decisions:
+        if code.source.is_barcode and code.variable and code.name_certainty < 0.85 \
+                and code.name in {*_PARCEL_NAMES, "barcode_data"} \
+                and not _captioned_over(decisions, code):
+            _rename_shaped_codes([d for d in decisions if d.value == code.value], {code.name},
+                                 "tote_id")
+
+
+def _captioned_over(decisions: list[Decision], code: Decision) -> bool:
+    """A caption the vocabulary knows is printed over barcode ``code`` ("Lieferschein-Nr."
+    over its bars, a little to their left): it names the code, whatever the label holds."""
+    return any(not c.variable and not c.source.is_barcode
+               and 0 < code.source.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
+               and abs(code.source.rx - c.source.rx) <= 48
+               and shapes.caption_name(c.text)[1] >= 0.85 for c in decisions)
+
+
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
     """A barcode, and its printed form, that only its shape named one of ``guesses``
     takes ``name``."""

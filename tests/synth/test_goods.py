@@ -1123,3 +1123,21 @@ def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: 
         "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
         f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
     assert values.get("size") == grade
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("TOTE", "tote_id"), ("BAC", "tote_id"), ("Wanne", "tote_id"),
+    ("Colis", "tracking_number"),  # a parcel's count: its barcode stays a parcel's number
+])
+def test_the_barcode_on_a_label_that_names_its_tote_is_the_totes_id(
+        caption: str, name: str) -> None:
+    # As a wholesaler's tote to a pharmacy: the pharmacy's address, the order after its
+    # caption, the tote's caption over its count, and the tote's own code in Code 128.
+    decisions = classify(read_first_label(
+        "^XA^PW812^LL609^FO20,20^A0N,30,30^FDPHARMACIE DU ROND-POINT^FS"
+        "^FO20,60^A0N,26,26^FD12 avenue Pasteur^FS^FO20,96^A0N,26,26^FD49300 CHOLET^FS"
+        "^FO20,150^A0N,24,24^FDORDER 7781045^FS"
+        f"^FO500,150^A0N,22,22^FD{caption}^FS^FO500,176^A0N,40,40^FD2 / 4^FS"
+        "^FO40,300^BY2^BCN,90,N,N,N^FD49031187C2633028713^FS"
+        "^FO40,420^A0N,26,26^FD49031187C2633028713^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "49031187C2633028713"] == [name] * 2

@@ -417,6 +417,38 @@ def _captioned_over(decisions: list[Decision], code: Decision) -> bool:
                and shapes.caption_name(c.text)[1] >= 0.85 for c in decisions)
 
 
+# Words of a label an instrument or a gauge carries once it is calibrated or verified
+# ("CALIBRATED", "TARATO", "Kalibriert", "Étalonné", "Control metrológico").
+_CALIBRATION = re.compile(r"\b(?:calibrat\w*|kalibr\w*|tarat[oaiu]\w*|[ée]talonn\w*|"
+                          r"calibrad[oa]s?|calibra[çc][ãa]o|metrol[oó]g\w*)", re.I)
+# Names a code may have from a guess or a caption that is no identifier's.
+_INSTRUMENT_GUESSES = frozenset({"part_number", "text", "field", "delivery_instructions",
+                                 *_PARCEL_NAMES})
+
+
+def calibrated_instruments(decisions: list[Decision]) -> None:
+    """On the label of a calibrated instrument or gauge, which says when it is due again,
+    a code only guessed or named by a caption unknown ("Cod.", "Instr. ID", the heading
+    "CONTROL METROLÓGICO") is the instrument's asset number, its bars too; its serial
+    number has a caption of its own ("Matricola", "S/N")."""
+    if _CALIBRATION.search(_printed_words(decisions)) is None \
+            or not any(d.variable and d.name in ("due_date", "expiry_date") for d in decisions):
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and d.name and d.name_certainty <= 0.85 and _code_of_instrument(value) \
+                and (d.name in _INSTRUMENT_GUESSES and d.name_certainty <= 0.6
+                     or not shapes.is_vocabulary_name(d.name) and not d.name.endswith("_data")
+                     or d.name == "delivery_instructions"):
+            d.name, d.name_certainty = "asset_number", 0.6
+
+
+def _code_of_instrument(value: str) -> bool:
+    """One word of letters and digits, led by letters ("TW-0447", "MIS-0418",
+    "CT-H7-025.000")."""
+    return re.fullmatch(r"[A-Z]{1,5}[-/ ]?[A-Z0-9][\w./-]*\d[\w./-]*", value) is not None
+
+
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
     """A barcode, and its printed form, that only its shape named one of ``guesses``
     takes ``name``."""

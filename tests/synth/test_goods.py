@@ -1141,3 +1141,25 @@ def test_the_barcode_on_a_label_that_names_its_tote_is_the_totes_id(
         "^FO40,300^BY2^BCN,90,N,N,N^FD49031187C2633028713^FS"
         "^FO40,420^A0N,26,26^FD49031187C2633028713^FS^XZ"))
     assert [d.name for d in decisions if d.text == "49031187C2633028713"] == [name] * 2
+
+
+@pytest.mark.parametrize(("heading", "caption", "due", "name"), [
+    ("CALIBRATED", "Instr. ID", "Due date", "asset_number"),
+    ("TARATO / CALIBRATED", "Cod.", "Scadenza / Due", "asset_number"),
+    ("Étalonné", "Code", "Prochain étalonnage", "asset_number"),
+    ("QUALITY CHECKED", "Cod.", "Scadenza / Due", "part_number"),  # no calibration's word
+])
+def test_the_code_on_a_calibrated_instruments_label_is_its_asset_number(
+        heading: str, caption: str, due: str, name: str) -> None:
+    # As a calibration sticker: the instrument's code after a caption that is no serial
+    # number's, its serial after its own caption, and when it was calibrated and is due.
+    decisions = classify(read_first_label(
+        f"^XA^CI28^PW600^LL400^FO16,14^A0N,30,30^FD{heading}^FS"
+        "^FO16,72^A0N,22,22^FDStrumento^FS^FO150,68^A0N,26,26^FDCalibro digitale 0-150 mm^FS"
+        "^FO16,106^A0N,22,22^FDMatricola^FS^FO150,102^A0N,26,26^FD1108-4472^FS"
+        f"^FO340,106^A0N,22,22^FD{caption}^FS^FO420,102^A0N,26,26^FDMIS-0418^FS"
+        "^FO16,218^A0N,20,20^FDData^FS^FO16,242^A0N,26,26^FD19/11/2026^FS"
+        f"^FO310,218^A0N,20,20^FD{due}^FS^FO310,242^A0N,26,26^FD19/11/2027^FS^XZ"
+        .encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text in ("MIS-0418", "1108-4472")] \
+        == ["serial_number", name]

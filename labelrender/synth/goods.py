@@ -335,8 +335,11 @@ def _prices(decisions: list[Decision]) -> None:
 _CONTEXT = (
     # (a biobank's aliquot or a frozen vial of cells is a sample too; Dutch "monster"
     # ends its compounds: "bodemmonster", "bloedmonster")
+    # (and who took it, or when: "Muestreó", "Sampled by", "Probenahme", "Prélevé le")
     (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra|biobank|aliquot|"
-                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer)\b", re.I),
+                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer|sampled|sampling|"
+                r"muestre[oó]|probenahme|prélèvement|prélevée?|prelievo|prelevat[oa]|"
+                r"campionamento|amostragem|colhida|pobrano|pobranie|odběr)\b", re.I),
      "specimen_id"),
     (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum|do not remove|"
                 r"report loss|if found|cespite|inventario|inventaris|inwentarz\w*)\b|資産|资产",

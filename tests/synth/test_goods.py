@@ -1163,3 +1163,21 @@ def test_the_code_on_a_calibrated_instruments_label_is_its_asset_number(
         .encode().decode("latin-1")))
     assert [d.name for d in decisions if d.text in ("MIS-0418", "1108-4472")] \
         == ["serial_number", name]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Muestreó: J. Ruiz Martín", "specimen_id"),
+    ("Sampled by: J. Ruiz", "specimen_id"),
+    ("Probenahme: J. Ruiz", "specimen_id"),
+    ("Geprüft: J. Ruiz", "serial_number"),  # no word of a sample: a code of unknown kind
+])
+def test_a_code_on_a_label_that_says_who_took_the_sample_is_the_samples(
+        line: str, name: str) -> None:
+    # As a water laboratory's sample bottle: the laboratory, the sample's code printed and
+    # in Code 128, when and by whom it was taken.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW600^LL300^FO10,8^A0N,22,22^FDLAB. AGUAS DEL HENARES^FS"
+        "^FO10,38^A0N,30,30^FDM-2611-04718^FS^FO380,34^BCN,60,N,N,N^FDM-2611-04718^FS"
+        "^FO10,98^A0N,20,20^FDToma: 25/11/2026 09:35^FS"
+        f"^FO10,164^A0N,20,20^FD{line}^FS^XZ".encode().decode("latin-1")))
+    assert {d.name for d in decisions if d.text == "M-2611-04718"} == {name}

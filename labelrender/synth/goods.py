@@ -452,6 +452,34 @@ def _code_of_instrument(value: str) -> bool:
     return re.fullmatch(r"[A-Z]{1,5}[-/ ]?[A-Z0-9][\w./-]*\d[\w./-]*", value) is not None
 
 
+# A ticket for a thing left to be collected again (at a dry cleaner's, a repairer's, a
+# left-luggage desk): a word of when it was left, and one of when it is collected.
+_LEFT = re.compile(r"\b(?:entrada|dep|d[ée]pos[ée]e?s?|depositat[oa]|deposit\w*|deposited|"
+                   r"abgegeben|angenommen|received|recibido|entregado|ricevuto|"
+                   r"przyj[eę]to|přijato)\b", re.I)
+_COLLECTED = re.compile(r"\b(?:recoger|recogida|pr[eê]t|ritiro|retrait|abhol\w*|pick ?up|"
+                        r"collect\w*|ready|listo|pronto|klaar|ophalen|odbi[oó]r|"
+                        r"vyzvednut[ií])\b", re.I)
+
+
+def claim_tickets(decisions: list[Decision]) -> None:
+    """On a ticket for a thing left to be collected (a dry cleaner's, a repairer's, a
+    left-luggage desk's: "Entrada ... Recoger", "Déposé le ... Prêt le", "Depositato ...
+    Ritiro"), with no carrier's data, the number a caption unknown or "Ticket" names,
+    or its shape alone, is the ticket's number, its copies on the stub and in bars too."""
+    words = _printed_words(decisions)
+    if _LEFT.search(words) is None or _COLLECTED.search(words) is None \
+            or any(d.variable and d.name in _SHIPMENT and d.name_certainty >= 0.85
+                   for d in decisions):
+        return
+    for d in decisions:
+        name = d.name or ""
+        if d.variable and d.name_certainty <= 0.85 and not name.endswith("_data") \
+                and (name == "reference" or not shapes.is_vocabulary_name(name)) \
+                and re.fullmatch(r"(?:[A-Z]{1,3}-?)?\d[\d-]{2,10}", (d.value or "").strip()):
+            d.name, d.name_certainty = "ticket_number", 0.6
+
+
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
     """A barcode, and its printed form, that only its shape named one of ``guesses``
     takes ``name``."""

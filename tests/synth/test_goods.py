@@ -1181,3 +1181,22 @@ def test_a_code_on_a_label_that_says_who_took_the_sample_is_the_samples(
         "^FO10,98^A0N,20,20^FDToma: 25/11/2026 09:35^FS"
         f"^FO10,164^A0N,20,20^FD{line}^FS^XZ".encode().decode("latin-1")))
     assert {d.name for d in decisions if d.text == "M-2611-04718"} == {name}
+
+
+@pytest.mark.parametrize(("left", "collected", "name"), [
+    ("Entrada  lu 23/11", "Recoger  ju 26/11", "ticket_number"),
+    ("Déposé le 23.11.2026", "Prêt le 18.12.2026", "ticket_number"),
+    ("Depositato 26/11/2026", "Ritiro previsto 26/11", "ticket_number"),
+    ("Lavado 23/11", "Planchado 26/11", "reference"),  # nothing left to collect
+])
+def test_the_number_on_a_ticket_for_a_thing_left_to_collect_is_the_tickets(
+        left: str, collected: str, name: str) -> None:
+    # As a dry cleaner's ticket: the shop, "Ticket" beside its number, the customer, the
+    # garment, and when it was left and is to be collected.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW600^LL400^FO16,12^A0N,24,24^FDTINTORERIA LA ALAMEDA^FS"
+        "^FO16,72^A0N,22,22^FDTicket^FS^FO110,66^A0N,34,34^FD31874^FS"
+        "^FO16,130^A0N,24,24^FDRUIZ ORTEGA, MERCEDES^FS^FO16,200^A0N,24,24^FDABRIGO LANA^FS"
+        f"^FO16,298^A0N,22,22^FD{left}^FS^FO300,298^A0N,22,22^FD{collected}^FS^XZ"
+        .encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "31874"] == [name]

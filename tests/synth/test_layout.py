@@ -2898,3 +2898,23 @@ def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
     # feed list what they are made of; a fabric is one material.
     values = _one_line(line)
     assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("caption", "code", "name"), [
+    ("ID Pickup", "PT13487", "pickup_point_id"),
+    ("Kods", "9135", "pickup_point_id"),
+    ("Punt-ID", "2105473", "pickup_point_id"),
+    ("Rota", "PT13487", "routing_code"),  # a route's caption: the sort code
+])
+def test_a_code_a_pickup_point_parcel_captions_as_an_id_is_the_points(
+        caption: str, code: str, name: str) -> None:
+    # As DPD Portugal's pickup label: the service's words, the recipient's block, the
+    # pickup point's name and street, and its code printed large under its caption.
+    values = _values(
+        "^XA^CI28^PW812^LL1218^FO150,60^A0N,26,26^FDEntrega em Ponto Pickup^FS"
+        "^FO20,240^A0N,24,24^FDPara / To:^FS^FO150,240^A0N,28,28^FDRita Carvalho Nunes^FS"
+        "^FO150,276^A0N,24,24^FDRua de Santa Catarina 112^FS"
+        "^FO150,306^A0N,24,24^FD4000-442 Porto^FS"
+        f"^FO600,340^A0N,22,22^FD{caption}^FS^FO600,370^A0N,48,48^FD{code}^FS"
+        "^FO110,676^BCN,200,N,N,N^FD09435103927118^FS^XZ")
+    assert {key for key, value in values.items() if value == code} == {name}

@@ -1948,6 +1948,19 @@ def test_a_caption_over_a_turned_barcode_names_it(turn: str, caption_at: str, ba
     assert names == ["imei"]
 
 
+@pytest.mark.parametrize(("bars_x", "name"), [
+    (30, "imei"), (50, "imei"),  # the bars set in by their quiet zone
+    (400, "serial_number"),  # far right of the caption: not under it, a serial by its shape
+])
+def test_a_caption_over_a_barcode_set_in_a_little_names_it(bars_x: int, name: str) -> None:
+    # The caption at the margin, its Code 128 under it indented by its quiet zone (as
+    # "Lieferschein-Nr." and "CARTON ID" are printed over their bars).
+    zpl = ("^XA^CI28^PW812^LL406^FO20,110^A0N,20,20^FDIMEI 1^FS"
+           f"^FO{bars_x},140^BCN,60,N^FD356789104523418^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
 def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
            "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")

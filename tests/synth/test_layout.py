@@ -1961,6 +1961,18 @@ def test_a_caption_over_a_barcode_set_in_a_little_names_it(bars_x: int, name: st
     assert names == [name]
 
 
+@pytest.mark.parametrize(("caption", "name"), [
+    ("CARTON ID", "carton_id"),  # the glossary's whole caption, no carton count
+    ("Piece ID", "tracking_number"),  # no whole caption known: an identifier of a piece
+])
+def test_a_whole_caption_the_glossary_knows_beats_the_vocabularys_word_in_it(
+        caption: str, name: str) -> None:
+    zpl = (f"^XA^CI28^PW812^LL406^FO30,110^A0N,20,20^FD{caption}^FS"
+           "^FO30,140^BCN,60,N^FDPS2261480-02^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
 def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
            "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")

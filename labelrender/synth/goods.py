@@ -480,6 +480,33 @@ def claim_tickets(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "ticket_number", 0.6
 
 
+# A school's or a laboratory's own name on a label ("University of Leicester - School of
+# Chemistry", "Universidad de Zaragoza - Dpto. Química").
+_ACADEMIC = re.compile(r"\b(?:universit\w*|universidad|hochschule|college|school|escuela|"
+                       r"schule|école|scuola|facult\w*|fakult\w*|institut\w*|instituto|"
+                       r"istituto|dpto|department|departamento|dipartimento)\b", re.I)
+# Names a code of a container may have from its print or shape alone.
+_CONTAINER_GUESSES = frozenset({"part_number", "serial_number", "tracking_number", "text",
+                                "field", "reference", "routing_code"})
+
+
+def chemicals_in_stock(decisions: list[Decision]) -> None:
+    """A code only its print or shape named ("CHM-004417" printed large, "ZGZ-R-0045812"
+    in a DataMatrix) on a chemical's hazard label that a school or a laboratory prints
+    for its own bottle is the number of the bottle in its chemicals' inventory, an asset
+    number: the maker's numbers have captions of their own ("Cat. No.", "Lot")."""
+    hazard = any(d.variable and d.name in ("hazard_statements", "precautionary_statements")
+                 for d in decisions)
+    if not hazard or _ACADEMIC.search(_printed_words(decisions)) is None:
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and d.name in _CONTAINER_GUESSES and d.name_certainty <= 0.6 \
+                and not (d.prefix_len and not d.source.is_barcode) \
+                and _code_of_instrument(value):  # (a QR code's "QA," is no caption)
+            d.name, d.name_certainty = "asset_number", 0.6
+
+
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
     """A barcode, and its printed form, that only its shape named one of ``guesses``
     takes ``name``."""

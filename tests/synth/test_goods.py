@@ -1200,3 +1200,21 @@ def test_the_number_on_a_ticket_for_a_thing_left_to_collect_is_the_tickets(
         f"^FO16,298^A0N,22,22^FD{left}^FS^FO300,298^A0N,22,22^FD{collected}^FS^XZ"
         .encode().decode("latin-1")))
     assert [d.name for d in decisions if d.text == "31874"] == [name]
+
+
+@pytest.mark.parametrize(("owner", "name"), [
+    ("University of Leicester - School of Chemistry", "asset_number"),
+    ("Universidad de Zaragoza - Dpto. Química Analítica", "asset_number"),
+    ("Fisher Scientific UK Ltd", "part_number"),  # the maker's bottle: its article's code
+])
+def test_a_code_on_a_schools_own_chemical_bottle_is_its_inventory_number(
+        owner: str, name: str) -> None:
+    # As a chemistry department's COSHH label: its code printed large, the chemical, its
+    # hazard and precautionary statements.
+    decisions = classify(read_first_label(
+        f"^XA^CI28^PW812^LL609^FO18,40^A0N,44,44^FDCHM-004417^FS"
+        f"^FO300,18^A0N,20,20^FD{owner}^FS^FO300,48^A0N,30,30^FDHydrochloric acid 37%^FS"
+        "^FO84,168^A0N,20,20^FDH290 May be corrosive to metals. H314 Causes severe skin "
+        "burns and eye damage.^FS^FO84,266^A0N,20,20^FDP280 Wear gloves, goggles and lab "
+        "coat.^FS^XZ".encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "CHM-004417"] == [name]

@@ -735,6 +735,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     goods.calibrated_instruments(decisions)
     goods.claim_tickets(decisions)
     goods.chemicals_in_stock(decisions)
+    goods.admission_tickets(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):

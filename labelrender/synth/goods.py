@@ -507,6 +507,29 @@ def chemicals_in_stock(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "asset_number", 0.6
 
 
+# The captions of a seat and of its row on a ticket to a seated event.
+_SEAT = re.compile(r"(?:seat|posto|platz|sitz|place|asiento|butaca|lugar|miejsce|stoel|"
+                   r"plads|plats|sæde|sede|sedadlo|hely)\W*", re.I)
+_ROW = re.compile(r"(?:row|fila|reihe|rang|rangée|rij|rząd|rzad|række|rad|řada|rada|sor)\W*",
+                  re.I)
+
+
+def admission_tickets(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a ticket that captions a
+    seat and its row ("FILA" and "POSTO", "Row" and "Seat", "Reihe" and "Platz") is the
+    ticket's number: one seat at one performance, scanned at the door."""
+    captions = [d.text.strip() for d in decisions if not d.variable and not d.source.is_barcode]
+    if not any(_SEAT.fullmatch(c) for c in captions) \
+            or not any(_ROW.fullmatch(c) for c in captions):
+        return
+    # (a barcode named by its symbology alone is the ticket's where its number is printed
+    # under it; a QR code's data alone may hold more than the number)
+    printed = {d.name for d in decisions if d.reason == "printed form of barcode data"}
+    guesses = {*_PARCEL_NAMES, "serial_number",
+               *(name for name in printed if name and name.endswith("_data"))}
+    _rename_shaped_codes(decisions, guesses, "ticket_number")
+
+
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
     """A barcode, and its printed form, that only its shape named one of ``guesses``
     takes ``name``."""

@@ -1218,3 +1218,22 @@ def test_a_code_on_a_schools_own_chemical_bottle_is_its_inventory_number(
         "burns and eye damage.^FS^FO84,266^A0N,20,20^FDP280 Wear gloves, goggles and lab "
         "coat.^FS^XZ".encode().decode("latin-1")))
     assert [d.name for d in decisions if d.text == "CHM-004417"] == [name]
+
+
+@pytest.mark.parametrize(("row", "seat", "name"), [
+    ("FILA", "POSTO", "ticket_number"),
+    ("Row", "Seat", "ticket_number"),
+    ("Reihe", "Platz", "ticket_number"),
+    ("Zone", "Level", "code128_data"),  # no seat: a code of unknown kind
+])
+def test_the_barcode_on_a_ticket_to_a_seat_is_the_tickets_number(
+        row: str, seat: str, name: str) -> None:
+    # As a theatre's ticket: the theatre and the show, the sector, row and seat under
+    # their captions, and the ticket's code in Code 128 with its printed form.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW812^LL406^FO20,20^A0N,26,26^FDTEATRO DEL GIGLIO - LUCCA^FS"
+        "^FO20,56^A0N,30,30^FDIl barbiere di Siviglia^FS"
+        f"^FO300,110^A0N,20,20^FD{row}^FS^FO420,110^A0N,20,20^FD{seat}^FS"
+        "^FO300,140^A0N,40,40^FDF^FS^FO420,140^A0N,40,40^FD14^FS"
+        "^FO20,220^BCN,80,N,N,N^FD000488172231^FS^FO20,310^A0N,22,22^FD000488172231^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "000488172231"] == [name] * 2

@@ -736,6 +736,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     goods.claim_tickets(decisions)
     goods.chemicals_in_stock(decisions)
     goods.admission_tickets(decisions)
+    badges.pass_numbers(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):

@@ -150,6 +150,45 @@ def pickup_point_address(decisions: list[Decision]) -> None:
                 break
 
 
+# Words of a caption that names a pickup point's own code ("ID Pickup", "Punt-ID / ID
+# point", "Kods", "Piste", "Paštomato kodas"), not the point's name or address.
+_POINT_ID = re.compile(r"(?:^|[\W_])(?:id|kods|kodas|kod|code|c[oó]digo|piste|punkt|punt|"
+                       r"point|nr|no|tunnus)(?:$|[\W_])", re.IGNORECASE)
+
+
+def pickup_point_ids(decisions: list[Decision]) -> None:
+    """On a parcel sent to a pickup point or a locker, a code under or after a caption
+    unknown that says it is a code or an id of a point ("ID Pickup" over "PT13487",
+    "Kods" over "9135", "Punt-ID / ID point : 2105473") is the pickup point's id: no
+    sort code, no postcode, whatever its print or its shape guessed."""
+    if not any(d.variable and d.name == "pickup_point"
+               or len(d.text.split()) <= 3 and shapes.caption_name(d.text)[0] == "pickup_point"
+               or re.search(r"\b(?:pick-?up|pudo)\b", d.text, re.IGNORECASE)
+               for d in decisions):
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if not d.variable or d.source.is_barcode or d.name_certainty > 0.7 \
+                or re.match(PARTY, d.name or "") \
+                or not re.fullmatch(r"[A-Z]{0,3}-?\d[\dA-Z-]{2,9}", value):
+            continue
+        caption = _caption_of_code(decisions, d)
+        if caption is not None and _POINT_ID.search(caption) \
+                and shapes.caption_name(caption)[1] < 0.85:
+            d.name, d.name_certainty = "pickup_point_id", 0.6
+
+
+def _caption_of_code(decisions: list[Decision], d: Decision) -> str | None:
+    """The caption unknown that named ``d``, or the words right over it."""
+    if d.name and not shapes.is_vocabulary_name(d.name):
+        return d.name
+    if d.name != "routing_code":
+        return None
+    return next((c.text for c in decisions if not c.variable and not c.source.is_barcode
+                 and 0 < d.source.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
+                 and abs(d.source.rx - c.source.rx) <= 24), None)
+
+
 def _stacked_captions(decisions: list[Decision]) -> list[tuple[str, list[Decision]]]:
     """Captions printed a character a line down the block's left edge (Japanese
     "お/届/け/先" beside the recipient's block), with the party each one names."""

@@ -101,6 +101,34 @@ def refine(decisions: list[Decision]) -> None:
             _mark(d, "the attendee's role printed large on a badge", "attendee_type")
 
 
+# Names a pass's code may have from its shape or symbology alone.
+_CODE_GUESSES = frozenset({"reference", "tracking_number", "serial_number", "text", "field"})
+# A visitor, as a pass names one (a guest may be a hotel's, with its luggage).
+_PASS_VISITOR = re.compile(r"\b(?:visitors?|visitatore|besökare|besokare|besucher|visiteur|"
+                           r"visitante|bezoeker|gość|gosc|návštěva|navsteva|vierailija|"
+                           r"látogató|ziyaretçi)\b", re.I)
+
+
+def pass_numbers(decisions: list[Decision]) -> None:
+    """A barcode only its shape or symbology named on a visitor's pass ("VISITOR",
+    "Visitatore", "Besökare"), holding one code ("V2611-0193"), is the pass's number,
+    and so is its printed form; a record of several values ("A|B|C") stays the
+    barcode's data. (Once the other rules have named the codes their captions name.)"""
+    static = " ".join(d.text for d in decisions if not d.variable and not d.source.is_barcode)
+    if _PASS_VISITOR.search(static) is None:
+        return
+    for code in decisions:
+        guessed = code.name in _CODE_GUESSES or (code.name or "").endswith("_data")
+        if not code.source.is_barcode or not code.variable or not guessed \
+                or code.name_certainty >= 0.85 \
+                or not re.fullmatch(r"[A-Z0-9][\w./-]{3,30}", (code.value or "").strip()):
+            continue
+        for d in decisions:
+            if d is code or d.variable and d.value == code.value and d.name == code.name \
+                    and d.reason == "printed form of barcode data":
+                d.name, d.name_certainty = "pass_number", 0.6
+
+
 def _mark(d: Decision, reason: str, name: str) -> None:
     d.variable = False
     mark_variable(d, reason, 0.6, leading_spaces(d), (name, 0.55))

@@ -726,7 +726,7 @@ def _caption_over(decisions: list[Decision], code: SourceField) -> Decision | No
     return next((c for c in decisions if not c.variable and not c.source.is_barcode
                  and _CAPTION_WORDS.fullmatch(c.text.strip()) is not None
                  and (0 < code.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
-                      and abs(code.rx - c.source.rx) <= 24
+                      and -24 <= code.rx - c.source.rx <= 40
                       and not _captions_beside(decisions, c, code)
                       or _just_left(c, code)
                       and not any(above(c.source, v.source) for v in decisions if v.variable))),

@@ -20,6 +20,7 @@ from .addresses import (
     address_blocks,
     parties,
     pickup_point_address,
+    pickup_point_ids,
     stray_street_lines,
     towns_under_streets,
 )
@@ -720,6 +721,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     parties(decisions)  # again: phones and postcodes the column captions named
     _postal_lines_of_parties(decisions)
     pickup_point_address(decisions)  # again: points the grids of captions named
+    pickup_point_ids(decisions)
     _postcodes_mailed_from(decisions)
     stray_street_lines(decisions)
     towns_under_streets(decisions)
@@ -729,6 +731,12 @@ def classify(label: SourceLabel) -> list[Decision]:
     _copies_of_named_codes(decisions)
     goods.places_in_buildings(decisions)
     goods.owned_assets(decisions)
+    goods.totes(decisions)
+    goods.calibrated_instruments(decisions)
+    goods.claim_tickets(decisions)
+    goods.chemicals_in_stock(decisions)
+    goods.admission_tickets(decisions)
+    badges.pass_numbers(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)
     if goods.is_goods_label(decisions):

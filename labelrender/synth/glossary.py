@@ -4097,7 +4097,7 @@ GLOSSARY: dict[str, str] = {
     **_words("quantity", "positionen", "orderregels", "líneas", "řádků"),
     **_words("stop_number", "arrêt", "arret"),
     **_words("wave_number", "ola", "onda"),
-    **_words("container_id", "cubeta", "bandeja"),
+    **_words("container_id", "cubeta", "bandeja", "láda", "ládaszám"),
     **_words("store_number", "mag", "magasin n"),
     **_words("ppe", "dpi", "dpi consegnati"),
     **_words("solvent", "disolvente", "lösungsmittel", "solvant"),

@@ -335,8 +335,11 @@ def _prices(decisions: list[Decision]) -> None:
 _CONTEXT = (
     # (a biobank's aliquot or a frozen vial of cells is a sample too; Dutch "monster"
     # ends its compounds: "bodemmonster", "bloedmonster")
+    # (and who took it, or when: "Muestreó", "Sampled by", "Probenahme", "Prélevé le")
     (re.compile(r"\b(?:specimen|sample|probe|échantillon|campione|muestra|biobank|aliquot|"
-                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer)\b", re.I),
+                r"aliq|cryo\w*|vials?|cell line|\w+monster|monsternemer|sampled|sampling|"
+                r"muestre[oó]|probenahme|prélèvement|prélevée?|prelievo|prelevat[oa]|"
+                r"campionamento|amostragem|colhida|pobrano|pobranie|odběr)\b", re.I),
      "specimen_id"),
     (re.compile(r"\b(?:asset|property of|inventory|inventar|eigentum|do not remove|"
                 r"report loss|if found|cespite|inventario|inventaris|inwentarz\w*)\b|資産|资产",
@@ -383,6 +386,148 @@ def owned_assets(decisions: list[Decision]) -> None:
     label "property of carrier" is the label's own.)"""
     if _OWNED.search(_printed_words(decisions)) is not None and not has_recipient(decisions):
         _rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
+
+
+# A returnable tote's or crate's word, printed as a caption of its own ("TOTE" over "2 of
+# 4", "BAC", "Wanne", "Kiste", "Krat", "Skrzynka"): a wholesaler's tote to a pharmacy or
+# a shop, and a crate of a pick, carry such a label, its barcode the tote's own.
+_TOTE = re.compile(r"(?:tote|bac|wanne|kiste|krat|skrzynka|přepravka|prepravka|bakke|"
+                   r"cassetta|cubeta|rekesz)(?:[ -]?(?:nr|no|n°|id|#))?\.?\s*:?", re.I)
+
+
+def totes(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a label that names a
+    tote or a crate in a caption of its own ("TOTE" over "2 of 4", "BAC" over "3 / 5"),
+    is the tote's id: the order, the route and the pharmacy have captions of their own,
+    and a tote is sent again and again, its code the same."""
+    if not any(not d.variable and not d.source.is_barcode and _TOTE.fullmatch(d.text.strip())
+               for d in decisions):
+        return
+    for code in decisions:
+        if code.source.is_barcode and code.variable and code.name_certainty < 0.85 \
+                and code.name in {*_PARCEL_NAMES, "barcode_data"} \
+                and not _captioned_over(decisions, code):
+            _rename_shaped_codes([d for d in decisions if d.value == code.value], {code.name},
+                                 "tote_id")
+
+
+def _captioned_over(decisions: list[Decision], code: Decision) -> bool:
+    """A caption the vocabulary knows is printed over barcode ``code`` ("Lieferschein-Nr."
+    over its bars, a little to their left): it names the code, whatever the label holds."""
+    return any(not c.variable and not c.source.is_barcode
+               and 0 < code.source.ry - c.source.ry <= 2 * max(c.source.font_height, 12)
+               and abs(code.source.rx - c.source.rx) <= 48
+               and shapes.caption_name(c.text)[1] >= 0.85 for c in decisions)
+
+
+# Words of a label an instrument or a gauge carries once it is calibrated or verified
+# ("CALIBRATED", "TARATO", "Kalibriert", "Étalonné", "Control metrológico").
+_CALIBRATION = re.compile(r"\b(?:calibrat\w*|kalibr\w*|tarat[oaiu]\w*|[ée]talonn\w*|"
+                          r"calibrad[oa]s?|calibra[çc][ãa]o|metrol[oó]g\w*)", re.I)
+# Names a code may have from a guess or a caption that is no identifier's.
+_INSTRUMENT_GUESSES = frozenset({"part_number", "text", "field", "delivery_instructions",
+                                 *_PARCEL_NAMES})
+
+
+def calibrated_instruments(decisions: list[Decision]) -> None:
+    """On the label of a calibrated instrument or gauge, which says when it is due again,
+    a code only guessed or named by a caption unknown ("Cod.", "Instr. ID", the heading
+    "CONTROL METROLÓGICO") is the instrument's asset number, its bars too; its serial
+    number has a caption of its own ("Matricola", "S/N")."""
+    if _CALIBRATION.search(_printed_words(decisions)) is None \
+            or not any(d.variable and d.name in ("due_date", "expiry_date") for d in decisions):
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and d.name and d.name_certainty <= 0.85 and _code_of_instrument(value) \
+                and (d.name in _INSTRUMENT_GUESSES and d.name_certainty <= 0.6
+                     or not shapes.is_vocabulary_name(d.name) and not d.name.endswith("_data")
+                     or d.name == "delivery_instructions"):
+            d.name, d.name_certainty = "asset_number", 0.6
+
+
+def _code_of_instrument(value: str) -> bool:
+    """One word of letters and digits, led by letters ("TW-0447", "MIS-0418",
+    "CT-H7-025.000")."""
+    return re.fullmatch(r"[A-Z]{1,5}[-/ ]?[A-Z0-9][\w./-]*\d[\w./-]*", value) is not None
+
+
+# A ticket for a thing left to be collected again (at a dry cleaner's, a repairer's, a
+# left-luggage desk): a word of when it was left, and one of when it is collected.
+_LEFT = re.compile(r"\b(?:entrada|dep|d[ée]pos[ée]e?s?|depositat[oa]|deposit\w*|deposited|"
+                   r"abgegeben|angenommen|received|recibido|entregado|ricevuto|"
+                   r"przyj[eę]to|přijato)\b", re.I)
+_COLLECTED = re.compile(r"\b(?:recoger|recogida|pr[eê]t|ritiro|retrait|abhol\w*|pick ?up|"
+                        r"collect\w*|ready|listo|pronto|klaar|ophalen|odbi[oó]r|"
+                        r"vyzvednut[ií])\b", re.I)
+
+
+def claim_tickets(decisions: list[Decision]) -> None:
+    """On a ticket for a thing left to be collected (a dry cleaner's, a repairer's, a
+    left-luggage desk's: "Entrada ... Recoger", "Déposé le ... Prêt le", "Depositato ...
+    Ritiro"), with no carrier's data, the number a caption unknown or "Ticket" names,
+    or its shape alone, is the ticket's number, its copies on the stub and in bars too."""
+    words = _printed_words(decisions)
+    if _LEFT.search(words) is None or _COLLECTED.search(words) is None \
+            or any(d.variable and d.name in _SHIPMENT and d.name_certainty >= 0.85
+                   for d in decisions):
+        return
+    for d in decisions:
+        name = d.name or ""
+        if d.variable and d.name_certainty <= 0.85 and not name.endswith("_data") \
+                and (name == "reference" or not shapes.is_vocabulary_name(name)) \
+                and re.fullmatch(r"(?:[A-Z]{1,3}-?)?\d[\d-]{2,10}", (d.value or "").strip()):
+            d.name, d.name_certainty = "ticket_number", 0.6
+
+
+# A school's or a laboratory's own name on a label ("University of Leicester - School of
+# Chemistry", "Universidad de Zaragoza - Dpto. Química").
+_ACADEMIC = re.compile(r"\b(?:universit\w*|universidad|hochschule|college|school|escuela|"
+                       r"schule|école|scuola|facult\w*|fakult\w*|institut\w*|instituto|"
+                       r"istituto|dpto|department|departamento|dipartimento)\b", re.I)
+# Names a code of a container may have from its print or shape alone.
+_CONTAINER_GUESSES = frozenset({"part_number", "serial_number", "tracking_number", "text",
+                                "field", "reference", "routing_code"})
+
+
+def chemicals_in_stock(decisions: list[Decision]) -> None:
+    """A code only its print or shape named ("CHM-004417" printed large, "ZGZ-R-0045812"
+    in a DataMatrix) on a chemical's hazard label that a school or a laboratory prints
+    for its own bottle is the number of the bottle in its chemicals' inventory, an asset
+    number: the maker's numbers have captions of their own ("Cat. No.", "Lot")."""
+    hazard = any(d.variable and d.name in ("hazard_statements", "precautionary_statements")
+                 for d in decisions)
+    if not hazard or _ACADEMIC.search(_printed_words(decisions)) is None:
+        return
+    for d in decisions:
+        value = (d.value or "").strip()
+        if d.variable and d.name in _CONTAINER_GUESSES and d.name_certainty <= 0.6 \
+                and not (d.prefix_len and not d.source.is_barcode) \
+                and _code_of_instrument(value):  # (a QR code's "QA," is no caption)
+            d.name, d.name_certainty = "asset_number", 0.6
+
+
+# The captions of a seat and of its row on a ticket to a seated event.
+_SEAT = re.compile(r"(?:seat|posto|platz|sitz|place|asiento|butaca|lugar|miejsce|stoel|"
+                   r"plads|plats|sæde|sede|sedadlo|hely)\W*", re.I)
+_ROW = re.compile(r"(?:row|fila|reihe|rang|rangée|rij|rząd|rzad|række|rad|řada|rada|sor)\W*",
+                  re.I)
+
+
+def admission_tickets(decisions: list[Decision]) -> None:
+    """A barcode only its shape named, and its printed form, on a ticket that captions a
+    seat and its row ("FILA" and "POSTO", "Row" and "Seat", "Reihe" and "Platz") is the
+    ticket's number: one seat at one performance, scanned at the door."""
+    captions = [d.text.strip() for d in decisions if not d.variable and not d.source.is_barcode]
+    if not any(_SEAT.fullmatch(c) for c in captions) \
+            or not any(_ROW.fullmatch(c) for c in captions):
+        return
+    # (a barcode named by its symbology alone is the ticket's where its number is printed
+    # under it; a QR code's data alone may hold more than the number)
+    printed = {d.name for d in decisions if d.reason == "printed form of barcode data"}
+    guesses = {*_PARCEL_NAMES, "serial_number",
+               *(name for name in printed if name and name.endswith("_data"))}
+    _rename_shaped_codes(decisions, guesses, "ticket_number")
 
 
 def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:

@@ -325,6 +325,9 @@ def caption_name(caption: str) -> tuple[str, float]:
                 return whole, 0.6  # a word of it ("datum výroby": not just a date)
             if _refers(short):
                 return "reference", 0.7  # "AltRef", "Kundenref", "Ref.ª cliente"
+        if attempt in names and i == sure - 1 and attempt != key and key in glossary:
+            return glossary[key], 0.6  # "Carton ID": the glossary's whole caption, not the
+            # vocabulary's "carton" with its "ID" cut off
         if attempt in names:
             name = names[attempt]
             if name == "piece_count" and re.search(r"\bid$", key):

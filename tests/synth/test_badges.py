@@ -51,3 +51,17 @@ def test_a_job_title_under_the_name_on_a_badge(title: str) -> None:
                      f"^FO30,318^A0N,28,28^FD{title}^FS"
                      "^FO40,500^A0N,60,60^FDSPEAKER^FS")
     assert values.get("job_title") == title
+
+
+@pytest.mark.parametrize(("heading", "data", "name"), [
+    ("VISITANTE", "V2611-0193", "pass_number"),
+    ("BESÖKARE / VISITOR", "V2611254471", "pass_number"),
+    ("VISITANTE", "V2611-0193|Rui Carvalho|Piso 3", "code39_data"),  # a record, no number
+    ("OSPITE", "V2611-0193", "code39_data"),  # a hotel's guest, no visitor's pass
+])
+def test_the_code_on_a_visitors_pass_is_the_pass_number(
+        heading: str, data: str, name: str) -> None:
+    # As the probe dev_pt_cracha_visitante: the pass's word, the visitor, and its Code 39.
+    values = _values(f"^FO556,24^A0N,30,30^FD{heading}^FS^FO20,130^A0N,56,56^FDRui Carvalho^FS"
+                     f"^FO30,420^B3N,N,80,N,N^FD{data}^FS")
+    assert {key for key, value in values.items() if value == data} == {name}

@@ -1123,3 +1123,117 @@ def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: 
         "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
         f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
     assert values.get("size") == grade
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("TOTE", "tote_id"), ("BAC", "tote_id"), ("Wanne", "tote_id"),
+    ("Colis", "tracking_number"),  # a parcel's count: its barcode stays a parcel's number
+])
+def test_the_barcode_on_a_label_that_names_its_tote_is_the_totes_id(
+        caption: str, name: str) -> None:
+    # As a wholesaler's tote to a pharmacy: the pharmacy's address, the order after its
+    # caption, the tote's caption over its count, and the tote's own code in Code 128.
+    decisions = classify(read_first_label(
+        "^XA^PW812^LL609^FO20,20^A0N,30,30^FDPHARMACIE DU ROND-POINT^FS"
+        "^FO20,60^A0N,26,26^FD12 avenue Pasteur^FS^FO20,96^A0N,26,26^FD49300 CHOLET^FS"
+        "^FO20,150^A0N,24,24^FDORDER 7781045^FS"
+        f"^FO500,150^A0N,22,22^FD{caption}^FS^FO500,176^A0N,40,40^FD2 / 4^FS"
+        "^FO40,300^BY2^BCN,90,N,N,N^FD49031187C2633028713^FS"
+        "^FO40,420^A0N,26,26^FD49031187C2633028713^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "49031187C2633028713"] == [name] * 2
+
+
+@pytest.mark.parametrize(("heading", "caption", "due", "name"), [
+    ("CALIBRATED", "Instr. ID", "Due date", "asset_number"),
+    ("TARATO / CALIBRATED", "Cod.", "Scadenza / Due", "asset_number"),
+    ("Étalonné", "Code", "Prochain étalonnage", "asset_number"),
+    ("QUALITY CHECKED", "Cod.", "Scadenza / Due", "part_number"),  # no calibration's word
+])
+def test_the_code_on_a_calibrated_instruments_label_is_its_asset_number(
+        heading: str, caption: str, due: str, name: str) -> None:
+    # As a calibration sticker: the instrument's code after a caption that is no serial
+    # number's, its serial after its own caption, and when it was calibrated and is due.
+    decisions = classify(read_first_label(
+        f"^XA^CI28^PW600^LL400^FO16,14^A0N,30,30^FD{heading}^FS"
+        "^FO16,72^A0N,22,22^FDStrumento^FS^FO150,68^A0N,26,26^FDCalibro digitale 0-150 mm^FS"
+        "^FO16,106^A0N,22,22^FDMatricola^FS^FO150,102^A0N,26,26^FD1108-4472^FS"
+        f"^FO340,106^A0N,22,22^FD{caption}^FS^FO420,102^A0N,26,26^FDMIS-0418^FS"
+        "^FO16,218^A0N,20,20^FDData^FS^FO16,242^A0N,26,26^FD19/11/2026^FS"
+        f"^FO310,218^A0N,20,20^FD{due}^FS^FO310,242^A0N,26,26^FD19/11/2027^FS^XZ"
+        .encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text in ("MIS-0418", "1108-4472")] \
+        == ["serial_number", name]
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Muestreó: J. Ruiz Martín", "specimen_id"),
+    ("Sampled by: J. Ruiz", "specimen_id"),
+    ("Probenahme: J. Ruiz", "specimen_id"),
+    ("Geprüft: J. Ruiz", "serial_number"),  # no word of a sample: a code of unknown kind
+])
+def test_a_code_on_a_label_that_says_who_took_the_sample_is_the_samples(
+        line: str, name: str) -> None:
+    # As a water laboratory's sample bottle: the laboratory, the sample's code printed and
+    # in Code 128, when and by whom it was taken.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW600^LL300^FO10,8^A0N,22,22^FDLAB. AGUAS DEL HENARES^FS"
+        "^FO10,38^A0N,30,30^FDM-2611-04718^FS^FO380,34^BCN,60,N,N,N^FDM-2611-04718^FS"
+        "^FO10,98^A0N,20,20^FDToma: 25/11/2026 09:35^FS"
+        f"^FO10,164^A0N,20,20^FD{line}^FS^XZ".encode().decode("latin-1")))
+    assert {d.name for d in decisions if d.text == "M-2611-04718"} == {name}
+
+
+@pytest.mark.parametrize(("left", "collected", "name"), [
+    ("Entrada  lu 23/11", "Recoger  ju 26/11", "ticket_number"),
+    ("Déposé le 23.11.2026", "Prêt le 18.12.2026", "ticket_number"),
+    ("Depositato 26/11/2026", "Ritiro previsto 26/11", "ticket_number"),
+    ("Lavado 23/11", "Planchado 26/11", "reference"),  # nothing left to collect
+])
+def test_the_number_on_a_ticket_for_a_thing_left_to_collect_is_the_tickets(
+        left: str, collected: str, name: str) -> None:
+    # As a dry cleaner's ticket: the shop, "Ticket" beside its number, the customer, the
+    # garment, and when it was left and is to be collected.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW600^LL400^FO16,12^A0N,24,24^FDTINTORERIA LA ALAMEDA^FS"
+        "^FO16,72^A0N,22,22^FDTicket^FS^FO110,66^A0N,34,34^FD31874^FS"
+        "^FO16,130^A0N,24,24^FDRUIZ ORTEGA, MERCEDES^FS^FO16,200^A0N,24,24^FDABRIGO LANA^FS"
+        f"^FO16,298^A0N,22,22^FD{left}^FS^FO300,298^A0N,22,22^FD{collected}^FS^XZ"
+        .encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "31874"] == [name]
+
+
+@pytest.mark.parametrize(("owner", "name"), [
+    ("University of Leicester - School of Chemistry", "asset_number"),
+    ("Universidad de Zaragoza - Dpto. Química Analítica", "asset_number"),
+    ("Fisher Scientific UK Ltd", "part_number"),  # the maker's bottle: its article's code
+])
+def test_a_code_on_a_schools_own_chemical_bottle_is_its_inventory_number(
+        owner: str, name: str) -> None:
+    # As a chemistry department's COSHH label: its code printed large, the chemical, its
+    # hazard and precautionary statements.
+    decisions = classify(read_first_label(
+        f"^XA^CI28^PW812^LL609^FO18,40^A0N,44,44^FDCHM-004417^FS"
+        f"^FO300,18^A0N,20,20^FD{owner}^FS^FO300,48^A0N,30,30^FDHydrochloric acid 37%^FS"
+        "^FO84,168^A0N,20,20^FDH290 May be corrosive to metals. H314 Causes severe skin "
+        "burns and eye damage.^FS^FO84,266^A0N,20,20^FDP280 Wear gloves, goggles and lab "
+        "coat.^FS^XZ".encode().decode("latin-1")))
+    assert [d.name for d in decisions if d.text == "CHM-004417"] == [name]
+
+
+@pytest.mark.parametrize(("row", "seat", "name"), [
+    ("FILA", "POSTO", "ticket_number"),
+    ("Row", "Seat", "ticket_number"),
+    ("Reihe", "Platz", "ticket_number"),
+    ("Zone", "Level", "code128_data"),  # no seat: a code of unknown kind
+])
+def test_the_barcode_on_a_ticket_to_a_seat_is_the_tickets_number(
+        row: str, seat: str, name: str) -> None:
+    # As a theatre's ticket: the theatre and the show, the sector, row and seat under
+    # their captions, and the ticket's code in Code 128 with its printed form.
+    decisions = classify(read_first_label(
+        "^XA^CI28^PW812^LL406^FO20,20^A0N,26,26^FDTEATRO DEL GIGLIO - LUCCA^FS"
+        "^FO20,56^A0N,30,30^FDIl barbiere di Siviglia^FS"
+        f"^FO300,110^A0N,20,20^FD{row}^FS^FO420,110^A0N,20,20^FD{seat}^FS"
+        "^FO300,140^A0N,40,40^FDF^FS^FO420,140^A0N,40,40^FD14^FS"
+        "^FO20,220^BCN,80,N,N,N^FD000488172231^FS^FO20,310^A0N,22,22^FD000488172231^FS^XZ"))
+    assert [d.name for d in decisions if d.text == "000488172231"] == [name] * 2

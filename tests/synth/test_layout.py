@@ -1948,6 +1948,31 @@ def test_a_caption_over_a_turned_barcode_names_it(turn: str, caption_at: str, ba
     assert names == ["imei"]
 
 
+@pytest.mark.parametrize(("bars_x", "name"), [
+    (30, "imei"), (50, "imei"),  # the bars set in by their quiet zone
+    (400, "serial_number"),  # far right of the caption: not under it, a serial by its shape
+])
+def test_a_caption_over_a_barcode_set_in_a_little_names_it(bars_x: int, name: str) -> None:
+    # The caption at the margin, its Code 128 under it indented by its quiet zone (as
+    # "Lieferschein-Nr." and "CARTON ID" are printed over their bars).
+    zpl = ("^XA^CI28^PW812^LL406^FO20,110^A0N,20,20^FDIMEI 1^FS"
+           f"^FO{bars_x},140^BCN,60,N^FD356789104523418^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
+@pytest.mark.parametrize(("caption", "name"), [
+    ("CARTON ID", "carton_id"),  # the glossary's whole caption, no carton count
+    ("Piece ID", "tracking_number"),  # no whole caption known: an identifier of a piece
+])
+def test_a_whole_caption_the_glossary_knows_beats_the_vocabularys_word_in_it(
+        caption: str, name: str) -> None:
+    zpl = (f"^XA^CI28^PW812^LL406^FO30,110^A0N,20,20^FD{caption}^FS"
+           "^FO30,140^BCN,60,N^FDPS2261480-02^FS^XZ")
+    names = sorted(ENGINE.synthesize(SynthesisRequest(zpl)).draft.field_map)
+    assert names == [name]
+
+
 def test_a_caption_just_left_of_a_barcode_names_it() -> None:
     zpl = ("^XA^CI28^PW812^LL406^FO16,184^A0N,20,20^FDMAC^FS"
            "^FO60,182^BCN,40,N^FD3CA17E520B9F^FS^XZ")
@@ -2898,3 +2923,23 @@ def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
     # feed list what they are made of; a fabric is one material.
     values = _one_line(line)
     assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("caption", "code", "name"), [
+    ("ID Pickup", "PT13487", "pickup_point_id"),
+    ("Kods", "9135", "pickup_point_id"),
+    ("Punt-ID", "2105473", "pickup_point_id"),
+    ("Rota", "PT13487", "routing_code"),  # a route's caption: the sort code
+])
+def test_a_code_a_pickup_point_parcel_captions_as_an_id_is_the_points(
+        caption: str, code: str, name: str) -> None:
+    # As DPD Portugal's pickup label: the service's words, the recipient's block, the
+    # pickup point's name and street, and its code printed large under its caption.
+    values = _values(
+        "^XA^CI28^PW812^LL1218^FO150,60^A0N,26,26^FDEntrega em Ponto Pickup^FS"
+        "^FO20,240^A0N,24,24^FDPara / To:^FS^FO150,240^A0N,28,28^FDRita Carvalho Nunes^FS"
+        "^FO150,276^A0N,24,24^FDRua de Santa Catarina 112^FS"
+        "^FO150,306^A0N,24,24^FD4000-442 Porto^FS"
+        f"^FO600,340^A0N,22,22^FD{caption}^FS^FO600,370^A0N,48,48^FD{code}^FS"
+        "^FO110,676^BCN,200,N,N,N^FD09435103927118^FS^XZ")
+    assert {key for key, value in values.items() if value == code} == {name}

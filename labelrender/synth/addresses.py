@@ -239,6 +239,9 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
                                or shapes.is_known_caption(d.text)) or shapes.POSTAGE.search(d.text):
             break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt", a postage indicia end the
             # address above them
+        if d is not start and _inline_role(d) is not None:
+            break  # "NADAWCA: Sad Kowalczyk" over "ODBIORCA: Hurtownia Tarczyn": the next
+            # party's caption and name start a block of their own
         if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
                 and not (_phone_line(d) or shapes.is_country(d.text)
                          or recognise.EMAIL.search(d.text)

@@ -2898,3 +2898,18 @@ def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
     # feed list what they are made of; a fabric is one material.
     values = _one_line(line)
     assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("sender", "recipient"), [
+    ("NADAWCA: GOSP. SADOWNICZE KOWALCZYK", "ODBIORCA: HURTOWNIA OWOCÓW TARCZYN"),
+    ("Absender: Obsthof Lindner", "Empfänger: Frischemarkt Ahrensburg"),
+    ("From: Greenfield Farm", "To: Northside Market"),
+], ids=lambda c: c)
+def test_each_party_after_its_caption_on_lines_one_under_another(
+        sender: str, recipient: str) -> None:
+    # A crate's or a tote's two parties, each named after its caption on its own line
+    # with no address: the second line starts the recipient's block, no line of the
+    # sender's.
+    values = _stacked(["Skrzynia zwrotna E2", sender, recipient, "CYKL: 37"], 200, 312, 30, 24)
+    assert values["ship_from_name"] == sender.split(": ")[1]
+    assert values["ship_to_name"] == recipient.split(": ")[1]

@@ -969,7 +969,7 @@ _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|
 _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
                                  r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
                                  r"C[óo]d\.\s?postal|Cod po[sș]tal|Kod pocztowy)"
-                                 r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
+                                 r"\s*:?\s*\d{4,7}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
 # Benedetti", "A/A Sr. Pérez", the owner "Inh. Dr. M. Assmann".
 _CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v|"
@@ -1122,7 +1122,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     # the town line, then the code.
     lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
             and (shapes.POSTAL.fullmatch(d.text.strip().upper())
-                 or re.fullmatch(r"\d{6}", d.text.strip()))  # (Romania, India, Russia)
+                 or re.fullmatch(r"\d{6,7}", d.text.strip()))  # (Romania, India, Russia;
+            # Israel, Chile)
             and (shapes.words_only(lines[i - 1].text)  # (or Dublin's district over its
                  or _EIRCODE.match(d.text.strip())  # Eircode: "Dublin 8" / "D08 K7F3")
                  and re.fullmatch(r"[^\W\d_]+ \d{1,2}W?", lines[i - 1].text.strip()))
@@ -1132,6 +1133,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
+    lone_code = postal if town is not None else None
     # "C.P. 03940" on a line of its own (Mexico, Spain, Italy): the code, and the
     # town on the line after it (or before it).
     captioned = [i for i, d in enumerate(lines) if i >= 2 and _CAPTIONED_POSTCODE.fullmatch(
@@ -1189,7 +1191,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                 and not _street(d.text):  # ("Erlaaer Straße 71/4/12": house, stair, door)
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name
-        if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
+        if i == lone_code:
+            part = "postal_code"  # "7526518" under "ראשון לציון": Israel's code, no phone
+        elif recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text) \
                 and shapes.has_digits(d.text, 7) \
                 or recognise.starts_with_phone(d.text):

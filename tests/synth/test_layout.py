@@ -2913,3 +2913,17 @@ def test_each_party_after_its_caption_on_lines_one_under_another(
     values = _stacked(["Skrzynia zwrotna E2", sender, recipient, "CYKL: 37"], 200, 312, 30, 24)
     assert values["ship_from_name"] == sender.split(": ")[1]
     assert values["ship_to_name"] == recipient.split(": ")[1]
+
+
+@pytest.mark.parametrize(("lines", "town", "code"), [
+    (["DESTINATARIO", "Valentina Sepúlveda Araya", "Los Carrera 1475, depto. 302",
+      "Concepción, Región del Biobío", "CP 4030000"],
+     "Concepción, Región del Biobío", "CP 4030000"),  # Chile's seven digits after "CP"
+    (["נמען", "נועה בן-דוד", "רחוב הרצל 57 דירה 12", "ראשון לציון", "7526518"],
+     "ראשון לציון", "7526518"),  # Israel's seven digits alone: no phone
+], ids=["cl", "il"])
+def test_a_seven_digit_postcode_on_a_line_of_its_own_under_the_town(
+        lines: list[str], town: str, code: str) -> None:
+    values = _stacked(lines, 40, 200, 36, 28)
+    assert values["ship_to_city"] == town
+    assert values["ship_to_postal_code"] == code

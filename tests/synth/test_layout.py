@@ -2927,3 +2927,22 @@ def test_a_seven_digit_postcode_on_a_line_of_its_own_under_the_town(
     values = _stacked(lines, 40, 200, 36, 28)
     assert values["ship_to_city"] == town
     assert values["ship_to_postal_code"] == code
+
+
+@pytest.mark.parametrize(("town_caption", "code_caption"), [
+    ("Localitate:", "Cod poștal:"), ("Miejscowość:", "Kod pocztowy:"),
+    ("Település:", "Irányítószám:"),
+], ids=["ro", "pl", "hu"])
+def test_a_form_of_a_party_captions_its_town_and_its_postcode_printed_large(
+        town_caption: str, code_caption: str) -> None:
+    # As a Romanian courier prints the recipient: name and street under the caption, then
+    # the town and the postcode each beside its caption, the code large for the sorter.
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,354^A0N,22,22^FDDESTINATAR^FS"
+           "^FO24,382^A0N,30,30^FDAndreea Popescu^FS"
+           "^FO24,436^A0N,26,26^FDStr. Gheorghe Doja nr. 22, ap. 8^FS"
+           f"^FO24,486^A0N,22,22^FD{town_caption}^FS^FO180,478^A0N,32,32^FDPloiești^FS"
+           f"^FO24,574^A0N,22,22^FD{code_caption}^FS^FO180,566^A0N,40,40^FD100066^FS"
+           "^FO38,664^A0N,28,28^FDRAMBURS 349,00 lei^FS^XZ")
+    values = _values(zpl)
+    assert values["ship_to_city"] == "Ploiești"
+    assert values["ship_to_postal_code"] == "100066"

@@ -275,7 +275,8 @@ def _captioned_data(d: Decision) -> bool:
     if split is None:
         return False
     name = shapes.caption_name(sample_value(d.source, d.source.raw[:split]) or "")
-    return name[0] not in PARTY_CAPTIONED and name[1] >= 0.7
+    return name[0] not in PARTY_CAPTIONED and name[1] >= 0.7 \
+        and not _TURKISH_HOUSE.match(d.text.strip())  # "Atatürk Cad. No: 88": a street
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -1029,9 +1030,21 @@ def _whole_address(text: str) -> bool:
         _street(head.strip()) or bool(_NUMBER_LAST.fullmatch(head.strip())))
 
 
+# A house number the Turkish way, "No:" and its number after the street's kind ("Atatürk
+# Cad. No: 88", "Bağdat Cad. No: 312 Kat: 4 D: 7", "7. Sk. No:3"), or alone on its line
+# with the flat's ("No:17 Daire:4").
+_TURKISH_HOUSE = re.compile(
+    r"(?:.*\b(?:cad|cd|caddesi|sk|sok|sokak|sokağı|mah|mh|mahallesi|bulv|blv|bulvarı)\.?\s+)?"
+    r"no\s?:\s?\d+[a-z]?\b", re.IGNORECASE)
+# The quarter's or the street's kind abbreviated, which no name holds: "Alipaşa Mah. Kışla
+# Cad. Güneş Apt." is a street with no number yet.
+_TURKISH_KIND = re.compile(r"\b(?:mah|mh|cad|cd|sk|sok|bulv|blv)\.(?=\s|$)", re.IGNORECASE)
+
+
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
-                or _NUMBERED_STREET.match(text))
+                or _NUMBERED_STREET.match(text) or _TURKISH_HOUSE.match(text.strip())
+                or _TURKISH_KIND.search(text))
 
 
 def _street(text: str) -> bool:
@@ -1256,8 +1269,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
-            if part.startswith("address") and d.name_certainty < 0.5 \
-                    and _STREET_START.match(d.text):
+            if part.startswith("address") and (
+                    d.name_certainty < 0.5 and _STREET_START.match(d.text)
+                    or _TURKISH_HOUSE.match(d.text.strip())):
                 _variable(d, f"{role} address line", certainty, leading_spaces(d),
                           (f"{role}_{part}", certainty))  # "Str. Avram Iancu nr. 14": a
                 continue  # street with "nr." before its number, not a caption and a value
@@ -1304,7 +1318,7 @@ def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
     second name, as the street is its first line with a number."""
     text = lines[at].text.strip()
     if not shapes.words_only(text) or shapes.is_country(text) or _DEPARTMENT.search(text) \
-            or _PREMISES.search(text) or text.lower().startswith("c/"):
+            or _PREMISES.search(text) or text.lower().startswith("c/") or _street(text):
         return False
     if any(re.fullmatch(r"\d{4,5}", d.text.strip()) for d in lines[at + 1:]):
         return False  # a postcode alone, and the town over the street ("Budapest")

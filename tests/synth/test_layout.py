@@ -2946,3 +2946,16 @@ def test_a_form_of_a_party_captions_its_town_and_its_postcode_printed_large(
     values = _values(zpl)
     assert values["ship_to_city"] == "Ploiești"
     assert values["ship_to_postal_code"] == "100066"
+
+
+@pytest.mark.parametrize(("lines", "name", "street"), [
+    (["GÖNDEREN", "Ege Zeytinyağı Gıda A.Ş.", "Atatürk Cad. No: 88 Ayvalık / BALIKESİR",
+      "Tel: 0266 312 40 55"], "ship_from_address_1", "Atatürk Cad. No: 88 Ayvalık / BALIKESİR"),
+    (["ALICI", "Zeynep Kaya", "Alipaşa Mah. Kışla Cad. Güneş Apt.", "No:17 Daire:4",
+      "Şehitkamil / GAZİANTEP"], "ship_to_address_2", "No:17 Daire:4"),
+], ids=["after-the-street", "alone"])
+def test_a_turkish_house_number_after_no_is_a_line_of_the_street(
+        lines: list[str], name: str, street: str) -> None:
+    # "No:" is how Turkish addresses number the house, after the street's kind or on a
+    # line of its own with the flat: no caption of a number.
+    assert _stacked(lines, 150, 584, 30, 24)[name] == street

@@ -1122,6 +1122,12 @@ def _phone_caption_line(text: str) -> bool:
 _EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
 
 
+# A post office box and its number, with its postcode after a hyphen (Kenya), and no
+# town: "P.O. Box 4417-40100", "PO Box 61600", "Postfach 10 12 34".
+_BOX_ALONE = re.compile(r"(?:P\.?\s?O\.?\s?Box|Post\s?Box|Postfach|Apartado|Caixa Postal|B\.?P\.?)"
+                        r"\s*:?\s*\d[\d ]*(?:-\d{3,6})?", re.IGNORECASE)
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False, name_at: int | None = None) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -1155,7 +1161,12 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         postal = captioned[-1]
         after = [postal + 1] if postal + 1 < len(lines) else []
         town = next((i for i in after + [postal - 1] if _town_like(lines[i].text)), None)
-    if postal is None and len(lines) >= 3:
+    if postal is not None and postal + 1 < len(lines) and _BOX_ALONE.fullmatch(
+            lines[postal].text.strip()) and _town_like(lines[postal + 1].text) \
+            and not shapes.POSTAL.search(lines[postal + 1].text.upper()):
+        town, postal = postal + 1, None  # "P.O. Box 4417-40100" over "KISUMU": the box,
+        # with its postcode in Kenya, is a line of the address and the town comes under it
+    if postal is None and town is None and len(lines) >= 3:
         # No postcode (Gulf states, Hong Kong, Chile, Nigeria...): the last line of words
         # above the country is the town, "Dubai", "Kadıköy / İSTANBUL"; the phone ends the
         # address (what follows it is the next caption's: "Service Centre", "Ref.: ...").

@@ -2959,3 +2959,18 @@ def test_a_turkish_house_number_after_no_is_a_line_of_the_street(
     # "No:" is how Turkish addresses number the house, after the street's kind or on a
     # line of its own with the flat: no caption of a number.
     assert _stacked(lines, 150, 584, 30, 24)[name] == street
+
+
+@pytest.mark.parametrize(("lines", "box", "town"), [
+    (["CONSIGNEE", "Wanjiku Kamau", "Otieno Kanyadhiang Road, Milimani",
+      "P.O. Box 4417-40100", "KISUMU", "Simu: 0722 514 903"], "P.O. Box 4417-40100", "KISUMU"),
+    (["DELIVER TO", "Grace Namukasa", "Plot 14, Kampala Road", "P.O. Box 7062", "Kampala"],
+     "P.O. Box 7062", "Kampala"),
+], ids=["ke", "ug"])
+def test_a_post_office_box_over_the_town_is_a_line_of_the_address(
+        lines: list[str], box: str, town: str) -> None:
+    # East Africa addresses by the box (with its postcode after a hyphen in Kenya), then
+    # the town on a line of its own.
+    values = _stacked(lines, 40, 200, 36, 28)
+    assert values["ship_to_address_2"] == box
+    assert values["ship_to_city"] == town

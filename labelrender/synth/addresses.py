@@ -1170,8 +1170,10 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         # No postcode (Gulf states, Hong Kong, Chile, Nigeria...): the last line of words
         # above the country is the town, "Dubai", "Kadıköy / İSTANBUL"; the phone ends the
         # address (what follows it is the next caption's: "Service Centre", "Ref.: ...").
-        end = next((i for i, d in enumerate(lines) if i >= 2 and recognise.phone(d.text)),
-                   len(lines))
+        end = next((i for i, d in enumerate(lines) if i >= 2 and (
+            recognise.phone(d.text) or _bare_phone(d.text)
+            or _PHONE_DIGITS.fullmatch(d.text) and shapes.has_digits(d.text, 8))),
+                   len(lines))  # (or bare: "7659 0833" under "Rødekro")
         rest = [i for i, d in enumerate(lines[:end]) if i >= 2 and shapes.words_only(d.text)
                 and not shapes.is_country(d.text) and not _DISTRICT.match(d.text.strip())]
         town = rest[-1] if rest and all(shapes.is_country(x.text)

@@ -2974,3 +2974,13 @@ def test_a_post_office_box_over_the_town_is_a_line_of_the_address(
     values = _stacked(lines, 40, 200, 36, 28)
     assert values["ship_to_address_2"] == box
     assert values["ship_to_city"] == town
+
+
+@pytest.mark.parametrize("phone", ["310 482 1937", "7659 0833", "+57 310 482 1937"])
+def test_a_bare_phone_ends_a_block_with_no_postcode_under_its_town(phone: str) -> None:
+    # No postcode (Colombia, the Gulf): the last line of words before the phone is the
+    # town, whether the phone has a caption or not.
+    values = _stacked(["REMITENTE", "Distribuidora Cafetal del Quindío S.A.S.",
+                       "Calle 21 # 14-36 Local 3", "Pereira", phone], 262, 426, 30, 24)
+    assert values["ship_from_city"] == "Pereira"
+    assert values["ship_from_address_1"] == "Calle 21 # 14-36 Local 3"

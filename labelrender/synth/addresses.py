@@ -436,6 +436,14 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             first.variable = False
             _variable(first, "a place under a from or to caption", 0.8, 0, ("location", 0.7))
             continue
+        if len(lines) == 1 and _ADDRESS_WORD.search(caption.text) \
+                and shapes.has_digits(first.text, 1) and not recognise.phone(first.text):
+            # "Return Address:" over one line with a number ("Kaveri Home Essentials,
+            # Unit 3, Plot 41, ...", "Grangränd 903"): the caption says it is the address
+            claimed.add(first.source.position)
+            first.variable = False
+            _variable(first, f"{role} address on one line", 0.8, 0, (f"{role}_address", 0.8))
+            continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
     _inline_caption_blocks(decisions, claimed, rules)
@@ -1120,6 +1128,12 @@ def _phone_caption_line(text: str) -> bool:
 
 
 _EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
+
+
+# A caption that names an address, not a party alone: "Return Address", "Adresse de
+# retour", "Rücksendeadresse", "Dirección de entrega", "Indirizzo", "Endereço".
+_ADDRESS_WORD = re.compile(r"addr|adress|adres|direcci[oó]n|indirizzo|endere[cç]o|osoite|"
+                           r"adresa|\bcím", re.IGNORECASE)
 
 
 # A post office box and its number, with its postcode after a hyphen (Kenya), and no

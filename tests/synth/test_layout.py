@@ -2984,3 +2984,17 @@ def test_a_bare_phone_ends_a_block_with_no_postcode_under_its_town(phone: str) -
                        "Calle 21 # 14-36 Local 3", "Pereira", phone], 262, 426, 30, 24)
     assert values["ship_from_city"] == "Pereira"
     assert values["ship_from_address_1"] == "Calle 21 # 14-36 Local 3"
+
+
+@pytest.mark.parametrize(("caption", "line"), [
+    ("Return Address:", "Kaveri Home Essentials, Unit 3, Plot 41, KIADB Industrial Area"),
+    ("Return Address:", "Grangränd 903"),
+    ("Adresse de retour :", "Atelier Lumière, 12 rue des Lilas, 69003 Lyon"),
+], ids=["in-name-first", "se-street", "fr"])
+def test_one_line_under_a_caption_of_an_address_is_the_address(caption: str, line: str) -> None:
+    # As Indian marketplaces print the seller's return address: one line, the caption
+    # says it is the address, not the name of a party.
+    zpl = ("^XA^CI28^PW812^LL1218^FO36,40^A0N,40,40^FDPREPAID^FS"
+           f"^FO36,1002^A0N,22,22^FD{caption}^FS^FO36,1028^A0N,22,22^FD{line}^FS"
+           "^FO36,1110^A0N,18,18^FDIf undelivered, return to the above address.^FS^XZ")
+    assert _values(zpl)["ship_from_address"] == line

@@ -975,6 +975,10 @@ _NUMBERED_STREET = re.compile(
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
+# A house number first and a flat or a suite last, the American way: "2064 Walsh Rapid
+# Apt. 659", "88 MAPLE RIDGE DR APT 3B" (a street, though it starts like "1015 Amsterdam").
+_UNIT_LAST = re.compile(r"\d{1,6}\s+[^\d,]+\s(?:apt|apartment|suite|ste|unit)\.?\s*#?\d+[a-z]?",
+                        re.IGNORECASE)
 _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
                                  r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
                                  r"C[óo]d\.\s?postal|Cod po[sș]tal|Kod pocztowy)"
@@ -1052,6 +1056,7 @@ _TURKISH_KIND = re.compile(r"\b(?:mah|mh|cad|cd|sk|sok|bulv|blv)\.(?=\s|$)", re.
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
                 or _NUMBERED_STREET.match(text) or _TURKISH_HOUSE.match(text.strip())
+                or _UNIT_LAST.fullmatch(text.strip())
                 or _TURKISH_KIND.search(text))
 
 

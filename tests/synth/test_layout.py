@@ -2998,3 +2998,13 @@ def test_one_line_under_a_caption_of_an_address_is_the_address(caption: str, lin
            f"^FO36,1002^A0N,22,22^FD{caption}^FS^FO36,1028^A0N,22,22^FD{line}^FS"
            "^FO36,1110^A0N,18,18^FDIf undelivered, return to the above address.^FS^XZ")
     assert _values(zpl)["ship_from_address"] == line
+
+
+@pytest.mark.parametrize("street", ["2064 Walsh Rapid Apt. 659", "8459 Schultz Loaf Suite 709"])
+def test_a_street_with_its_flat_last_is_no_postcode_and_town(street: str) -> None:
+    # The house number first, as a postcode before its town would be, but the flat or
+    # the suite last: a line of the street, and the town under it with no postcode.
+    values = _stacked(["CONSIGNEE", "Wanjiku Kamau", "Otieno Kanyadhiang Road, Milimani", street,
+                       "KISUMU", "Simu: 0722 514 903"], 40, 200, 36, 28)
+    assert street in [v for k, v in values.items() if k.startswith("ship_to_address")]
+    assert values["ship_to_city"] == "KISUMU"

@@ -278,6 +278,9 @@ def _block_lines(decisions: list[Decision], start: Decision, first_y: int,
                                or shapes.is_known_caption(d.text)) or shapes.POSTAGE.search(d.text):
             break  # "SERVICE: EXPRESS", "Weight: 2 kg", "Kontakt", a postage indicia end the
             # address above them
+        if d is not start and _inline_role(d) is not None:
+            break  # "NADAWCA: Sad Kowalczyk" over "ODBIORCA: Hurtownia Tarczyn": the next
+            # party's caption and name start a block of their own
         if len(lines) >= 3 and (_phone_line(lines[-1]) or shapes.is_country(lines[-1].text)) \
                 and not (_phone_line(d) or shapes.is_country(d.text)
                          or recognise.EMAIL.search(d.text)
@@ -311,7 +314,8 @@ def _captioned_data(d: Decision) -> bool:
     if split is None:
         return False
     name = shapes.caption_name(sample_value(d.source, d.source.raw[:split]) or "")
-    return name[0] not in PARTY_CAPTIONED and name[1] >= 0.7
+    return name[0] not in PARTY_CAPTIONED and name[1] >= 0.7 \
+        and not _TURKISH_HOUSE.match(d.text.strip())  # "Atatürk Cad. No: 88": a street
 
 
 def _first_line(decisions: list[Decision], caption: Decision) -> Decision | None:
@@ -470,6 +474,14 @@ def address_blocks(decisions: list[Decision], rules: Rules | None = None) -> Non
             claimed.add(first.source.position)
             first.variable = False
             _variable(first, "a place under a from or to caption", 0.8, 0, ("location", 0.7))
+            continue
+        if len(lines) == 1 and _ADDRESS_WORD.search(caption.text) \
+                and shapes.has_digits(first.text, 1) and not recognise.phone(first.text):
+            # "Return Address:" over one line with a number ("Kaveri Home Essentials,
+            # Unit 3, Plot 41, ...", "Grangränd 903"): the caption says it is the address
+            claimed.add(first.source.position)
+            first.variable = False
+            _variable(first, f"{role} address on one line", 0.8, 0, (f"{role}_address", 0.8))
             continue
         _name_block(lines, role, 0.8, claimed)
         _same_line_town(decisions, lines, role, 0.8, claimed)
@@ -1002,10 +1014,14 @@ _NUMBERED_STREET = re.compile(
 _UNIT_AFTER = re.compile(r",\s*(?:int|interior|depto|dpto|dept|apto|apt|piso|of|casa|"
                          r"local|bloco|bl|sala|suite|ste|unit|flat|esc|puerta|lok)\b\.?",
                          re.IGNORECASE)
+# A house number first and a flat or a suite last, the American way: "2064 Walsh Rapid
+# Apt. 659", "88 MAPLE RIDGE DR APT 3B" (a street, though it starts like "1015 Amsterdam").
+_UNIT_LAST = re.compile(r"\d{1,6}\s+[^\d,]+\s(?:apt|apartment|suite|ste|unit)\.?\s*#?\d+[a-z]?",
+                        re.IGNORECASE)
 _CAPTIONED_POSTCODE = re.compile(r"(?:C\.\s?P\.|CP|CEP|C\.A\.P\.|CAP|PLZ|ZIP|PSČ|PSC|PIN|PIN code|"
                                  r"Pincode|Postcode|Post code|Código postal|Codigo postal|"
                                  r"C[óo]d\.\s?postal|Cod po[sș]tal|Kod pocztowy)"
-                                 r"\s*:?\s*\d{4,6}(?:-\d{3,4})?", re.IGNORECASE)
+                                 r"\s*:?\s*\d{4,7}(?:-\d{3,4})?", re.IGNORECASE)
 # A contact person's line in a block: "z. Hd. Frau Dr. Vossberg", "c.a. Dott.ssa
 # Benedetti", "A/A Sr. Pérez", the owner "Inh. Dr. M. Assmann".
 _CONTACT_START = re.compile(r"(?:attn|att|inh|z\.?\s?hd|z\.\s?h|c\.a|a/a|t\.a\.v|"
@@ -1065,9 +1081,22 @@ def _whole_address(text: str) -> bool:
         _street(head.strip()) or bool(_NUMBER_LAST.fullmatch(head.strip())))
 
 
+# A house number the Turkish way, "No:" and its number after the street's kind ("Atatürk
+# Cad. No: 88", "Bağdat Cad. No: 312 Kat: 4 D: 7", "7. Sk. No:3"), or alone on its line
+# with the flat's ("No:17 Daire:4").
+_TURKISH_HOUSE = re.compile(
+    r"(?:.*\b(?:cad|cd|caddesi|sk|sok|sokak|sokağı|mah|mh|mahallesi|bulv|blv|bulvarı)\.?\s+)?"
+    r"no\s?:\s?\d+[a-z]?\b", re.IGNORECASE)
+# The quarter's or the street's kind abbreviated, which no name holds: "Alipaşa Mah. Kışla
+# Cad. Güneş Apt." is a street with no number yet.
+_TURKISH_KIND = re.compile(r"\b(?:mah|mh|cad|cd|sk|sok|bulv|blv)\.(?=\s|$)", re.IGNORECASE)
+
+
 def _street_line(text: str) -> bool:
     return bool(_STREET_START.match(text) or _UNIT_AFTER.search(text)
-                or _NUMBERED_STREET.match(text))
+                or _NUMBERED_STREET.match(text) or _TURKISH_HOUSE.match(text.strip())
+                or _UNIT_LAST.fullmatch(text.strip())
+                or _TURKISH_KIND.search(text))
 
 
 def _street(text: str) -> bool:
@@ -1145,6 +1174,18 @@ def _phone_caption_line(text: str) -> bool:
 _EIRCODE = re.compile(r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W) [0-9AC-FHKNPRTV-Y]{4}$")
 
 
+# A caption that names an address, not a party alone: "Return Address", "Adresse de
+# retour", "Rücksendeadresse", "Dirección de entrega", "Indirizzo", "Endereço".
+_ADDRESS_WORD = re.compile(r"addr|adress|adres|direcci[oó]n|indirizzo|endere[cç]o|osoite|"
+                           r"adresa|\bcím", re.IGNORECASE)
+
+
+# A post office box and its number, with its postcode after a hyphen (Kenya), and no
+# town: "P.O. Box 4417-40100", "PO Box 61600", "Postfach 10 12 34".
+_BOX_ALONE = re.compile(r"(?:P\.?\s?O\.?\s?Box|Post\s?Box|Postfach|Apartado|Caixa Postal|B\.?P\.?)"
+                        r"\s*:?\s*\d[\d ]*(?:-\d{3,6})?", re.IGNORECASE)
+
+
 def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set[int],
                 named: bool = False, name_at: int | None = None) -> None:
     """Name an address block's lines: name, address_n, postal_city, country, phone
@@ -1158,7 +1199,8 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     # the town line, then the code.
     lone = [i for i, d in enumerate(lines) if i >= 2 and not d.prefix_len
             and (shapes.POSTAL.fullmatch(d.text.strip().upper())
-                 or re.fullmatch(r"\d{6}", d.text.strip()))  # (Romania, India, Russia)
+                 or re.fullmatch(r"\d{6,7}", d.text.strip()))  # (Romania, India, Russia;
+            # Israel, Chile)
             and (shapes.words_only(lines[i - 1].text)  # (or Dublin's district over its
                  or _EIRCODE.match(d.text.strip())  # Eircode: "Dublin 8" / "D08 K7F3")
                  and re.fullmatch(r"[^\W\d_]+ \d{1,2}W?", lines[i - 1].text.strip()))
@@ -1168,6 +1210,7 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
     if postal is None or lone and lone[-1] >= postal:
         postal = lone[-1] if lone else postal
     town = postal - 1 if lone and postal == lone[-1] else None
+    lone_code = postal if town is not None else None
     # "C.P. 03940" on a line of its own (Mexico, Spain, Italy): the code, and the
     # town on the line after it (or before it).
     captioned = [i for i, d in enumerate(lines) if i >= 2 and _CAPTIONED_POSTCODE.fullmatch(
@@ -1176,12 +1219,19 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
         postal = captioned[-1]
         after = [postal + 1] if postal + 1 < len(lines) else []
         town = next((i for i in after + [postal - 1] if _town_like(lines[i].text)), None)
-    if postal is None and len(lines) >= 3:
+    if postal is not None and postal + 1 < len(lines) and _BOX_ALONE.fullmatch(
+            lines[postal].text.strip()) and _town_like(lines[postal + 1].text) \
+            and not shapes.POSTAL.search(lines[postal + 1].text.upper()):
+        town, postal = postal + 1, None  # "P.O. Box 4417-40100" over "KISUMU": the box,
+        # with its postcode in Kenya, is a line of the address and the town comes under it
+    if postal is None and town is None and len(lines) >= 3:
         # No postcode (Gulf states, Hong Kong, Chile, Nigeria...): the last line of words
         # above the country is the town, "Dubai", "Kadıköy / İSTANBUL"; the phone ends the
         # address (what follows it is the next caption's: "Service Centre", "Ref.: ...").
-        end = next((i for i, d in enumerate(lines) if i >= 2 and recognise.phone(d.text)),
-                   len(lines))
+        end = next((i for i, d in enumerate(lines) if i >= 2 and (
+            recognise.phone(d.text) or _bare_phone(d.text)
+            or _PHONE_DIGITS.fullmatch(d.text) and shapes.has_digits(d.text, 8))),
+                   len(lines))  # (or bare: "7659 0833" under "Rødekro")
         rest = [i for i, d in enumerate(lines[:end]) if i >= 2 and shapes.words_only(d.text)
                 and not shapes.is_country(d.text) and not _DISTRICT.match(d.text.strip())]
         town = rest[-1] if rest and all(shapes.is_country(x.text)
@@ -1225,7 +1275,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
                 and not _street(d.text):  # ("Erlaaer Straße 71/4/12": house, stair, door)
             claimed.discard(d.source.position)  # "nata il 21/09/1952", "APPT 11/27 13:30":
             continue  # a date of birth or an appointment, for the captions to name
-        if recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
+        if i == lone_code:
+            part = "postal_code"  # "7526518" under "ראשון לציון": Israel's code, no phone
+        elif recognise.phone(d.text) or d.name in ("phone", "ship_to_phone", "ship_from_phone") \
                 or _PHONE_DIGITS.fullmatch(d.text) and not shapes.is_postal_line(d.text) \
                 and shapes.has_digits(d.text, 7) \
                 or recognise.starts_with_phone(d.text):
@@ -1288,8 +1340,9 @@ def _name_block(lines: list[Decision], role: str, certainty: float, claimed: set
             street += 1
             part = f"address_{street}"
         if d.variable and d.prefix_len:
-            if part.startswith("address") and d.name_certainty < 0.5 \
-                    and _STREET_START.match(d.text):
+            if part.startswith("address") and (
+                    d.name_certainty < 0.5 and _STREET_START.match(d.text)
+                    or _TURKISH_HOUSE.match(d.text.strip())):
                 _variable(d, f"{role} address line", certainty, leading_spaces(d),
                           (f"{role}_{part}", certainty))  # "Str. Avram Iancu nr. 14": a
                 continue  # street with "nr." before its number, not a caption and a value
@@ -1336,7 +1389,7 @@ def _second_name(lines: list[Decision], at: int, postal: int | None) -> bool:
     second name, as the street is its first line with a number."""
     text = lines[at].text.strip()
     if not shapes.words_only(text) or shapes.is_country(text) or _DEPARTMENT.search(text) \
-            or _PREMISES.search(text) or text.lower().startswith("c/"):
+            or _PREMISES.search(text) or text.lower().startswith("c/") or _street(text):
         return False
     if any(re.fullmatch(r"\d{4,5}", d.text.strip()) for d in lines[at + 1:]):
         return False  # a postcode alone, and the town over the street ("Budapest")

@@ -227,9 +227,10 @@ def _shape_guess(d: Decision) -> bool:
 
 def _numbered_by_caption(target: Decision, name: tuple[str, float]) -> bool:
     """A code printed large, guessed a sort code by its print alone, under a caption the
-    glossary knows of a number ("Bunt nr" over "2611-08842"): that number."""
+    glossary knows of a number ("Bunt nr" over "2611-08842"): that number. So is a
+    postcode beside its caption on a party's form ("Cod poștal:" by "100066")."""
     return target.reason == "short code in a large font" and name[1] >= 0.6 \
-        and name[0].endswith(("_number", "_id"))
+        and (name[0].endswith(("_number", "_id")) or name[0] == "postal_code")
 
 
 def _parcel_number_off_a_parcel(decisions: list[Decision], target: Decision,

@@ -2603,6 +2603,10 @@ GLOSSARY: dict[str, str] = {
              "adresse", "indirizzo", "endereço", "endereco", "rua", "adres", "adresa"),
     **_words("city", "city", "town", "ciudad", "localidad", "ville", "città", "citta",
              "cidade", "municipio", "miasto", "město", "mesto", "comuna"),
+    # (the town's caption on the address forms of Romania, Italy, Poland, Hungary and
+    # Scandinavia, beside "Cod poștal", "CAP", "Kod pocztowy", "Postnr")
+    **_words("city", "localitate", "localitatea", "località", "localita", "miejscowość",
+             "miejscowosc", "település", "telepules", "postort", "poststed"),
     **_words("expiry_date", "best before date", "best if used by", "enjoy by", "bb", "bbe",
              "do not use after", "discard date", "discard by", "dispose by"),
     **_words("sell_by_date", "sell by", "sell by date", "display until", "pull date"),

@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, has_recipient, raw_caption_split
+from .captions import beside, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -382,9 +382,12 @@ def patients_samples(decisions: list[Decision]) -> None:
 def owned_assets(decisions: list[Decision]) -> None:
     """A barcode only its shape named, and its printed form, on a label that says whose
     property the thing is, is the thing's asset number, on a crate sent from one party to
-    another too ("Własność Agrofrukt" under "Nr skrzyni" and its Code 128). (A parcel's
-    label "property of carrier" is the label's own.)"""
-    if _OWNED.search(_printed_words(decisions)) is not None and not has_recipient(decisions):
+    another too ("Własność Agrofrukt" under "Nr skrzyni" and its Code 128), where the
+    parties are named with no address. (A parcel's label "property of carrier" is the
+    label's own: a parcel goes to an address.)"""
+    if _OWNED.search(_printed_words(decisions)) is not None and not any(
+            d.variable and re.match(r"ship_to_(?:address|postal|city)", d.name or "")
+            for d in decisions):
         _rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
 
 

@@ -69,15 +69,21 @@ def test_a_tube_known_a_patients_by_a_birth_date_after_the_sex_names_the_specime
         "^FO368,20^A0R,30,26^FR^FDNFS^FS^FO368,110^A0R,22,20^FR^FD1/3^FS^XZ"))
     assert [d.name for d in decisions if d.text == "2611250417"] == ["specimen_id"] * 2
 
-@pytest.mark.parametrize("owner", ["Własność Agrofrukt", "Eigendom van Veiling Westland",
-                                   "Propriété de Fruits Rhône SA"])
-def test_a_crate_that_says_whose_property_it_is_carries_its_asset_number(owner: str) -> None:
+@pytest.mark.parametrize(("owner", "recipient"), [
+    ("Własność Agrofrukt", ""), ("Eigendom van Veiling Westland", ""),
+    ("Propriété de Fruits Rhône SA", ""),
+    ("Własność Agrofrukt", "ODBIORCA: HURTOWNIA OWOCÓW TARCZYN"),
+])
+def test_a_crate_that_says_whose_property_it_is_carries_its_asset_number(
+        owner: str, recipient: str) -> None:
     # As a Polish returnable crate: its number under the crate's caption and in Code 128,
-    # the sender after its caption, and whose property the crate is at the foot.
+    # the sender (and the recipient) after its caption with no address, and whose
+    # property the crate is at the foot.
     decisions = classify(read_first_label(
         "^XA^CI28^PW812^LL609^FO200,120^A0N,22,22^FDNr skrzyni^FS"
         "^FO200,146^A0N,50,50^FDPL-SK-0041873^FS^FO200,252^A0N,28,28^FDE2 600x400x200^FS"
         "^FO200,342^A0N,24,24^FDNADAWCA: GOSP. SADOWNICZE KOWALCZYK^FS"
+        f"^FO200,372^A0N,24,24^FD{recipient}^FS"
         "^FO220,450^BY3^BCN,80,N,N,N^FDPLSK0041873^FS^FO220,538^A0N,28,28^FDPLSK0041873^FS"
         f"^FO560,538^A0N,14,14^FD{owner}^FS^XZ".encode().decode("latin-1")))
     assert [d.name for d in decisions if "0041873" in d.text] == ["asset_number"] * 3

@@ -2943,3 +2943,113 @@ def test_a_code_a_pickup_point_parcel_captions_as_an_id_is_the_points(
         f"^FO600,340^A0N,22,22^FD{caption}^FS^FO600,370^A0N,48,48^FD{code}^FS"
         "^FO110,676^BCN,200,N,N,N^FD09435103927118^FS^XZ")
     assert {key for key, value in values.items() if value == code} == {name}
+
+
+@pytest.mark.parametrize(("sender", "recipient"), [
+    ("NADAWCA: GOSP. SADOWNICZE KOWALCZYK", "ODBIORCA: HURTOWNIA OWOCÓW TARCZYN"),
+    ("Absender: Obsthof Lindner", "Empfänger: Frischemarkt Ahrensburg"),
+    ("From: Greenfield Farm", "To: Northside Market"),
+], ids=lambda c: c)
+def test_each_party_after_its_caption_on_lines_one_under_another(
+        sender: str, recipient: str) -> None:
+    # A crate's or a tote's two parties, each named after its caption on its own line
+    # with no address: the second line starts the recipient's block, no line of the
+    # sender's.
+    values = _stacked(["Skrzynia zwrotna E2", sender, recipient, "CYKL: 37"], 200, 312, 30, 24)
+    assert values["ship_from_name"] == sender.split(": ")[1]
+    assert values["ship_to_name"] == recipient.split(": ")[1]
+
+
+@pytest.mark.parametrize(("lines", "town", "code"), [
+    (["DESTINATARIO", "Valentina Sepúlveda Araya", "Los Carrera 1475, depto. 302",
+      "Concepción, Región del Biobío", "CP 4030000"],
+     "Concepción, Región del Biobío", "CP 4030000"),  # Chile's seven digits after "CP"
+    (["נמען", "נועה בן-דוד", "רחוב הרצל 57 דירה 12", "ראשון לציון", "7526518"],
+     "ראשון לציון", "7526518"),  # Israel's seven digits alone: no phone
+], ids=["cl", "il"])
+def test_a_seven_digit_postcode_on_a_line_of_its_own_under_the_town(
+        lines: list[str], town: str, code: str) -> None:
+    values = _stacked(lines, 40, 200, 36, 28)
+    assert values["ship_to_city"] == town
+    assert values["ship_to_postal_code"] == code
+
+
+@pytest.mark.parametrize(("town_caption", "code_caption"), [
+    ("Localitate:", "Cod poștal:"), ("Miejscowość:", "Kod pocztowy:"),
+    ("Település:", "Irányítószám:"),
+], ids=["ro", "pl", "hu"])
+def test_a_form_of_a_party_captions_its_town_and_its_postcode_printed_large(
+        town_caption: str, code_caption: str) -> None:
+    # As a Romanian courier prints the recipient: name and street under the caption, then
+    # the town and the postcode each beside its caption, the code large for the sorter.
+    zpl = ("^XA^CI28^PW812^LL1218^FO24,354^A0N,22,22^FDDESTINATAR^FS"
+           "^FO24,382^A0N,30,30^FDAndreea Popescu^FS"
+           "^FO24,436^A0N,26,26^FDStr. Gheorghe Doja nr. 22, ap. 8^FS"
+           f"^FO24,486^A0N,22,22^FD{town_caption}^FS^FO180,478^A0N,32,32^FDPloiești^FS"
+           f"^FO24,574^A0N,22,22^FD{code_caption}^FS^FO180,566^A0N,40,40^FD100066^FS"
+           "^FO38,664^A0N,28,28^FDRAMBURS 349,00 lei^FS^XZ")
+    values = _values(zpl)
+    assert values["ship_to_city"] == "Ploiești"
+    assert values["ship_to_postal_code"] == "100066"
+
+
+@pytest.mark.parametrize(("lines", "name", "street"), [
+    (["GÖNDEREN", "Ege Zeytinyağı Gıda A.Ş.", "Atatürk Cad. No: 88 Ayvalık / BALIKESİR",
+      "Tel: 0266 312 40 55"], "ship_from_address_1", "Atatürk Cad. No: 88 Ayvalık / BALIKESİR"),
+    (["ALICI", "Zeynep Kaya", "Alipaşa Mah. Kışla Cad. Güneş Apt.", "No:17 Daire:4",
+      "Şehitkamil / GAZİANTEP"], "ship_to_address_2", "No:17 Daire:4"),
+], ids=["after-the-street", "alone"])
+def test_a_turkish_house_number_after_no_is_a_line_of_the_street(
+        lines: list[str], name: str, street: str) -> None:
+    # "No:" is how Turkish addresses number the house, after the street's kind or on a
+    # line of its own with the flat: no caption of a number.
+    assert _stacked(lines, 150, 584, 30, 24)[name] == street
+
+
+@pytest.mark.parametrize(("lines", "box", "town"), [
+    (["CONSIGNEE", "Wanjiku Kamau", "Otieno Kanyadhiang Road, Milimani",
+      "P.O. Box 4417-40100", "KISUMU", "Simu: 0722 514 903"], "P.O. Box 4417-40100", "KISUMU"),
+    (["DELIVER TO", "Grace Namukasa", "Plot 14, Kampala Road", "P.O. Box 7062", "Kampala"],
+     "P.O. Box 7062", "Kampala"),
+], ids=["ke", "ug"])
+def test_a_post_office_box_over_the_town_is_a_line_of_the_address(
+        lines: list[str], box: str, town: str) -> None:
+    # East Africa addresses by the box (with its postcode after a hyphen in Kenya), then
+    # the town on a line of its own.
+    values = _stacked(lines, 40, 200, 36, 28)
+    assert values["ship_to_address_2"] == box
+    assert values["ship_to_city"] == town
+
+
+@pytest.mark.parametrize("phone", ["310 482 1937", "7659 0833", "+57 310 482 1937"])
+def test_a_bare_phone_ends_a_block_with_no_postcode_under_its_town(phone: str) -> None:
+    # No postcode (Colombia, the Gulf): the last line of words before the phone is the
+    # town, whether the phone has a caption or not.
+    values = _stacked(["REMITENTE", "Distribuidora Cafetal del Quindío S.A.S.",
+                       "Calle 21 # 14-36 Local 3", "Pereira", phone], 262, 426, 30, 24)
+    assert values["ship_from_city"] == "Pereira"
+    assert values["ship_from_address_1"] == "Calle 21 # 14-36 Local 3"
+
+
+@pytest.mark.parametrize(("caption", "line"), [
+    ("Return Address:", "Kaveri Home Essentials, Unit 3, Plot 41, KIADB Industrial Area"),
+    ("Return Address:", "Grangränd 903"),
+    ("Adresse de retour :", "Atelier Lumière, 12 rue des Lilas, 69003 Lyon"),
+], ids=["in-name-first", "se-street", "fr"])
+def test_one_line_under_a_caption_of_an_address_is_the_address(caption: str, line: str) -> None:
+    # As Indian marketplaces print the seller's return address: one line, the caption
+    # says it is the address, not the name of a party.
+    zpl = ("^XA^CI28^PW812^LL1218^FO36,40^A0N,40,40^FDPREPAID^FS"
+           f"^FO36,1002^A0N,22,22^FD{caption}^FS^FO36,1028^A0N,22,22^FD{line}^FS"
+           "^FO36,1110^A0N,18,18^FDIf undelivered, return to the above address.^FS^XZ")
+    assert _values(zpl)["ship_from_address"] == line
+
+
+@pytest.mark.parametrize("street", ["2064 Walsh Rapid Apt. 659", "8459 Schultz Loaf Suite 709"])
+def test_a_street_with_its_flat_last_is_no_postcode_and_town(street: str) -> None:
+    # The house number first, as a postcode before its town would be, but the flat or
+    # the suite last: a line of the street, and the town under it with no postcode.
+    values = _stacked(["CONSIGNEE", "Wanjiku Kamau", "Otieno Kanyadhiang Road, Milimani", street,
+                       "KISUMU", "Simu: 0722 514 903"], 40, 200, 36, 28)
+    assert street in [v for k, v in values.items() if k.startswith("ship_to_address")]
+    assert values["ship_to_city"] == "KISUMU"

@@ -1228,14 +1228,41 @@ def _people_by_initials(decisions: list[Decision]) -> None:
     """A person's initial and surname under or after a caption of no known word
     ("Closed by:", "Verif.:", "Tester:", "Loader") is who did that step: the label's
     operator, for review."""
+    parcel = has_recipient(decisions)
     for d in decisions:
-        value = (d.value or "").strip()
+        value = _STAFF_TITLE.sub("", (d.value or "").strip())
         if not d.variable or d.source.is_barcode or d.name_certainty > 0.5 \
                 or "caption" not in d.reason or not (
                     _INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
-                    and not shapes.is_country(value.split(" (")[0])):
+                    and not shapes.is_country(value.split(" (")[0])
+                    or not parcel and _worker_named(d, value)):
             continue
         d.name, d.name_certainty = "operator", 0.5
+
+
+# A title a member of staff is printed with: a nurse's, an engineer's, a doctor's
+# ("Inf. L. Colombo", "Ing. Petr Novák", "Dr. A. Weiss").
+_STAFF_TITLE = re.compile(r"^(?:(?i:inf|ing|mgr|sr|sra|sig|herr|frau)\.?\s+)+")
+
+# A person's whole name ("Martin Fink"), or a surname and initials ("Schäfer, AV"),
+# perhaps with a staff number ("No. emp. 88", "(#118)"); a name of three words only
+# with that number ("Mariana López Ortega  No. emp. 88"), as a place's may have three.
+_NAME_WORD = r"[A-ZÀ-Ý][a-zß-ÿ'’-]+"
+_STAFF_NUMBER = (r"(?:(?i:no|nr|n[°º])\.?\s?(?:[^\W\d_]{2,5}\.?\s?)?#?\d{1,6}"
+                 r"|\(#?[A-Z]{0,2}\d{1,6}\))")
+_WHOLE_NAME = re.compile(
+    rf"(?:{_NAME_WORD}\s+{_NAME_WORD}|{_NAME_WORD},\s?[A-Z]{{1,3}})(?:\s+{_STAFF_NUMBER})?|"
+    rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{2}}\s+{_STAFF_NUMBER}")
+
+
+def _worker_named(d: Decision, value: str) -> bool:
+    """A person's whole name after a caption of a word unknown (``d``'s name is that
+    caption's words) on a label with no recipient ("Käsermeister: Martin Fink",
+    "Cerró: Mariana López Ortega  No. emp. 88"): the caption says which step they did,
+    the label's operator. A preposition ("Für:", "Dla:") addresses the thing to the
+    person instead."""
+    return len((d.name or "").replace("_", "")) >= 5 and bool(_WHOLE_NAME.fullmatch(value)) \
+        and not shapes.is_country(value) and not shapes.reads_as_caption(value)
 
 
 def _inspectors(decisions: list[Decision]) -> None:

@@ -1877,6 +1877,24 @@ def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) ->
     assert list(values) == ["operator"]
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("Käsermeister: Martin Fink", "operator"), ("Preparatore: Inf. L. Colombo", "operator"),
+    ("Cerró: Mariana López Ortega  No. emp. 88", "operator"),
+    ("Testigo: Raúl Castañeda  No. emp. 90117", "operator"),
+    ("Tohyo kanrisha: Nakamura Kenji", "operator"),
+    # a place's name of three words, and a person a preposition addresses, are no worker
+    ("Tohyojo: Kishimachi Shogakko Taiikukan", "tohyojo"), ("Für: Katharina Schneider", "fur")])
+def test_a_whole_name_after_a_caption_of_a_step_is_the_operator(line: str, name: str) -> None:
+    # As the cheese wheel, the hospital's infusion bag and the seal of the fresh probes:
+    # the caption unknown says which step the person did, on any label with no recipient.
+    assert list(_one_line(line)) == [name]
+
+
+def test_a_whole_name_on_a_parcel_stays_its_captions() -> None:
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDPolier: Thomas Brandstätter^FS"))
+    assert "operator" not in values
+
+
 @pytest.mark.parametrize("caption", ["Delivery Unit", "Sucursal distribución", "Empfangs-NL"])
 def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
         caption: str) -> None:

@@ -34,9 +34,12 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
 _VOLUME_UNIT = r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?"
 # One volume ("50 mL", "75 cl"), and perhaps a pack of several ("6 x 750 ml").
 ONE_VOLUME = re.compile(rf"{_NUMBER}\s?{_VOLUME_UNIT}", re.IGNORECASE)
-_VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IGNORECASE)
+# The count of a pack and "x", or its units' word and "x" or "à" ("6 botellas × 750 ml",
+# "48 pytlů à 25 kg"; "63 à 73 g" alone is a range of weights, no pack).
+_PACK_OF = r"\d+\s?(?:[xX×]|[^\W\d_]{2,12}\.?\s[xX×à])\s?"
+_VOLUME = re.compile(rf"^(?:{_PACK_OF})?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IGNORECASE)
 # A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
-_PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
+_PACK = re.compile(rf"^{_PACK_OF}{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
                    rf"(?:\s?=\s?{_NUMBER}\s?(?:g|kg))?$", re.IGNORECASE)  # (and what they weigh)
 # A volume in cubic metres ("0.012m³", "1,4 cbm").
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)

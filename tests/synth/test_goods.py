@@ -1123,3 +1123,13 @@ def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: 
         "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
         f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
     assert values.get("size") == grade
+
+
+@pytest.mark.parametrize(("caption", "pack"), [
+    ("Contenido:", "6 botellas × 750 ml"), ("Contents:", "6 x 750 ml"), ("Inhalt:", "0,75 l")])
+def test_a_pack_under_a_caption_of_contents_is_its_quantity(caption: str, pack: str) -> None:
+    # As the tequila's case: how much the case holds, no words for the goods.
+    values = draft_values("^XA^CI28^PW812^LL812^FO30,40^A0N,34,34^FDTequila Reposado^FS"
+                          f"^FO30,262^A0N,22,22^FD{caption}^FS"
+                          f"^FO200,256^A0N,30,30^FD{pack}^FS^XZ")
+    assert values.get("quantity") == pack

@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, has_recipient, raw_caption_split
+from .captions import above, beside, has_recipient, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -545,6 +545,40 @@ def places_in_buildings(decisions: list[Decision]) -> None:
                 or d.name in _UNITS and place.start() > 0:
             continue
         d.name, d.name_certainty = "location", 0.6
+
+
+# A bin's lowest and highest stock, the word in the field or as its caption ("MIN 4",
+# "Max" over "20 szt.", "Mín.: 12"), in pieces or no unit: no weight or degrees.
+_LEVEL = r"(?P<level>min|max)(?:i|imum|imal)?\.?:?"
+_LEVEL_IN_FIELD = re.compile(rf"{_LEVEL}\s?\d{{1,5}}(?:{recognise.STOCK_UNIT})?", re.IGNORECASE)
+_LEVEL_CAPTION = re.compile(_LEVEL, re.IGNORECASE)
+_STOCK_COUNT = re.compile(rf"\d{{1,5}}(?:{recognise.STOCK_UNIT})?", re.IGNORECASE)
+
+
+def stock_levels(decisions: list[Decision]) -> None:
+    """A bin's or a shelf's minimum and maximum stock, each printed apart ("MIN 4" and
+    "MAX 24", or "Min" over "6 szt." and "Max" over "20 szt."): the two together say
+    they are the levels that start a refill, not a quantity or the goods' words."""
+    levels: dict[str, Decision] = {}
+    for d in decisions:
+        if not d.variable or d.source.is_barcode:
+            continue
+        value = _folded(d.text.strip())
+        found = _LEVEL_IN_FIELD.fullmatch(value)
+        if found is None and _STOCK_COUNT.fullmatch(value):
+            found = next((m for c in decisions if not c.variable and not c.source.is_barcode
+                          and (above(c.source, d.source) or beside(c.source, d.source))
+                          and (m := _LEVEL_CAPTION.fullmatch(_folded(c.text.strip())))), None)
+        if found is not None:
+            levels.setdefault(found.group("level").lower(), d)
+    if len(levels) == 2:
+        for level, d in levels.items():
+            d.name, d.name_certainty = f"{level}_quantity", 0.6
+
+
+def _folded(text: str) -> str:
+    """``text`` with the accents of "Mín." and "Máx." off."""
+    return text.replace("í", "i").replace("á", "a").replace("Í", "I").replace("Á", "A")
 
 
 # A range of one small measure, perhaps after its class: "77-88 mm", "63 à 73 g",

@@ -1133,3 +1133,26 @@ def test_a_pack_under_a_caption_of_contents_is_its_quantity(caption: str, pack: 
                           f"^FO30,262^A0N,22,22^FD{caption}^FS"
                           f"^FO200,256^A0N,30,30^FD{pack}^FS^XZ")
     assert values.get("quantity") == pack
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("^FO10,278^A0N,30,30^FDMIN 4^FS^FO10,316^A0N,30,30^FDMAX 24^FS",
+     {"min_quantity": "MIN 4", "max_quantity": "MAX 24"}),
+    ("^FO30,228^A0N,20,20^FDMin^FS^FO30,252^A0N,30,30^FD6 szt.^FS"
+     "^FO280,228^A0N,20,20^FDMax^FS^FO280,252^A0N,30,30^FD20 szt.^FS",
+     {"min_quantity": "6 szt.", "max_quantity": "20 szt."}),
+    ("^FO30,228^A0N,20,20^FDMín.^FS^FO30,252^A0N,30,30^FD12^FS"
+     "^FO280,228^A0N,20,20^FDMáx.^FS^FO280,252^A0N,30,30^FD60^FS",
+     {"min_quantity": "12", "max_quantity": "60"})])
+def test_a_bins_minimum_and_maximum_printed_apart_are_its_stock_levels(
+        fields: str, expected: dict[str, str]) -> None:
+    # As the auto parts bin and the spare parts' shelf: the two levels of a refill.
+    values = draft_values("^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS"
+                          "^FO24,56^A0N,60,60^FDA-14-03-B^FS" + fields + "^XZ")
+    assert {name: values.get(name) for name in expected} == expected
+
+
+def test_a_maximum_alone_says_no_stock_level() -> None:
+    values = draft_values("^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS"
+                          "^FO30,228^A0N,20,20^FDMax^FS^FO30,252^A0N,30,30^FD20^FS^XZ")
+    assert "max_quantity" not in values

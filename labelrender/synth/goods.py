@@ -394,6 +394,46 @@ def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], na
             d.name, d.name_certainty = name, 0.6
 
 
+# A caption of the patient's allergies, one word alone ("ALLERGY", "ALLERGIE", "Alergia").
+_ALLERGY_CAPTION = re.compile(r"(?:allerg|alerg)\w*\s*:?", re.IGNORECASE)
+
+
+def patients_allergies(decisions: list[Decision]) -> None:
+    """On a patient's band or bed label, the line under the caption of allergies
+    ("ALLERGIE" over "Penicillin, Latex", "ALERGIA" over "penicylina, jod") is the
+    patient's allergies, no name or goods' words; more lines in capitals under one in
+    capitals ("PENICILLIN", "LATEX") go on with it, a sentence ("Non rimuovere il
+    braccialetto", "Se journal for detaljer") or a captioned value does not."""
+    if not _patient_record(decisions):
+        return
+    for caption in decisions:
+        if caption.variable or caption.source.is_barcode \
+                or not _ALLERGY_CAPTION.fullmatch(caption.text.strip()):
+            continue
+        last = caption
+        while (line := _line_under(decisions, last)) is not None:
+            text = line.text.strip()
+            if ":" in text or len(text.split()) > 6 or line.variable \
+                    and line.name_certainty >= 0.85 or last is not caption \
+                    and not (text.isupper() and last.text.isupper()):
+                break
+            if not line.variable:
+                mark_variable(line, "a patient's allergies under their caption", 0.6,
+                              leading_spaces(line))
+            line.name, line.name_certainty = "allergies", 0.6
+            last = line
+
+
+def _line_under(decisions: list[Decision], d: Decision) -> Decision | None:
+    """The field printed next under ``d``, in its column (a band's lines are rotated
+    with it)."""
+    s = d.source
+    return min((o for o in decisions if o is not d and not o.source.is_barcode and o.text
+                and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 20
+                and 0 < o.source.ry - s.ry <= max(2.2 * s.font_height, 30)),
+               key=lambda o: o.source.ry, default=None)
+
+
 # Words of a sample's label beside the patient's record: its tube, or the laboratory
 # that tests it ("Kem lab", "Lab. SPZOZ Kielce", "Zentrallabor", "Hémato").
 _LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|chemie|"

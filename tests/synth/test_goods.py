@@ -1156,3 +1156,26 @@ def test_a_maximum_alone_says_no_stock_level() -> None:
     values = draft_values("^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS"
                           "^FO30,228^A0N,20,20^FDMax^FS^FO30,252^A0N,30,30^FD20^FS^XZ")
     assert "max_quantity" not in values
+
+
+def _band(lines: str) -> dict[str, str]:
+    """A patient's band: the name, the birth date, the record, then ``lines``."""
+    return draft_values("^XA^CI28^PW812^LL406^FO30,20^A0N,30,30^FDGUTIERREZ, MARIA L^FS"
+                        "^FO30,60^A0N,24,24^FDDOB: 03/14/1958^FS"
+                        "^FO30,90^A0N,24,24^FDMRN: 004417729^FS" + lines + "^XZ")
+
+
+@pytest.mark.parametrize(("lines", "allergies"), [
+    ("^FO500,20^A0N,30,30^FDALLERGY^FS^FO500,60^A0N,30,30^FDPENICILLIN^FS"
+     "^FO500,100^A0N,30,30^FDLATEX^FS", ["PENICILLIN", "LATEX"]),
+    ("^FO500,20^A0N,30,30^FDALLERGIE^FS^FO490,72^A0N,26,26^FDPenicillin, Latex^FS",
+     ["Penicillin, Latex"]),
+    ("^FO500,20^A0N,32,32^FDALLERGIE^FS^FO490,72^A0N,24,24^FDFANS, iodio^FS"
+     "^FO490,126^A0N,18,18^FDNon rimuovere il braccialetto^FS", ["FANS, iodio"]),
+    ("^FO500,20^A0N,40,40^FDALERGIA^FS^FO486,86^A0N,24,24^FDpenicylina, jod^FS"
+     "^FO486,126^A0N,20,20^FDGrupa krwi: A Rh+^FS", ["penicylina, jod"])])
+def test_the_lines_under_a_bands_allergy_caption_are_the_patients_allergies(
+        lines: str, allergies: list[str]) -> None:
+    # As the American, German, Italian and Polish bands: no name, no goods' words.
+    values = _band(lines)
+    assert [v for k, v in values.items() if k.startswith("allergies")] == allergies

@@ -687,8 +687,9 @@ def _led_by_abbreviation(text: str) -> str | None:
 def _people(decisions: list[Decision]) -> None:
     """"MUELLER, ANNA K" on a label with a patient's record number or birth date, or on
     a pharmacy's label (a name written surname first, with its comma, is how pharmacies
-    and hospitals file their patients), and the doctor on a pharmacy's label ("Dr
-    Samuel Okafor MRCVS")."""
+    and hospitals file their patients), and the doctor: on a pharmacy's label the one
+    who prescribed ("Dr Samuel Okafor MRCVS", "Medic: Dr. Andrei Popescu"), on a
+    patient's band or bed the physician in charge ("Dr. med. T. Albers")."""
     record = _patient_record(decisions)
     words = _printed_words(decisions)
     pharmacy = _PHARMACY.search(words) is not None
@@ -696,6 +697,9 @@ def _people(decisions: list[Decision]) -> None:
         return
     for d in decisions:
         text = d.text.strip()
+        if d.variable and d.name == "doctor" and not d.source.is_barcode:
+            d.name = "prescriber" if pharmacy else "physician" if record else d.name
+            continue  # "Medic:" on a pharmacy's label, "Médico assistente:" on a band's
         if d.source.is_barcode or d.variable and (d.name_certainty > 0.5 or "caption" in d.reason):
             continue  # (a caption, "Owner:", knows better)
         if record and not d.variable and _PRIORITY.fullmatch(text):
@@ -708,6 +712,11 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
+        elif record and _DOCTOR.fullmatch(text.replace(",", "")) \
+                and not shapes.has_digits(text, 1):
+            d.variable = False  # ("Dr. med. T. Albers", "Dr. PATEL, ANIKA" on a band)
+            mark_variable(d, "the doctor on a patient's label", 0.6, leading_spaces(d),
+                          ("physician", 0.6))
         elif (record or pharmacy and "," in text) and _SURNAME_FIRST.fullmatch(text) \
                 and not _OWNER.search(text) \
                 and not COMPANY.search(text) \

@@ -1179,3 +1179,19 @@ def test_the_lines_under_a_bands_allergy_caption_are_the_patients_allergies(
     # As the American, German, Italian and Polish bands: no name, no goods' words.
     values = _band(lines)
     assert [v for k, v in values.items() if k.startswith("allergies")] == allergies
+
+
+@pytest.mark.parametrize("doctor", ["Dr. PATEL, ANIKA", "Dr. med. T. Albers"])
+def test_a_doctor_on_a_patients_band_is_the_physician(doctor: str) -> None:
+    # As the American and German bands: the physician in charge, printed with no caption.
+    values = _band(f"^FO30,130^A0N,24,24^FD{doctor}^FS")
+    assert values.get("physician") == doctor
+
+
+@pytest.mark.parametrize(("lines", "name"), [
+    ("^FO30,130^A0N,24,24^FDMédico assistente: Dra. Inês Carvalho^FS", "physician"),
+    ("^FO30,130^A0N,24,24^FDFarmacia Centrala^FS"
+     "^FO30,170^A0N,24,24^FDMedic: Dr. Andrei Popescu^FS", "prescriber")])
+def test_a_doctors_caption_names_the_physician_or_on_a_pharmacys_label_the_prescriber(
+        lines: str, name: str) -> None:
+    assert name in _band(lines)

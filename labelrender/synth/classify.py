@@ -730,6 +730,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     goods.places_in_buildings(decisions)
     goods.stock_levels(decisions)
     goods.patients_allergies(decisions)
+    goods.patients_wards(decisions)
     goods.owned_assets(decisions)
     if goods.is_goods_label(decisions) or not has_recipient(decisions):
         goods.counted_contents(decisions)  # (a parcel's contents are declared goods)

@@ -394,6 +394,40 @@ def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], na
             d.name, d.name_certainty = name, 0.6
 
 
+# A hospital's unit on its patients' labels: a ward's word and its code ("St. 7B",
+# "St. INT-3", "Afd. B2", "Station 4B") or a medical specialty ("Kardiologisk Afd. B2",
+# "UF 2216 Cardio", "SERVIÇO DE MEDICINA INTERNA B", "Fizik Tedavi ve Rehabilitasyon
+# Pol.").
+_WARD = re.compile(
+    r"\b(?:st|station|ward|afd|avd|abt|oddz|stat)\.?\s?(?=[A-Z]{0,4}-?\d)[A-Z]{0,4}-?\d|"
+    r"\b(?:cardio|kardio|chirurg|cirug|surg|ortop|orthop|pediatr|p[äa]diatr|neurolog|onkol|"
+    r"oncol|gyn|geriatr|intern[ae]|innere|rehabilit|urolog|nefrol|nephrol|gastroent|"
+    r"pneumo|pulmo|dermat|psychiatr|psiquiatr|traumat|unfallchir)\w*", re.IGNORECASE)
+# A hospital's own name, its heading, is no unit of it.
+_HOSPITAL = re.compile(r"hospital|hôpital|ospedal|spital|szpital|sjukhus|sygehus|klinik|"
+                       r"clinic|clínic|klinikum|universit|medical center|hastane|nemocnic",
+                       re.IGNORECASE)
+
+
+def patients_wards(decisions: list[Decision]) -> None:
+    """On a patient's label, a short line that names the hospital's unit by a ward's
+    word and code or a medical specialty is the patient's department, where nothing
+    or only a guess named it; the hospital's name is its heading."""
+    if not _patient_record(decisions):
+        return
+    for d in decisions:
+        text = d.text.strip()
+        if d.source.is_barcode or ":" in text or len(text.split()) > 6 \
+                or d.variable and (d.name not in ("description", "text", "field")
+                                   or d.name_certainty > 0.5) \
+                or not _WARD.search(text) or _HOSPITAL.search(text):
+            continue
+        if not d.variable:
+            mark_variable(d, "a unit of the hospital on a patient's label", 0.6,
+                          leading_spaces(d))
+        d.name, d.name_certainty = "department", 0.6
+
+
 # A caption of the patient's allergies, one word alone ("ALLERGY", "ALLERGIE", "Alergia").
 _ALLERGY_CAPTION = re.compile(r"(?:allerg|alerg)\w*\s*:?", re.IGNORECASE)
 

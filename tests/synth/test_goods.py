@@ -1195,3 +1195,14 @@ def test_a_doctor_on_a_patients_band_is_the_physician(doctor: str) -> None:
 def test_a_doctors_caption_names_the_physician_or_on_a_pharmacys_label_the_prescriber(
         lines: str, name: str) -> None:
     assert name in _band(lines)
+
+
+@pytest.mark.parametrize("ward", ["St. 7B Kardiologie", "St. INT-3", "Kardiologisk Afd. B2",
+                                  "UF 2216 Cardio", "SERVIÇO DE MEDICINA INTERNA B"])
+def test_a_hospitals_unit_on_a_patients_label_is_the_department(ward: str) -> None:
+    # As the German, Danish, French and Portuguese tubes and bands: the ward's word and
+    # code, or a medical specialty; the hospital's name over it stays the heading.
+    values = _band("^FO30,130^A0N,24,24^FDSt. Luke's Regional Hospital^FS"
+                   f"^FO30,170^A0N,24,24^FD{ward}^FS")
+    assert values.get("department") == ward
+    assert "St. Luke's Regional Hospital" not in values.values()

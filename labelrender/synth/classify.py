@@ -1419,6 +1419,48 @@ def _library_items(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "item_barcode", 0.6
             items.add(shapes.compact(_CODE128_CODES.sub("", d.value or "")))
     _name_printed_forms(decisions, items, shapes.compact, ("item_barcode", 0.6))
+    _call_numbers(decisions)
+
+
+# A call number's parts as a spine label stacks them: its class (Dewey's "641.5945", or
+# a collection's letters, "FIC"), then the author's letters ("HAZ"), the year ("2019")
+# and the copy ("c.2").
+_CLASS_NUMBER = re.compile(r"\d{3}(?:\.\d{1,8})?")
+_CALL_PART = re.compile(r"[A-Z]{1,4}|(?:19|20)\d{2}|[cv]\.\s?\d{1,2}")
+
+
+def _call_numbers(decisions: list[Decision]) -> None:
+    """On a library's label, a class number and the short parts stacked under it in
+    its column, or a collection's letters with parts under them, are the item's call
+    number, whatever their shapes guessed (a hub's code, a year's postcode)."""
+    taken: set[int] = set()
+    for top in sorted(decisions, key=lambda d: d.source.ry):
+        text = top.text.strip()
+        if top.source.is_barcode or top.source.position in taken \
+                or not (_CLASS_NUMBER.fullmatch(text) or re.fullmatch(r"[A-Z]{1,4}", text)):
+            continue
+        stack, last = [top], top
+        while (under := _part_under(decisions, last)) is not None:
+            stack.append(under)
+            last = under
+        if len(stack) == 1 and not _CLASS_NUMBER.fullmatch(text):
+            continue  # letters alone are no call number
+        for d in stack:
+            taken.add(d.source.position)
+            if not d.variable:
+                _variable(d, "a part of a library's call number", 0.6, leading_spaces(d),
+                          ("call_number", 0.6))
+            elif d.name_certainty <= 0.6:
+                d.name, d.name_certainty = "call_number", 0.6
+
+
+def _part_under(decisions: list[Decision], d: Decision) -> Decision | None:
+    """The part of a call number printed right under ``d``, in its column."""
+    s = d.source
+    return next((o for o in decisions if not o.source.is_barcode
+                 and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 8
+                 and 0 < o.source.ry - s.ry <= 1.8 * s.font_height
+                 and _CALL_PART.fullmatch(o.text.strip())), None)
 
 
 # What separates the fields of a record in a 2D symbol's data.

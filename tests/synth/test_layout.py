@@ -2435,6 +2435,19 @@ def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
     assert values.get("item_barcode_2") == "3 1234 00187 3265"
 
 
+@pytest.mark.parametrize("stack", [["641.5945", "HAZ", "2019", "c.2"], ["FIC", "ERD", "2026"],
+                                   ["823.914", "ORW"]])
+def test_the_parts_stacked_on_a_librarys_spine_label_are_the_call_number(
+        stack: list[str]) -> None:
+    # As the spine label, the book pocket and the item's label: the class, the author's
+    # letters, the year and the copy, one under another; the shelf's note is no part.
+    zpl = ("^XA^CI28^PW812^LL406^FO146,10^A0N,20,20^FDRiverside Public Library^FS"
+           + "".join(f"^FO20,{20 + 38 * i}^A0N,30,30^FD{part}^FS" for i, part in enumerate(stack))
+           + "^FO20,300^A0N,22,22^FDOVERSIZE^FS^XZ")
+    values = _values(zpl)
+    assert [v for k, v in values.items() if k.startswith("call_number")] == stack
+
+
 @pytest.mark.parametrize(("company", "person"), [
     ("Vormann Elektrotechnik GmbH", "Jens Albers"),
     ("Distribuciones Romero, S.L.", "Francisco Javier Ruiz Ortega"),

@@ -1238,7 +1238,8 @@ def _people_by_initials(decisions: list[Decision]) -> None:
                 or "caption" not in d.reason or not (
                     _INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
                     and not shapes.is_country(value.split(" (")[0])
-                    or not parcel and _worker_named(d, value)):
+                    or not parcel and _worker_named(d, value)
+                    or _STAFF_SIGNATURE.fullmatch(value)):
             continue
         d.name, d.name_certainty = "operator", 0.5
 
@@ -1256,6 +1257,11 @@ _STAFF_NUMBER = (r"(?:(?i:no|nr|n[°º])\.?\s?(?:[^\W\d_]{2,5}\.?\s?)?#?\d{1,6}"
 _WHOLE_NAME = re.compile(
     rf"(?:{_NAME_WORD}\s+{_NAME_WORD}|{_NAME_WORD},\s?[A-Z]{{1,3}})(?:\s+{_STAFF_NUMBER})?|"
     rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{2}}\s+{_STAFF_NUMBER}")
+
+
+# A surname and the initials after it, as staff sign a form ("Schäfer, AV"): no
+# recipient is written so, on a parcel's label either.
+_STAFF_SIGNATURE = re.compile(rf"{_NAME_WORD},\s?[A-Z]{{2,3}}")
 
 
 def _worker_named(d: Decision, value: str) -> bool:

@@ -1895,6 +1895,13 @@ def test_a_whole_name_on_a_parcel_stays_its_captions() -> None:
     assert "operator" not in values
 
 
+def test_a_surname_signed_with_initials_is_the_operator_on_a_parcel_too() -> None:
+    # As the German delivery note to a coater: "Erstellt" (made out by) and the
+    # clerk's short sign, which no recipient is written as.
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDErstellt: Schäfer, AV^FS"))
+    assert values.get("operator") == "Schäfer, AV"
+
+
 @pytest.mark.parametrize("caption", ["Delivery Unit", "Sucursal distribución", "Empfangs-NL"])
 def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
         caption: str) -> None:

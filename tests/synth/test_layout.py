@@ -1895,6 +1895,17 @@ def test_a_whole_name_on_a_parcel_stays_its_captions() -> None:
     assert "operator" not in values
 
 
+@pytest.mark.parametrize("caption", ["Técnico:", "Techniker:", "Technicien :", "Tekniker:"])
+def test_the_technician_on_a_maintenance_tag_is_the_operator(caption: str) -> None:
+    # As the Spanish press's maintenance tag: who serviced the machine.
+    zpl = ("^XA^CI28^PW812^LL812^FO120,58^A0N,20,20^FDEquipo^FS"
+           "^FO120,80^A0N,30,30^FDPRENSA HIDRÁULICA PH-12^FS"
+           "^FO120,184^A0N,22,22^FDN.º activo:^FS^FO300,180^A0N,28,28^FDACT-004512^FS"
+           f"^FO120,342^A0N,22,22^FD{caption}^FS^FO300,338^A0N,28,28^FDJavier Roig Almela^FS"
+           "^XZ")
+    assert _values(zpl).get("operator") == "Javier Roig Almela"
+
+
 def test_a_surname_signed_with_initials_is_the_operator_on_a_parcel_too() -> None:
     # As the German delivery note to a coater: "Erstellt" (made out by) and the
     # clerk's short sign, which no recipient is written as.

@@ -145,9 +145,11 @@ _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|P
              r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR|"
              r"VND|MAD|DHS?|TWD|QAR|KWD|OMR|BHD|JOD|TND|DZD|UGX|TZS|XOF|XAF|GTQ|UYU|PYG|"
              r"MMK|KHR|ZMW|MUR|ETB)")
+# ("€ 649,-": whole euros; "$ 189.900 COP": the dollar sign, then which dollars or pesos)
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY}|"
-                    rf"{_CURRENCY}\s?\d[\d.']*,-)$")  # ("€ 649,-": whole euros)
+                    rf"{_CURRENCY}\s?\d[\d.']*,-|"
+                    rf"(?:[$€£¥₹]|R\$)\s?\d[\d\s.,']*\d\s?{_CURRENCY})$")
 # A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
 _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
                          re.IGNORECASE)

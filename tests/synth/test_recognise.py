@@ -628,6 +628,15 @@ def test_a_pack_with_its_units_word_is_a_quantity(text: str, expected: object) -
     assert recognise.text_value(text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("$ 189.900 COP", ("value", 0.7)), ("$ 1.234,50 ARS", ("value", 0.7)),
+    ("$1,250.00 MXN", ("value", 0.7)), ("$ 12 ABC", None)])  # (no currency's code)
+def test_an_amount_with_its_sign_and_its_currencys_code_is_money(text: str,
+                                                                 expected: object) -> None:
+    # As the Colombian cash-on-delivery parcel: the peso's sign, then its code.
+    assert recognise.text_value(text) == expected
+
+
 @pytest.mark.parametrize(("text", "kind"), [("P2 1,10 kW", "power"), ("Q  12,0 m³/h", "flow_rate"),
                                             ("n 2870 min-1", "speed"), ("U 400 V", "voltage")])
 def test_a_rating_after_its_plate_symbol_is_still_a_rating(text: str, kind: str) -> None:

@@ -1206,3 +1206,13 @@ def test_a_hospitals_unit_on_a_patients_label_is_the_department(ward: str) -> No
                    f"^FO30,170^A0N,24,24^FD{ward}^FS")
     assert values.get("department") == ward
     assert "St. Luke's Regional Hospital" not in values.values()
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Letto 12", "bed"), ("Stue 4, seng 2", "bed"),
+    ("Reparto: Ortopedia 2 - letto 14", "department")])  # (the ward's caption names it)
+def test_a_bed_by_its_word_and_number_on_a_patients_label_is_the_bed(line: str,
+                                                                    name: str) -> None:
+    # As the Danish band and the Italian infusion bag.
+    values = _band(f"^FO30,170^A0N,24,24^FD{line}^FS")
+    assert name in values and line.endswith(values[name])

@@ -730,6 +730,9 @@ def classify(label: SourceLabel) -> list[Decision]:
     _inspectors(decisions)
     _copies_of_named_codes(decisions)
     goods.places_in_buildings(decisions)
+    goods.stock_levels(decisions)
+    goods.patients_allergies(decisions)
+    goods.patients_wards(decisions)
     goods.owned_assets(decisions)
     goods.totes(decisions)
     goods.calibrated_instruments(decisions)
@@ -1236,14 +1239,47 @@ def _people_by_initials(decisions: list[Decision]) -> None:
     """A person's initial and surname under or after a caption of no known word
     ("Closed by:", "Verif.:", "Tester:", "Loader") is who did that step: the label's
     operator, for review."""
+    parcel = has_recipient(decisions)
     for d in decisions:
-        value = (d.value or "").strip()
+        value = _STAFF_TITLE.sub("", (d.value or "").strip())
         if not d.variable or d.source.is_barcode or d.name_certainty > 0.5 \
                 or "caption" not in d.reason or not (
                     _INITIALS_NAME.match(value) or _GIVEN_NAME.fullmatch(value)
-                    and not shapes.is_country(value.split(" (")[0])):
+                    and not shapes.is_country(value.split(" (")[0])
+                    or not parcel and _worker_named(d, value)
+                    or _STAFF_SIGNATURE.fullmatch(value)):
             continue
         d.name, d.name_certainty = "operator", 0.5
+
+
+# A title a member of staff is printed with: a nurse's, an engineer's, a doctor's
+# ("Inf. L. Colombo", "Ing. Petr Novák", "Dr. A. Weiss").
+_STAFF_TITLE = re.compile(r"^(?:(?i:inf|ing|mgr|sr|sra|sig|herr|frau)\.?\s+)+")
+
+# A person's whole name ("Martin Fink"), or a surname and initials ("Schäfer, AV"),
+# perhaps with a staff number ("No. emp. 88", "(#118)"); a name of three words only
+# with that number ("Mariana López Ortega  No. emp. 88"), as a place's may have three.
+_NAME_WORD = r"[A-ZÀ-Ý][a-zß-ÿ'’-]+"
+_STAFF_NUMBER = (r"(?:(?i:no|nr|n[°º])\.?\s?(?:[^\W\d_]{2,5}\.?\s?)?#?\d{1,6}"
+                 r"|\(#?[A-Z]{0,2}\d{1,6}\))")
+_WHOLE_NAME = re.compile(
+    rf"(?:{_NAME_WORD}\s+{_NAME_WORD}|{_NAME_WORD},\s?[A-Z]{{1,3}})(?:\s+{_STAFF_NUMBER})?|"
+    rf"{_NAME_WORD}(?:\s+{_NAME_WORD}){{2}}\s+{_STAFF_NUMBER}")
+
+
+# A surname and the initials after it, as staff sign a form ("Schäfer, AV"): no
+# recipient is written so, on a parcel's label either.
+_STAFF_SIGNATURE = re.compile(rf"{_NAME_WORD},\s?[A-Z]{{2,3}}")
+
+
+def _worker_named(d: Decision, value: str) -> bool:
+    """A person's whole name after a caption of a word unknown (``d``'s name is that
+    caption's words) on a label with no recipient ("Käsermeister: Martin Fink",
+    "Cerró: Mariana López Ortega  No. emp. 88"): the caption says which step they did,
+    the label's operator. A preposition ("Für:", "Dla:") addresses the thing to the
+    person instead."""
+    return len((d.name or "").replace("_", "")) >= 5 and bool(_WHOLE_NAME.fullmatch(value)) \
+        and not shapes.is_country(value) and not shapes.reads_as_caption(value)
 
 
 def _inspectors(decisions: list[Decision]) -> None:
@@ -1397,6 +1433,48 @@ def _library_items(decisions: list[Decision]) -> None:
             d.name, d.name_certainty = "item_barcode", 0.6
             items.add(shapes.compact(_CODE128_CODES.sub("", d.value or "")))
     _name_printed_forms(decisions, items, shapes.compact, ("item_barcode", 0.6))
+    _call_numbers(decisions)
+
+
+# A call number's parts as a spine label stacks them: its class (Dewey's "641.5945", or
+# a collection's letters, "FIC"), then the author's letters ("HAZ"), the year ("2019")
+# and the copy ("c.2").
+_CLASS_NUMBER = re.compile(r"\d{3}(?:\.\d{1,8})?")
+_CALL_PART = re.compile(r"[A-Z]{1,4}|(?:19|20)\d{2}|[cv]\.\s?\d{1,2}")
+
+
+def _call_numbers(decisions: list[Decision]) -> None:
+    """On a library's label, a class number and the short parts stacked under it in
+    its column, or a collection's letters with parts under them, are the item's call
+    number, whatever their shapes guessed (a hub's code, a year's postcode)."""
+    taken: set[int] = set()
+    for top in sorted(decisions, key=lambda d: d.source.ry):
+        text = top.text.strip()
+        if top.source.is_barcode or top.source.position in taken \
+                or not (_CLASS_NUMBER.fullmatch(text) or re.fullmatch(r"[A-Z]{1,4}", text)):
+            continue
+        stack, last = [top], top
+        while (under := _part_under(decisions, last)) is not None:
+            stack.append(under)
+            last = under
+        if len(stack) == 1 and not _CLASS_NUMBER.fullmatch(text):
+            continue  # letters alone are no call number
+        for d in stack:
+            taken.add(d.source.position)
+            if not d.variable:
+                _variable(d, "a part of a library's call number", 0.6, leading_spaces(d),
+                          ("call_number", 0.6))
+            elif d.name_certainty <= 0.6:
+                d.name, d.name_certainty = "call_number", 0.6
+
+
+def _part_under(decisions: list[Decision], d: Decision) -> Decision | None:
+    """The part of a call number printed right under ``d``, in its column."""
+    s = d.source
+    return next((o for o in decisions if not o.source.is_barcode
+                 and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 8
+                 and 0 < o.source.ry - s.ry <= 1.8 * s.font_height
+                 and _CALL_PART.fullmatch(o.text.strip())), None)
 
 
 # What separates the fields of a record in a 2D symbol's data.

@@ -4177,4 +4177,8 @@ GLOSSARY: dict[str, str] = {
     # of" after what it counts ("Koni adedi", "Bobin sayısı").
     **_words("quantity", "lignes", "nb lignes", "nombre de lignes", "righe", "n righe",
              "adedi", "sayısı"),
+    # Round seventeen: the technician who serviced a machine, as its maintenance tag
+    # names them in Spanish, Italian, Portuguese, German, French and the Nordic tongues.
+    **_words("operator", "técnico", "tecnico", "techniker", "technicien", "technicienne",
+             "tekniker", "teknikko", "technik"),
 }

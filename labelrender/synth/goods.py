@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, raw_caption_split
+from .captions import above, beside, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -542,6 +542,90 @@ def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], na
             d.name, d.name_certainty = name, 0.6
 
 
+# A hospital's unit on its patients' labels: a ward's word and its code ("St. 7B",
+# "St. INT-3", "Afd. B2", "Station 4B") or a medical specialty ("Kardiologisk Afd. B2",
+# "UF 2216 Cardio", "SERVIÇO DE MEDICINA INTERNA B", "Fizik Tedavi ve Rehabilitasyon
+# Pol.").
+_WARD = re.compile(
+    r"\b(?:st|station|ward|afd|avd|abt|oddz|stat)\.?\s?(?=[A-Z]{0,4}-?\d)[A-Z]{0,4}-?\d|"
+    r"\b(?:cardio|kardio|chirurg|cirug|surg|ortop|orthop|pediatr|p[äa]diatr|neurolog|onkol|"
+    r"oncol|gyn|geriatr|intern[ae]|innere|rehabilit|urolog|nefrol|nephrol|gastroent|"
+    r"pneumo|pulmo|dermat|psychiatr|psiquiatr|traumat|unfallchir)\w*", re.IGNORECASE)
+# A patient's bed, by its word and number, alone or after the room's ("Letto 12",
+# "Stue 4, seng 2", "Bett 3"); and the names only a guess from its place gave it.
+_BED = re.compile(r"(?:^|,\s?)(?:bed|bett|letto|cama|seng|säng|lit|łóżko|lůžko|leito|vuode)"
+                  r"\.?\s?\d{1,3}[A-Z]?$", re.IGNORECASE)
+_BED_GUESSES = frozenset({"location", "department", "description", "text", "room"})
+# A hospital's own name, its heading, is no unit of it.
+_HOSPITAL = re.compile(r"hospital|hôpital|ospedal|spital|szpital|sjukhus|sygehus|klinik|"
+                       r"clinic|clínic|klinikum|universit|medical center|hastane|nemocnic",
+                       re.IGNORECASE)
+
+
+def patients_wards(decisions: list[Decision]) -> None:
+    """On a patient's label, a short line that names the hospital's unit by a ward's
+    word and code or a medical specialty is the patient's department, where nothing
+    or only a guess named it; the hospital's name is its heading. A bed by its word
+    and number is the patient's bed, no unit or place of goods."""
+    if not _patient_record(decisions):
+        return
+    for d in decisions:
+        text = d.text.strip()
+        if d.variable and not d.source.is_barcode and _BED.search(text) and ":" not in text \
+                and len(text.split()) <= 4 and d.name in _BED_GUESSES:
+            d.name, d.name_certainty = "bed", 0.6  # "Letto 12", "Stue 4, seng 2"
+            continue
+        if d.source.is_barcode or ":" in text or len(text.split()) > 6 \
+                or d.variable and (d.name not in ("description", "text", "field")
+                                   or d.name_certainty > 0.5) \
+                or not _WARD.search(text) or _HOSPITAL.search(text):
+            continue
+        if not d.variable:
+            mark_variable(d, "a unit of the hospital on a patient's label", 0.6,
+                          leading_spaces(d))
+        d.name, d.name_certainty = "department", 0.6
+
+
+# A caption of the patient's allergies, one word alone ("ALLERGY", "ALLERGIE", "Alergia").
+_ALLERGY_CAPTION = re.compile(r"(?:allerg|alerg)\w*\s*:?", re.IGNORECASE)
+
+
+def patients_allergies(decisions: list[Decision]) -> None:
+    """On a patient's band or bed label, the line under the caption of allergies
+    ("ALLERGIE" over "Penicillin, Latex", "ALERGIA" over "penicylina, jod") is the
+    patient's allergies, no name or goods' words; more lines in capitals under one in
+    capitals ("PENICILLIN", "LATEX") go on with it, a sentence ("Non rimuovere il
+    braccialetto", "Se journal for detaljer") or a captioned value does not."""
+    if not _patient_record(decisions):
+        return
+    for caption in decisions:
+        if caption.variable or caption.source.is_barcode \
+                or not _ALLERGY_CAPTION.fullmatch(caption.text.strip()):
+            continue
+        last = caption
+        while (line := _line_under(decisions, last)) is not None:
+            text = line.text.strip()
+            if ":" in text or len(text.split()) > 6 or line.variable \
+                    and line.name_certainty >= 0.85 or last is not caption \
+                    and not (text.isupper() and last.text.isupper()):
+                break
+            if not line.variable:
+                mark_variable(line, "a patient's allergies under their caption", 0.6,
+                              leading_spaces(line))
+            line.name, line.name_certainty = "allergies", 0.6
+            last = line
+
+
+def _line_under(decisions: list[Decision], d: Decision) -> Decision | None:
+    """The field printed next under ``d``, in its column (a band's lines are rotated
+    with it)."""
+    s = d.source
+    return min((o for o in decisions if o is not d and not o.source.is_barcode and o.text
+                and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 20
+                and 0 < o.source.ry - s.ry <= max(2.2 * s.font_height, 30)),
+               key=lambda o: o.source.ry, default=None)
+
+
 # Words of a sample's label beside the patient's record: its tube, or the laboratory
 # that tests it ("Kem lab", "Lab. SPZOZ Kielce", "Zentrallabor", "Hémato").
 _LABORATORY = re.compile(r"\b(?:lab|labo|labor|\w*laborat\w*|zentrallabor|kemi|chemie|"
@@ -695,6 +779,40 @@ def places_in_buildings(decisions: list[Decision]) -> None:
         d.name, d.name_certainty = "location", 0.6
 
 
+# A bin's lowest and highest stock, the word in the field or as its caption ("MIN 4",
+# "Max" over "20 szt.", "Mín.: 12"), in pieces or no unit: no weight or degrees.
+_LEVEL = r"(?P<level>min|max)(?:i|imum|imal)?\.?:?"
+_LEVEL_IN_FIELD = re.compile(rf"{_LEVEL}\s?\d{{1,5}}(?:{recognise.STOCK_UNIT})?", re.IGNORECASE)
+_LEVEL_CAPTION = re.compile(_LEVEL, re.IGNORECASE)
+_STOCK_COUNT = re.compile(rf"\d{{1,5}}(?:{recognise.STOCK_UNIT})?", re.IGNORECASE)
+
+
+def stock_levels(decisions: list[Decision]) -> None:
+    """A bin's or a shelf's minimum and maximum stock, each printed apart ("MIN 4" and
+    "MAX 24", or "Min" over "6 szt." and "Max" over "20 szt."): the two together say
+    they are the levels that start a refill, not a quantity or the goods' words."""
+    levels: dict[str, Decision] = {}
+    for d in decisions:
+        if not d.variable or d.source.is_barcode:
+            continue
+        value = _folded(d.text.strip())
+        found = _LEVEL_IN_FIELD.fullmatch(value)
+        if found is None and _STOCK_COUNT.fullmatch(value):
+            found = next((m for c in decisions if not c.variable and not c.source.is_barcode
+                          and (above(c.source, d.source) or beside(c.source, d.source))
+                          and (m := _LEVEL_CAPTION.fullmatch(_folded(c.text.strip())))), None)
+        if found is not None:
+            levels.setdefault(found.group("level").lower(), d)
+    if len(levels) == 2:
+        for level, d in levels.items():
+            d.name, d.name_certainty = f"{level}_quantity", 0.6
+
+
+def _folded(text: str) -> str:
+    """``text`` with the accents of "Mín." and "Máx." off."""
+    return text.replace("í", "i").replace("á", "a").replace("Í", "I").replace("Á", "A")
+
+
 # A range of one small measure, perhaps after its class: "77-88 mm", "63 à 73 g",
 # "3 (80-100 g)" (the grades of fruit and eggs by their diameter or weight).
 _RANGE_OF_SIZE = re.compile(r"(?:\d{1,2}\s?\()?\d{1,3}(?:[.,]\d)?\s?(?:-|–|à|a|to|bis|tot|al)\s?"
@@ -761,8 +879,9 @@ def _led_by_abbreviation(text: str) -> str | None:
 def _people(decisions: list[Decision]) -> None:
     """"MUELLER, ANNA K" on a label with a patient's record number or birth date, or on
     a pharmacy's label (a name written surname first, with its comma, is how pharmacies
-    and hospitals file their patients), and the doctor on a pharmacy's label ("Dr
-    Samuel Okafor MRCVS")."""
+    and hospitals file their patients), and the doctor: on a pharmacy's label the one
+    who prescribed ("Dr Samuel Okafor MRCVS", "Medic: Dr. Andrei Popescu"), on a
+    patient's band or bed the physician in charge ("Dr. med. T. Albers")."""
     record = _patient_record(decisions)
     words = _printed_words(decisions)
     pharmacy = _PHARMACY.search(words) is not None
@@ -770,6 +889,9 @@ def _people(decisions: list[Decision]) -> None:
         return
     for d in decisions:
         text = d.text.strip()
+        if d.variable and d.name == "doctor" and not d.source.is_barcode:
+            d.name = "prescriber" if pharmacy else "physician" if record else d.name
+            continue  # "Medic:" on a pharmacy's label, "Médico assistente:" on a band's
         if d.source.is_barcode or d.variable and (d.name_certainty > 0.5 or "caption" in d.reason):
             continue  # (a caption, "Owner:", knows better)
         if record and not d.variable and _PRIORITY.fullmatch(text):
@@ -782,6 +904,11 @@ def _people(decisions: list[Decision]) -> None:
             d.variable = False
             mark_variable(d, "the prescriber on a pharmacy's label", 0.6, leading_spaces(d),
                           ("prescriber", 0.6))
+        elif record and _DOCTOR.fullmatch(text.replace(",", "")) \
+                and not shapes.has_digits(text, 1):
+            d.variable = False  # ("Dr. med. T. Albers", "Dr. PATEL, ANIKA" on a band)
+            mark_variable(d, "the doctor on a patient's label", 0.6, leading_spaces(d),
+                          ("physician", 0.6))
         elif (record or pharmacy and "," in text) and _SURNAME_FIRST.fullmatch(text) \
                 and not _OWNER.search(text) \
                 and not COMPANY.search(text) \

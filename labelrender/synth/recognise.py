@@ -34,9 +34,12 @@ WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{
 _VOLUME_UNIT = r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?"
 # One volume ("50 mL", "75 cl"), and perhaps a pack of several ("6 x 750 ml").
 ONE_VOLUME = re.compile(rf"{_NUMBER}\s?{_VOLUME_UNIT}", re.IGNORECASE)
-_VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IGNORECASE)
+# The count of a pack and "x", or its units' word and "x" or "à" ("6 botellas × 750 ml",
+# "48 pytlů à 25 kg"; "63 à 73 g" alone is a range of weights, no pack).
+_PACK_OF = r"\d+\s?(?:[xX×]|[^\W\d_]{2,12}\.?\s[xX×à])\s?"
+_VOLUME = re.compile(rf"^(?:{_PACK_OF})?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IGNORECASE)
 # A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
-_PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
+_PACK = re.compile(rf"^{_PACK_OF}{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
                    rf"(?:\s?=\s?{_NUMBER}\s?(?:g|kg))?$", re.IGNORECASE)  # (and what they weigh)
 # A volume in cubic metres ("0.012m³", "1,4 cbm").
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
@@ -142,9 +145,11 @@ _CURRENCY = (r"(?:[$€£¥₹₩₱₦฿]|R\$|Rp|USD|EUR|GBP|CHF|SEK|NOK|DKK|P
              r"руб\.?|₽|грн\.?|₴|тг|₸|лв\.?|Ft|TL|₺|₫|đ|Rs\.?|PKR|BDT|Tk|৳|LKR|NPR|"
              r"VND|MAD|DHS?|TWD|QAR|KWD|OMR|BHD|JOD|TND|DZD|UGX|TZS|XOF|XAF|GTQ|UYU|PYG|"
              r"MMK|KHR|ZMW|MUR|ETB)")
+# ("€ 649,-": whole euros; "$ 189.900 COP": the dollar sign, then which dollars or pesos)
 _MONEY = re.compile(rf"^(?:{_CURRENCY}\s?\d[\d\s.,']*\d|{_CURRENCY}\s?\d|"
                     rf"\d[\d\s.,']*\d\s?{_CURRENCY}|\d\s?{_CURRENCY}|"
-                    rf"{_CURRENCY}\s?\d[\d.']*,-)$")  # ("€ 649,-": whole euros)
+                    rf"{_CURRENCY}\s?\d[\d.']*,-|"
+                    rf"(?:[$€£¥₹]|R\$)\s?\d[\d\s.,']*\d\s?{_CURRENCY})$")
 # A price for an amount: "1 kg = 11,64 €", "100 g = 1,29 €".
 _PER_AMOUNT = re.compile(r"^\d{1,4}\s?(?:kg|g|l|ml|cl|lb|oz|st|stk|m|m2|m²)\s?=\s?(.+)$",
                          re.IGNORECASE)
@@ -248,10 +253,10 @@ _LINE_AND_SHIFT = re.compile(
     r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
 # A bin's stock levels in pieces, cases or packs: the least before it is refilled and
 # the most it holds ("MIN 4   MAX 18 CS", "Mini 500 / Maxi 2000", "Max 48 fp").
-_STOCK_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
-_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?\s*[/|·,-]?\s*"
-                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?", re.IGNORECASE)
-_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_STOCK_UNIT}", re.IGNORECASE)
+STOCK_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
+_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{STOCK_UNIT})?\s*[/|·,-]?\s*"
+                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{STOCK_UNIT})?", re.IGNORECASE)
+_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{STOCK_UNIT}", re.IGNORECASE)
 # The tunnel restriction code of dangerous goods by road (ADR 1.9.5.2.2, printed in
 # brackets: "(D/E)", "(C/E)", "(E)", "(-)"), after its caption in the ADR's languages.
 _TUNNEL_CODE = re.compile(

@@ -1243,3 +1243,96 @@ def test_the_barcode_on_a_ticket_to_a_seat_is_the_tickets_number(
         "^FO300,140^A0N,40,40^FDF^FS^FO420,140^A0N,40,40^FD14^FS"
         "^FO20,220^BCN,80,N,N,N^FD000488172231^FS^FO20,310^A0N,22,22^FD000488172231^FS^XZ"))
     assert [d.name for d in decisions if d.text == "000488172231"] == [name] * 2
+
+
+@pytest.mark.parametrize(("caption", "pack"), [
+    ("Contenido:", "6 botellas × 750 ml"), ("Contents:", "6 x 750 ml"), ("Inhalt:", "0,75 l")])
+def test_a_pack_under_a_caption_of_contents_is_its_quantity(caption: str, pack: str) -> None:
+    # As the tequila's case: how much the case holds, no words for the goods.
+    values = draft_values("^XA^CI28^PW812^LL812^FO30,40^A0N,34,34^FDTequila Reposado^FS"
+                          f"^FO30,262^A0N,22,22^FD{caption}^FS"
+                          f"^FO200,256^A0N,30,30^FD{pack}^FS^XZ")
+    assert values.get("quantity") == pack
+
+
+@pytest.mark.parametrize(("fields", "expected"), [
+    ("^FO10,278^A0N,30,30^FDMIN 4^FS^FO10,316^A0N,30,30^FDMAX 24^FS",
+     {"min_quantity": "MIN 4", "max_quantity": "MAX 24"}),
+    ("^FO30,228^A0N,20,20^FDMin^FS^FO30,252^A0N,30,30^FD6 szt.^FS"
+     "^FO280,228^A0N,20,20^FDMax^FS^FO280,252^A0N,30,30^FD20 szt.^FS",
+     {"min_quantity": "6 szt.", "max_quantity": "20 szt."}),
+    ("^FO30,228^A0N,20,20^FDMín.^FS^FO30,252^A0N,30,30^FD12^FS"
+     "^FO280,228^A0N,20,20^FDMáx.^FS^FO280,252^A0N,30,30^FD60^FS",
+     {"min_quantity": "12", "max_quantity": "60"})])
+def test_a_bins_minimum_and_maximum_printed_apart_are_its_stock_levels(
+        fields: str, expected: dict[str, str]) -> None:
+    # As the auto parts bin and the spare parts' shelf: the two levels of a refill.
+    values = draft_values("^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS"
+                          "^FO24,56^A0N,60,60^FDA-14-03-B^FS" + fields + "^XZ")
+    assert {name: values.get(name) for name in expected} == expected
+
+
+def test_a_maximum_alone_says_no_stock_level() -> None:
+    values = draft_values("^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS"
+                          "^FO30,228^A0N,20,20^FDMax^FS^FO30,252^A0N,30,30^FD20^FS^XZ")
+    assert "max_quantity" not in values
+
+
+def _band(lines: str) -> dict[str, str]:
+    """A patient's band: the name, the birth date, the record, then ``lines``."""
+    return draft_values("^XA^CI28^PW812^LL406^FO30,20^A0N,30,30^FDGUTIERREZ, MARIA L^FS"
+                        "^FO30,60^A0N,24,24^FDDOB: 03/14/1958^FS"
+                        "^FO30,90^A0N,24,24^FDMRN: 004417729^FS" + lines + "^XZ")
+
+
+@pytest.mark.parametrize(("lines", "allergies"), [
+    ("^FO500,20^A0N,30,30^FDALLERGY^FS^FO500,60^A0N,30,30^FDPENICILLIN^FS"
+     "^FO500,100^A0N,30,30^FDLATEX^FS", ["PENICILLIN", "LATEX"]),
+    ("^FO500,20^A0N,30,30^FDALLERGIE^FS^FO490,72^A0N,26,26^FDPenicillin, Latex^FS",
+     ["Penicillin, Latex"]),
+    ("^FO500,20^A0N,32,32^FDALLERGIE^FS^FO490,72^A0N,24,24^FDFANS, iodio^FS"
+     "^FO490,126^A0N,18,18^FDNon rimuovere il braccialetto^FS", ["FANS, iodio"]),
+    ("^FO500,20^A0N,40,40^FDALERGIA^FS^FO486,86^A0N,24,24^FDpenicylina, jod^FS"
+     "^FO486,126^A0N,20,20^FDGrupa krwi: A Rh+^FS", ["penicylina, jod"])])
+def test_the_lines_under_a_bands_allergy_caption_are_the_patients_allergies(
+        lines: str, allergies: list[str]) -> None:
+    # As the American, German, Italian and Polish bands: no name, no goods' words.
+    values = _band(lines)
+    assert [v for k, v in values.items() if k.startswith("allergies")] == allergies
+
+
+@pytest.mark.parametrize("doctor", ["Dr. PATEL, ANIKA", "Dr. med. T. Albers"])
+def test_a_doctor_on_a_patients_band_is_the_physician(doctor: str) -> None:
+    # As the American and German bands: the physician in charge, printed with no caption.
+    values = _band(f"^FO30,130^A0N,24,24^FD{doctor}^FS")
+    assert values.get("physician") == doctor
+
+
+@pytest.mark.parametrize(("lines", "name"), [
+    ("^FO30,130^A0N,24,24^FDMédico assistente: Dra. Inês Carvalho^FS", "physician"),
+    ("^FO30,130^A0N,24,24^FDFarmacia Centrala^FS"
+     "^FO30,170^A0N,24,24^FDMedic: Dr. Andrei Popescu^FS", "prescriber")])
+def test_a_doctors_caption_names_the_physician_or_on_a_pharmacys_label_the_prescriber(
+        lines: str, name: str) -> None:
+    assert name in _band(lines)
+
+
+@pytest.mark.parametrize("ward", ["St. 7B Kardiologie", "St. INT-3", "Kardiologisk Afd. B2",
+                                  "UF 2216 Cardio", "SERVIÇO DE MEDICINA INTERNA B"])
+def test_a_hospitals_unit_on_a_patients_label_is_the_department(ward: str) -> None:
+    # As the German, Danish, French and Portuguese tubes and bands: the ward's word and
+    # code, or a medical specialty; the hospital's name over it stays the heading.
+    values = _band("^FO30,130^A0N,24,24^FDSt. Luke's Regional Hospital^FS"
+                   f"^FO30,170^A0N,24,24^FD{ward}^FS")
+    assert values.get("department") == ward
+    assert "St. Luke's Regional Hospital" not in values.values()
+
+
+@pytest.mark.parametrize(("line", "name"), [
+    ("Letto 12", "bed"), ("Stue 4, seng 2", "bed"),
+    ("Reparto: Ortopedia 2 - letto 14", "department")])  # (the ward's caption names it)
+def test_a_bed_by_its_word_and_number_on_a_patients_label_is_the_bed(line: str,
+                                                                    name: str) -> None:
+    # As the Danish band and the Italian infusion bag.
+    values = _band(f"^FO30,170^A0N,24,24^FD{line}^FS")
+    assert name in values and line.endswith(values[name])

@@ -1877,6 +1877,42 @@ def test_a_person_after_a_caption_of_no_known_word_is_the_operator(line: str) ->
     assert list(values) == ["operator"]
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("Käsermeister: Martin Fink", "operator"), ("Preparatore: Inf. L. Colombo", "operator"),
+    ("Cerró: Mariana López Ortega  No. emp. 88", "operator"),
+    ("Testigo: Raúl Castañeda  No. emp. 90117", "operator"),
+    ("Tohyo kanrisha: Nakamura Kenji", "operator"),
+    # a place's name of three words, and a person a preposition addresses, are no worker
+    ("Tohyojo: Kishimachi Shogakko Taiikukan", "tohyojo"), ("Für: Katharina Schneider", "fur")])
+def test_a_whole_name_after_a_caption_of_a_step_is_the_operator(line: str, name: str) -> None:
+    # As the cheese wheel, the hospital's infusion bag and the seal of the fresh probes:
+    # the caption unknown says which step the person did, on any label with no recipient.
+    assert list(_one_line(line)) == [name]
+
+
+def test_a_whole_name_on_a_parcel_stays_its_captions() -> None:
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDPolier: Thomas Brandstätter^FS"))
+    assert "operator" not in values
+
+
+@pytest.mark.parametrize("caption", ["Técnico:", "Techniker:", "Technicien :", "Tekniker:"])
+def test_the_technician_on_a_maintenance_tag_is_the_operator(caption: str) -> None:
+    # As the Spanish press's maintenance tag: who serviced the machine.
+    zpl = ("^XA^CI28^PW812^LL812^FO120,58^A0N,20,20^FDEquipo^FS"
+           "^FO120,80^A0N,30,30^FDPRENSA HIDRÁULICA PH-12^FS"
+           "^FO120,184^A0N,22,22^FDN.º activo:^FS^FO300,180^A0N,28,28^FDACT-004512^FS"
+           f"^FO120,342^A0N,22,22^FD{caption}^FS^FO300,338^A0N,28,28^FDJavier Roig Almela^FS"
+           "^XZ")
+    assert _values(zpl).get("operator") == "Javier Roig Almela"
+
+
+def test_a_surname_signed_with_initials_is_the_operator_on_a_parcel_too() -> None:
+    # As the German delivery note to a coater: "Erstellt" (made out by) and the
+    # clerk's short sign, which no recipient is written as.
+    values = _values(on_a_parcel("^FO40,400^A0N,24,24^FDErstellt: Schäfer, AV^FS"))
+    assert values.get("operator") == "Schäfer, AV"
+
+
 @pytest.mark.parametrize("caption", ["Delivery Unit", "Sucursal distribución", "Empfangs-NL"])
 def test_a_large_code_on_a_parcel_is_its_sort_code_under_words_of_no_caption(
         caption: str) -> None:
@@ -2440,6 +2476,19 @@ def test_a_barcode_on_a_librarys_label_is_the_items_barcode(owner: str) -> None:
     values = _values(zpl)
     assert values.get("item_barcode") == "31234001873265"
     assert values.get("item_barcode_2") == "3 1234 00187 3265"
+
+
+@pytest.mark.parametrize("stack", [["641.5945", "HAZ", "2019", "c.2"], ["FIC", "ERD", "2026"],
+                                   ["823.914", "ORW"]])
+def test_the_parts_stacked_on_a_librarys_spine_label_are_the_call_number(
+        stack: list[str]) -> None:
+    # As the spine label, the book pocket and the item's label: the class, the author's
+    # letters, the year and the copy, one under another; the shelf's note is no part.
+    zpl = ("^XA^CI28^PW812^LL406^FO146,10^A0N,20,20^FDRiverside Public Library^FS"
+           + "".join(f"^FO20,{20 + 38 * i}^A0N,30,30^FD{part}^FS" for i, part in enumerate(stack))
+           + "^FO20,300^A0N,22,22^FDOVERSIZE^FS^XZ")
+    values = _values(zpl)
+    assert [v for k, v in values.items() if k.startswith("call_number")] == stack
 
 
 @pytest.mark.parametrize(("company", "person"), [

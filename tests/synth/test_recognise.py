@@ -620,6 +620,23 @@ def test_a_pack_of_units_is_a_quantity_and_cubic_metres_a_volume(text: str, kind
     assert recognise.text_value(text) == (kind, 0.7)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("6 botellas × 750 ml", ("quantity", 0.7)), ("48 pytlů à 25 kg", ("quantity", 0.7)),
+    ("24 Flaschen à 0,5 l", ("quantity", 0.7)), ("12 bottles x 75cl", ("quantity", 0.7)),
+    ("63 à 73 g", None)])  # (a range of weights, no pack)
+def test_a_pack_with_its_units_word_is_a_quantity(text: str, expected: object) -> None:
+    assert recognise.text_value(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("$ 189.900 COP", ("value", 0.7)), ("$ 1.234,50 ARS", ("value", 0.7)),
+    ("$1,250.00 MXN", ("value", 0.7)), ("$ 12 ABC", None)])  # (no currency's code)
+def test_an_amount_with_its_sign_and_its_currencys_code_is_money(text: str,
+                                                                 expected: object) -> None:
+    # As the Colombian cash-on-delivery parcel: the peso's sign, then its code.
+    assert recognise.text_value(text) == expected
+
+
 @pytest.mark.parametrize(("text", "kind"), [("P2 1,10 kW", "power"), ("Q  12,0 m³/h", "flow_rate"),
                                             ("n 2870 min-1", "speed"), ("U 400 V", "voltage")])
 def test_a_rating_after_its_plate_symbol_is_still_a_rating(text: str, kind: str) -> None:

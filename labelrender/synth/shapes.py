@@ -268,6 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
     if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Réf." alone: in French, the article's reference
+    if _PACKAGE_NUMBER.search(_caption_key(caption)):
+        return "serial_number", 0.85  # "CARTON NO.", "Cartone n.", "Kartonszám": the box's
+        # own number, no count of boxes ("3 of 12" under it still is: named_by_value)
     if re.fullmatch(r"\s*sklad\s*:?\s*", caption, re.IGNORECASE):
         return "location", 0.85  # the Czech and Slovak "Sklad", the store the goods are in;
         # the Polish "Skład", with its "ł", is what they are made of
@@ -436,6 +439,16 @@ def _refers(short: str) -> bool:
         for w in short.split(" "))
 
 
+# A caption of one carton's or box's number, in a word and a number word or in one
+# compound ("Carton No.", "Caja nº", "N° carton", "Kartonszám", "číslo kartonu"); no
+# plural, which counts them ("Número de cajas", "No. of cartons").
+_BOX = (r"(?:carton|cartone|cartao|karton|kartonu|kartong|caja|caixa|caisse|kiste|krabice|"
+        r"doos|koli|box|ctn)")
+_NUMBER_OF_BOX = r"(?:no|nr|n|n o|#|number|nummer|numero|numer|szam|cislo)"
+_PACKAGE_NUMBER = re.compile(
+    rf"^(?:{_BOX} ?{_NUMBER_OF_BOX}|{_NUMBER_OF_BOX} (?:de |di |du )?{_BOX})$")
+
+
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".
 _PER_UNIT = re.compile(
     r"(?:[€£$¥]|\b(?:eur|usd|gbp|chf|sek|pln|czk)\b)\s*(?:/|per |pro |au |za )\s*"
@@ -487,9 +500,9 @@ _COMPOUND_HEAD = 6
 
 # "3 of 5", "2 van 3", "1/2": which package of how many.
 COUNT = r"\d{1,4}\s*(?:/|of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
-# Captions of a package ("Case", "Bak", "Volume" in Portuguese) or a count ("Items")
-# whose value counts the packages.
-_PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity"})
+# Captions of a package ("Case", "Bak", "Volume" in Portuguese, "Carton No."), or a
+# count ("Items"), whose value counts the packages.
+_PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity", "serial_number"})
 # The freight classes of the NMFC, the only values a "CLASS" on a freight label holds.
 _NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "100", "110",
                            "125", "150", "175", "200", "250", "300", "400", "500"})

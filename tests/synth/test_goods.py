@@ -1123,3 +1123,19 @@ def test_a_range_of_millimetres_or_grams_is_the_size_goods_are_graded_to(grade: 
         "^FO40,100^A0N,24,24^FDPeso neto: 15 kg^FS^FO40,150^A0N,24,24^FDLote L26-0412^FS"
         f"^FO330,150^A0N,24,24^FD{grade}^FS^XZ")
     assert values.get("size") == grade
+
+
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("CARTON NO.", "4287", "serial_number"), ("Cartone n.", "447232", "serial_number"),
+    ("Kartonszám:", "2504", "serial_number"), ("N° carton", "1870", "serial_number"),
+    ("Carton No.:", "3 of 12", "piece_count")])
+def test_a_caption_of_a_cartons_number_names_its_number_not_a_count(
+        caption: str, value: str, name: str) -> None:
+    # An exporter's carton: the product, its weight and batch, the carton's own number
+    # (or which of the consignment's cartons it is) under its caption.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,40^A0N,36,36^FDSALTED BUTTER 25 KG^FS"
+        "^FO30,120^A0N,22,22^FDNET WEIGHT^FS^FO30,146^A0N,30,30^FD25.00 kg^FS"
+        "^FO400,120^A0N,22,22^FDBATCH^FS^FO400,146^A0N,30,30^FDB4418^FS"
+        f"^FO30,220^A0N,22,22^FD{caption}^FS^FO30,246^A0N,30,30^FD{value}^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(value) == name

@@ -703,14 +703,16 @@ _OFFICE = re.compile(r"([A-Z]{2})([A-Z]{3})[A-Z]")
 
 def _place(text: str) -> bool:
     """A town or port with its country ("HAMBURG - GERMANY", "Jeddah, Kingdom of Saudi
-    Arabia", "Shanghai, China - Cont. ..."), or a town with its exchange office's code
-    ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no addressee is."""
+    Arabia", "Shanghai, China - Cont. ..."), a country alone, or a town with its
+    exchange office's code ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no
+    addressee is."""
     parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
     for i, part in enumerate(parts[:3]):
         country = re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part)
         if shapes.words_only(part) and shapes.is_country(country):
-            return i >= 1 and all(shapes.words_only(p) and len(p.split()) <= 3
-                                  for p in parts[:i])
+            return all(shapes.words_only(p) and len(p.split()) <= 3 for p in parts[:i]) \
+                and (i >= 1 or len(parts) == 1 and len(part) > 3)  # ("SAUDI ARABIA"
+            # alone, no "USA": a hub's code as well)
     words = text.split()
     office = _OFFICE.fullmatch(words[-1]) if len(words) >= 2 else None
     return office is not None and office.group(1) in COUNTRIES and any(

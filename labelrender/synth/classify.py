@@ -197,7 +197,7 @@ def _text(d: Decision) -> None:
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds; a shape
             # less sure than a caption the glossary knows says less ("Startverzögerung:
             # 30 min" is the start delay, no mere duration)
-        name = _words_for_number(name, value, found)
+        name = _words_for_number(name, value, found, caption)
         if loose:
             name = (name[0], min(name[1], 0.65))
         _variable(d, f"value after caption {caption.strip()!r}", 0.85, split, name)
@@ -308,10 +308,10 @@ _NUMBER_INSTEAD = {"patient_name": "patient_id", "customer_name": "customer_numb
 
 
 def _words_for_number(name: tuple[str, float], value: str,
-                      found: tuple[str, float] | None) -> tuple[str, float]:
+                      found: tuple[str, float] | None, caption: str) -> tuple[str, float]:
     if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
         return found  # "Contents: 24 x 330ml" is how much, not what
-    by_value = shapes.named_by_value(name, value)
+    by_value = shapes.named_by_value(name, value, caption)
     if by_value != name:
         return by_value  # "Case 0213 of 0480", "PIN 3359..."
     if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \

@@ -508,12 +508,17 @@ _NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "
                            "125", "150", "175", "200", "250", "300", "400", "500"})
 
 
-def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
+def named_by_value(name: tuple[str, float], value: str, caption: str = "") -> tuple[str, float]:
     """What a caption's name becomes for the value it has: a package caption over
     "2 of 3" names the count, "CLASS" over "77.5" a freight class, "PIN" over twelve
     digits a parcel's number (Purolator's "parcel identification number"), "Vendor"
-    over a code the vendor's number."""
+    over a code the vendor's number, "Destination" over a country the destination."""
     value = value.strip()
+    if name[0] == "routing_code" and caption and _in_a_country(value):
+        travel = _TRAVEL_CAPTION.search(_caption_key(caption))
+        if travel is not None:  # "DEST: SINGAPORE", "Origen / Origin" over "España -
+            # Comunitat Valenciana": where the goods go or come from, no hub's code
+            return ("destination" if travel.group(1) else "origin"), name[1]
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
     if name[0] == "quantity" and _ITEM_CODE.fullmatch(value) and sum(map(str.isdigit, value)) >= 5:
@@ -546,6 +551,21 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
             and not re.search(r"[^\W\d_]{4,}", value):
         return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
     return name
+
+
+# The words of a caption of where goods go (the group) or come from, which carriers'
+# labels use for the code of a hub ("DEST SC", "Origin: KHI").
+_TRAVEL_CAPTION = re.compile(r"\b(?:(dest|destination|destino|destinazione|destinatie|bestemming|"
+                             r"bestimmungsort|bestimmungsland)|origin|orig|origen)\b")
+
+
+def _in_a_country(value: str) -> bool:
+    """A country's name, alone or with a region or town ("SAUDI ARABIA", "España -
+    Comunitat Valenciana", "Hamburg, Germany"): a place, no code."""
+    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", value) if p.strip()]
+    return 0 < len(parts) <= 3 and all(words_only(p) and len(p.split()) <= 4 for p in parts) \
+        and any(is_country(re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", p)) and len(p) > 3
+                for p in parts)
 
 
 # An ISO 6346 freight container: owner, category letter, serial, check digit.

@@ -2898,3 +2898,23 @@ def test_a_list_after_a_caption_of_what_goods_are_made_of_is_their_ingredients(
     # feed list what they are made of; a fabric is one material.
     values = _one_line(line)
     assert values.get(name) == line.split(": ")[1]
+
+
+@pytest.mark.parametrize(("fields", "value", "name"), [
+    ("^FO40,600^A0N,26,26^FDDEST: SINGAPORE^FS", "SINGAPORE", "destination"),
+    ("^FO40,600^A0N,26,26^FDDestination: SAUDI ARABIA^FS", "SAUDI ARABIA", "destination"),
+    ("^FO40,580^A0N,20,20^FDOrigen / Origin^FS"
+     "^FO40,604^A0N,28,28^FDEspaña - Comunitat Valenciana^FS",
+     "España - Comunitat Valenciana", "origin"),
+    ("^FO40,580^A0N,20,20^FDDestino^FS^FO40,604^A0N,28,28^FDNZ-AKL^FS", "NZ-AKL",
+     "routing_code")])
+def test_a_country_after_a_destination_or_origin_caption_is_that_place(
+        fields: str, value: str, name: str) -> None:
+    # An exporter's carton: its goods, weight and lot, then where it goes or comes
+    # from; a code there is still the hub's.
+    values = _values(
+        "^XA^CI28^PW812^LL1218^FO40,40^A0N,36,36^FDHydra Calming Toner 200 ml^FS"
+        "^FO40,120^A0N,22,22^FDG.W.^FS^FO300,116^A0N,30,30^FD14.2 KG^FS"
+        "^FO40,180^A0N,22,22^FDLot^FS^FO300,176^A0N,30,30^FDHT26K14^FS"
+        f"{fields}^XZ")
+    assert {v: k for k, v in values.items()}.get(value, "").startswith(name)

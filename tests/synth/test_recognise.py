@@ -658,6 +658,16 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
     assert (found[0] if found else None) == name
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("2028 AL 12", "date"), ("27 JA 05", "date"), ("2026 NO 30", "date"), ("AL 12", None),
+    ("2026 DE 32", None), ("2026 XY 12", None)])
+def test_a_canadian_best_before_date_with_its_bilingual_month(text: str,
+                                                              name: str | None) -> None:
+    # The year, the month's symbol in both official languages, the day.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
 @pytest.mark.parametrize(("caption", "name"), [
     ("Congelación", "manufacture_date"), ("Fecha de congelación", "manufacture_date"),
     ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date")])

@@ -457,6 +457,31 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             _caption_of_printed_form(decisions, target)
 
 
+# Captions that say which of a label's prices an amount is: before a markdown, or the
+# maker's list price ("statt", "Was", "Adviesprijs", "UVP").
+_EARLIER_PRICES = frozenset({"was_price", "list_price"})
+
+
+def captions_of_prices(decisions: list[Decision]) -> None:
+    """A price with a caption of its own right above or left of it that says it is
+    the price before a markdown or the list price ("statt" beside "2,99 €", "Was"
+    over "£4.25", "Adviesprijs" over "€ 799,-") is that price, though its shape said
+    only a price: the label's other amount is what the goods cost now."""
+    for target in decisions:
+        if not target.variable or target.name != "price" or target.prefix_len:
+            continue
+        t = target.source
+        captions = [d for d in decisions if not d.variable and not d.source.is_barcode
+                    and d.text and (above(d.source, t) or beside(d.source, t))
+                    and shapes.few_words(d.text, 3)]
+        if not captions:
+            continue
+        caption = min(captions, key=lambda d: abs(d.source.rx - t.rx) + abs(d.source.ry - t.ry))
+        name = shapes.caption_name(caption.text.strip().rstrip(":"))
+        if name[0] in _EARLIER_PRICES and name[1] >= 0.6:
+            target.name, target.name_certainty = name[0], 0.6
+
+
 # What a barcode's data only looks like: a caption over its printed form says more.
 _BARCODE_GUESSES = frozenset({"postal_code", "tracking_number", "routing_code", "reference"})
 

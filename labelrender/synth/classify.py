@@ -28,6 +28,7 @@ from .captions import beside as caption_beside
 from .captions import (
     caption_grid,
     caption_values,
+    captions_of_prices,
     captions_over_barcodes,
     captions_over_large_values,
     captions_over_letters,
@@ -290,7 +291,7 @@ def _sure_date_caption(caption: str) -> tuple[str, float] | None:
 
 # Captions that say which of a label's prices an amount is: per unit, before a
 # markdown, recommended.
-_WHICH_PRICE = frozenset({"unit_price", "was_price", "rrp"})
+_WHICH_PRICE = frozenset({"unit_price", "was_price", "list_price"})
 # Attributes of goods whose value is a word or two: "Kleur wit", "Size L", "Grade A".
 _ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavour", "flavor",
                          "style", "shade", "finish", "breed", "species", "category"})
@@ -687,6 +688,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     badges.refine(decisions)
     _signal_words(decisions)
     column_captions(decisions, goods.is_goods_label(decisions))
+    captions_of_prices(decisions)
     table_rows(decisions)
     continued_lines(decisions)
     repeated_rows(decisions)

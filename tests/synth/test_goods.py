@@ -1139,3 +1139,21 @@ def test_a_caption_of_a_cartons_number_names_its_number_not_a_count(
         "^FO400,120^A0N,22,22^FDBATCH^FS^FO400,146^A0N,30,30^FDB4418^FS"
         f"^FO30,220^A0N,22,22^FD{caption}^FS^FO30,246^A0N,30,30^FD{value}^FS^XZ")
     assert {v: k for k, v in values.items()}.get(value) == name
+
+
+@pytest.mark.parametrize(("fields", "earlier", "name"), [
+    ("^FO20,176^A0N,22,22^FDWas^FS^FO20,200^A0N,40,40^FD£4.25^FS"
+     "^FO200,176^A0N,22,22^FDNow^FS^FO200,200^A0N,40,40^FD£3.50^FS", "£4.25", "was_price"),
+    ("^FO20,206^A0N,22,22^FDstatt^FS^FO90,200^A0N,40,40^FD2,99 €^FS"
+     "^FO20,256^A0N,22,22^FDjetzt nur^FS^FO160,250^A0N,40,40^FD2,09 €^FS", "2,99 €",
+     "was_price"),
+    ("^FO20,176^A0N,22,22^FDAdviesprijs^FS^FO20,200^A0N,40,40^FD€ 799,-^FS"
+     "^FO300,200^A0N,60,60^FD€ 649,-^FS", "€ 799,-", "list_price")])
+def test_a_price_under_a_caption_of_an_earlier_or_list_price_is_that_price(
+        fields: str, earlier: str, name: str) -> None:
+    # A shelf edge label with the goods, their barcode and two prices: the one captioned
+    # as the price before the offer, or as the maker's list price, and the price now.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO20,30^A0N,34,34^FDHarvest Fields Granola Clusters^FS"
+        f"^FO420,180^BEN,60,Y,N^FD500012345678^FS{fields}^XZ")
+    assert {v: k for k, v in values.items()}.get(earlier) == name

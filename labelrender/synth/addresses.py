@@ -150,6 +150,37 @@ def pickup_point_address(decisions: list[Decision]) -> None:
                 break
 
 
+def pickup_point_lines(decisions: list[Decision]) -> None:
+    """Under a pickup point's caption in a field of its own ("NOUTOPISTE", "Pickup
+    point", "Výdejní místo"), where the recipient's block is elsewhere, the first line
+    of words is the point's name ("K-Market Hervanta"), and a line of its street or
+    postcode that nothing else named ("Hervannan valtaväylä 10, 33720 Tampere") its
+    address: the parcel waits there, a shop or locker chosen per parcel."""
+    for caption in decisions:
+        if caption.variable or caption.source.is_barcode \
+                or not shapes.few_words(caption.text, 3) \
+                or shapes.caption_name(caption.text.strip().rstrip(":"))[0] != "pickup_point":
+            continue
+        c = caption.source
+        first = next((d for d in decisions if d.text and not d.source.is_barcode
+                      and 0 < d.source.ry - c.ry <= 2.5 * c.font_height
+                      and abs(d.source.rx - c.rx) <= 2 * COLUMN_TOLERANCE), None)
+        if first is None:
+            continue
+        text = first.text.strip()
+        if first.variable or not shapes.words_only(text) or ":" in text \
+                or shapes.is_caption(text) or not shapes.few_words(text, 5) \
+                or shapes.caption_name(text)[1] >= 0.6:
+            continue  # (no caption under it, "Vekt"; a code or name another rule named)
+        _variable(first, "the pickup point's name under its caption", 0.5,
+                  leading_spaces(first), ("pickup_point_name", 0.5))
+        for line in _block_lines(decisions, first, first.source.ry)[1:3]:
+            text = line.text.strip()
+            if line.variable and line.name in ("text", "field") and shapes.has_digits(text, 1) \
+                    and (shapes.is_postal_line(text) or _street(text.split(",")[0])):
+                line.name, line.name_certainty = "pickup_point_address", 0.5
+
+
 def _stacked_captions(decisions: list[Decision]) -> list[tuple[str, list[Decision]]]:
     """Captions printed a character a line down the block's left edge (Japanese
     "お/届/け/先" beside the recipient's block), with the party each one names."""

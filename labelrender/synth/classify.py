@@ -20,6 +20,7 @@ from .addresses import (
     address_blocks,
     parties,
     pickup_point_address,
+    pickup_point_lines,
     stray_street_lines,
     towns_under_streets,
 )
@@ -684,6 +685,7 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     pickup_point_address(decisions)
+    pickup_point_lines(decisions)
     goods.refine(decisions)
     badges.refine(decisions)
     _signal_words(decisions)

@@ -38,6 +38,11 @@ _VOLUME = re.compile(rf"^(?:\d+\s?[xX×]\s?)?{_NUMBER}\s?{_VOLUME_UNIT}$", re.IG
 # A pack of several units, each of a weight or a count ("12 x 900 g", "12 x 80 st.").
 _PACK = re.compile(rf"^\d+\s?[xX×]\s?{_NUMBER}\s?(?:g|kg|gr|st|stk|pcs|pc|ea|un|units?)\.?"
                    rf"(?:\s?=\s?{_NUMBER}\s?(?:g|kg))?$", re.IGNORECASE)  # (and what they weigh)
+# A pack counted in its containers, each of a volume or weight ("6 botellas × 750 ml",
+# "48 pytlů à 25 kg", "24 Dosen à 0,33 l"): the word of the container between.
+_PACK_OF_CONTAINERS = re.compile(
+    rf"^\d+\s[^\W\d_]{{3,15}}\.?\s?(?:[xX×]|à)\s?{_NUMBER}\s?(?:{_VOLUME_UNIT}|g|kg)$",
+    re.IGNORECASE)
 # A volume in cubic metres ("0.012m³", "1,4 cbm").
 _CUBIC = re.compile(rf"^{_NUMBER}\s?(?:m³|m3|cbm)$", re.IGNORECASE)
 # A rating with its unit, as plates and lamps print them: "1055 lm", "230 V", "7,5 kW".
@@ -658,7 +663,8 @@ def text_value(text: str) -> Recognised | None:
         return found
     if WEIGHT.fullmatch(stripped):
         return "weight", 0.85
-    if _VOLUME.fullmatch(stripped) or _PACK.fullmatch(stripped):
+    if _VOLUME.fullmatch(stripped) or _PACK.fullmatch(stripped) \
+            or _PACK_OF_CONTAINERS.fullmatch(stripped):
         return "quantity", 0.7  # "50 ml", "6 x 750 ml", "12 x 900 g": the content of a pack
     if _CUBIC.fullmatch(stripped):
         return "volume", 0.7  # "0.012m³", "1,4 cbm": a consignment's volume

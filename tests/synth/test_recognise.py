@@ -659,6 +659,16 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
 
 
 @pytest.mark.parametrize(("text", "name"), [
+    ("6 botellas × 750 ml", "quantity"), ("48 pytlů à 25 kg", "quantity"),
+    ("24 Dosen à 0,33 l", "quantity"), ("12 bottles x 75cl", "quantity"),
+    ("3 Gitterboxen", None)])
+def test_a_pack_counted_in_its_containers_is_a_quantity(text: str, name: str | None) -> None:
+    # How many bottles, bags or cans, each of a volume or weight: the pack's content.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
     ("2028 AL 12", "date"), ("27 JA 05", "date"), ("2026 NO 30", "date"), ("AL 12", None),
     ("2026 DE 32", None), ("2026 XY 12", None)])
 def test_a_canadian_best_before_date_with_its_bilingual_month(text: str,

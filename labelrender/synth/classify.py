@@ -741,6 +741,7 @@ def classify(label: SourceLabel) -> list[Decision]:
         goods.patients_samples(decisions)
         _months_of_expiry(decisions)
         goods.rack_parts(decisions)
+        goods.stock_levels(decisions)
         goods.zones(decisions)
     else:
         if has_recipient(decisions):  # a parcel

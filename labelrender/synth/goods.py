@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import beside, has_recipient, raw_caption_split
+from .captions import above, beside, has_recipient, raw_caption_split
 from .decision import Decision, leading_spaces, mark_variable
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
@@ -863,3 +863,31 @@ def bilingual_caption(text: str) -> bool:
 def made_in(text: str) -> bool:
     """"Made in Portugal", "Product of Italy": where the goods come from."""
     return bool(_MADE_IN.fullmatch(text.strip()))
+
+
+# A bin's stock level, least or most, with its caption in the field ("MIN 4", "Max: 24
+# pcs") or over it ("Min" over "6 szt."): a count of pieces or packs, no weight.
+_LEVEL = re.compile(rf"(min|max)(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{recognise.STOCK_UNIT})?",
+                    re.IGNORECASE)
+_LEVEL_CAPTION = re.compile(r"(min|max)(?:i|imum)?\.?:?", re.IGNORECASE)
+_LEVEL_COUNT = re.compile(rf"\d{{1,5}}(?:{recognise.STOCK_UNIT})?", re.IGNORECASE)
+
+
+def stock_levels(decisions: list[Decision]) -> None:
+    """A bin's least and most stock, each in a field of its own ("MIN 4" and "MAX 24",
+    "Min" over "6 szt." and "Max" over "20 szt."), are its minimum and maximum
+    quantities; both are printed, as a bin is refilled between them."""
+    levels: dict[str, list[Decision]] = {"min": [], "max": []}
+    for d in decisions:
+        if not d.variable or d.source.is_barcode:
+            continue
+        bound = _LEVEL.fullmatch(d.text.strip())
+        if bound is None and _LEVEL_COUNT.fullmatch(d.text.strip()):
+            captions = (_LEVEL_CAPTION.fullmatch(c.text.strip()) for c in decisions
+                        if not c.variable and c.text and above(c.source, d.source))
+            bound = next((found for found in captions if found is not None), None)
+        if bound is not None:
+            levels[bound.group(1).lower()].append(d)
+    if len(levels["min"]) == 1 and len(levels["max"]) == 1:
+        for which, (d,) in levels.items():
+            d.name, d.name_certainty = f"{which}_quantity", 0.7

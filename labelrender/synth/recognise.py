@@ -259,10 +259,10 @@ _LINE_AND_SHIFT = re.compile(
     r"ploeg|skift|vuoro|műszak|vardiya|smjena|izmena)\.?\s?[A-Z0-9]{1,2}", re.IGNORECASE)
 # A bin's stock levels in pieces, cases or packs: the least before it is refilled and
 # the most it holds ("MIN 4   MAX 18 CS", "Mini 500 / Maxi 2000", "Max 48 fp").
-_STOCK_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
-_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?\s*[/|·,-]?\s*"
-                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{_STOCK_UNIT})?", re.IGNORECASE)
-_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{_STOCK_UNIT}", re.IGNORECASE)
+STOCK_UNIT = r"\s?(?:pcs|pc|st|stk|szt|ks|fp|cs|ea|kpl|uds|ud|un|pz|ctn|box|pk|pkt)\.?"
+_MIN_MAX = re.compile(rf"min(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{STOCK_UNIT})?\s*[/|·,-]?\s*"
+                      rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}(?:{STOCK_UNIT})?", re.IGNORECASE)
+_MAX_COUNT = re.compile(rf"max(?:i|imum)?\.?:?\s?\d{{1,5}}{STOCK_UNIT}", re.IGNORECASE)
 # The tunnel restriction code of dangerous goods by road (ADR 1.9.5.2.2, printed in
 # brackets: "(D/E)", "(C/E)", "(E)", "(-)"), after its caption in the ADR's languages.
 _TUNNEL_CODE = re.compile(

@@ -680,7 +680,9 @@ def test_a_canadian_best_before_date_with_its_bilingual_month(text: str,
 
 @pytest.mark.parametrize(("caption", "name"), [
     ("Congelación", "manufacture_date"), ("Fecha de congelación", "manufacture_date"),
-    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date")])
+    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date"),
+    ("Palackozva:", "bottling_date"), ("Lahvováno", "bottling_date"),
+    ("Butelkowano", "bottling_date"), ("Gebotteld op", "bottling_date")])
 def test_words_of_freezing_bottling_and_departing_say_which_date(caption: str,
                                                                  name: str) -> None:
     assert shapes.event_date(caption) == name

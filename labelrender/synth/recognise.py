@@ -27,8 +27,12 @@ _REGIONS = ("US", "GB", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "DK", "NO", "C
             "CA", "AT", "CH", "BE", "FI", "PT", "IE", "TR", "AU")
 _UNIT = r"(?:kgs?|lbs?|g|gr|grams?|oz|ounces?|kilos?)"
 _NUMBER = r"\d+(?:[.,]\d+)?"
+# A number with its thousands set apart by a space, as most of Europe writes it
+# ("1 520", "12 500,5"; ISO 80000-1 7.3.1).
+_GROUPED_NUMBER = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
 # (the EU's estimated sign "℮" after a pack's weight, often printed as an "e")
-WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
+WEIGHT = re.compile(rf"^(?:(?:{_GROUPED_NUMBER}|{_NUMBER})\s?{_UNIT}\.?"
+                    rf"(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
                     rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})"
                     r"(?:\s?[e℮])?$", re.IGNORECASE)
 _VOLUME_UNIT = r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?"

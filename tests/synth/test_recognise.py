@@ -659,6 +659,15 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
 
 
 @pytest.mark.parametrize(("text", "name"), [
+    ("1 520 kg", "weight"), ("12 500,5 kg", "weight"), ("2 400 lb", "weight"),
+    ("1520 kg", "weight"), ("1 52 kg", None)])
+def test_a_weight_with_its_thousands_set_apart_by_a_space(text: str, name: str | None) -> None:
+    # An IBC's or a pallet's gross weight as Europe writes it.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
     ("6 botellas × 750 ml", "quantity"), ("48 pytlů à 25 kg", "quantity"),
     ("24 Dosen à 0,33 l", "quantity"), ("12 bottles x 75cl", "quantity"),
     ("3 Gitterboxen", None)])

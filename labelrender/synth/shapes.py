@@ -498,8 +498,10 @@ def event_date(caption: str) -> str | None:
 _COMPOUND_HEAD = 6
 
 
-# "3 of 5", "2 van 3", "1/2": which package of how many.
-COUNT = r"\d{1,4}\s*(?:/|of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
+# "3 of 5", "2 van 3", "1/2": which package of how many; in Canada's two languages at
+# once ("18 of/de 40", "3 DE/OF 12").
+_OF_HOW_MANY = r"(?:of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)"
+COUNT = rf"\d{{1,4}}\s*(?:/|{_OF_HOW_MANY}|of/de|de/of)\s*\d{{1,4}}"
 # Captions of a package ("Case", "Bak", "Volume" in Portuguese, "Carton No."), or a
 # count ("Items"), whose value counts the packages.
 _PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity", "serial_number"})

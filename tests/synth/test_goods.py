@@ -1173,3 +1173,15 @@ def test_a_bins_least_and_most_stock_are_its_minimum_and_maximum(
         f"^FO470,276^BUN,60,Y,N^FD07294500128^FS{fields}^XZ")
     names = {v: k for k, v in values.items()}
     assert (names.get(least), names.get(most)) == ("min_quantity", "max_quantity")
+
+
+@pytest.mark.parametrize("count", ["18 of/de 40", "3 DE/OF 12"])
+def test_which_case_of_how_many_in_canadas_two_languages_is_the_count(count: str) -> None:
+    # A Canadian case label: the goods, their lot, and which case of the order this is,
+    # its caption and its "of" in English and French.
+    values = draft_values(
+        "^XA^CI28^PW812^LL1218^FO30,156^A0N,40,40^FDPure Maple Syrup^FS"
+        "^FO430,380^A0N,22,22^FDLOT^FS^FO430,410^A0N,36,36^FD26-0412-B^FS"
+        f"^FO514,656^A0N,22,22^FDCase / Caisse^FS^FO514,680^A0N,36,36^FD{count}^FS"
+        "^FO220,760^BCN,160,Y,N^FD10628230000125^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(count) == "piece_count"

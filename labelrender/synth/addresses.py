@@ -189,6 +189,37 @@ def _caption_of_code(decisions: list[Decision], d: Decision) -> str | None:
                  and abs(d.source.rx - c.source.rx) <= 24), None)
 
 
+def pickup_point_lines(decisions: list[Decision]) -> None:
+    """Under a pickup point's caption in a field of its own ("NOUTOPISTE", "Pickup
+    point", "Výdejní místo"), where the recipient's block is elsewhere, the first line
+    of words is the point's name ("K-Market Hervanta"), and a line of its street or
+    postcode that nothing else named ("Hervannan valtaväylä 10, 33720 Tampere") its
+    address: the parcel waits there, a shop or locker chosen per parcel."""
+    for caption in decisions:
+        if caption.variable or caption.source.is_barcode \
+                or not shapes.few_words(caption.text, 3) \
+                or shapes.caption_name(caption.text.strip().rstrip(":"))[0] != "pickup_point":
+            continue
+        c = caption.source
+        first = next((d for d in decisions if d.text and not d.source.is_barcode
+                      and 0 < d.source.ry - c.ry <= 2.5 * c.font_height
+                      and abs(d.source.rx - c.rx) <= 2 * COLUMN_TOLERANCE), None)
+        if first is None:
+            continue
+        text = first.text.strip()
+        if first.variable or not shapes.words_only(text) or ":" in text \
+                or shapes.is_caption(text) or not shapes.few_words(text, 5) \
+                or shapes.caption_name(text)[1] >= 0.6:
+            continue  # (no caption under it, "Vekt"; a code or name another rule named)
+        _variable(first, "the pickup point's name under its caption", 0.5,
+                  leading_spaces(first), ("pickup_point_name", 0.5))
+        for line in _block_lines(decisions, first, first.source.ry)[1:3]:
+            text = line.text.strip()
+            if line.variable and line.name in ("text", "field") and shapes.has_digits(text, 1) \
+                    and (shapes.is_postal_line(text) or _street(text.split(",")[0])):
+                line.name, line.name_certainty = "pickup_point_address", 0.5
+
+
 def _stacked_captions(decisions: list[Decision]) -> list[tuple[str, list[Decision]]]:
     """Captions printed a character a line down the block's left edge (Japanese
     "お/届/け/先" beside the recipient's block), with the party each one names."""
@@ -754,14 +785,16 @@ _OFFICE = re.compile(r"([A-Z]{2})([A-Z]{3})[A-Z]")
 
 def _place(text: str) -> bool:
     """A town or port with its country ("HAMBURG - GERMANY", "Jeddah, Kingdom of Saudi
-    Arabia", "Shanghai, China - Cont. ..."), or a town with its exchange office's code
-    ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no addressee is."""
+    Arabia", "Shanghai, China - Cont. ..."), a country alone, or a town with its
+    exchange office's code ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no
+    addressee is."""
     parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
     for i, part in enumerate(parts[:3]):
         country = re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part)
         if shapes.words_only(part) and shapes.is_country(country):
-            return i >= 1 and all(shapes.words_only(p) and len(p.split()) <= 3
-                                  for p in parts[:i])
+            return all(shapes.words_only(p) and len(p.split()) <= 3 for p in parts[:i]) \
+                and (i >= 1 or len(parts) == 1 and len(part) > 3)  # ("SAUDI ARABIA"
+            # alone, no "USA": a hub's code as well)
     words = text.split()
     office = _OFFICE.fullmatch(words[-1]) if len(words) >= 2 else None
     return office is not None and office.group(1) in COUNTRIES and any(

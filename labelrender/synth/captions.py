@@ -250,7 +250,7 @@ def parcel_number_guess(decisions: list[Decision], d: Decision) -> bool:
         and not has_recipient(decisions)
 
 
-def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
+def _for_words(name: tuple[str, float], value: str, caption: str = "") -> tuple[str, float]:
     """"Customer" over a company's name names the customer, not their number."""
     if name[0] == "customer_number" and not shapes.has_digits(value, 1):
         return "customer_name", name[1]
@@ -263,7 +263,8 @@ def _for_words(name: tuple[str, float], value: str) -> tuple[str, float]:
     if name[0] == "quantity" and re.fullmatch(r"[^\W\d_]+[\w.]*[-/][\w./-]+", value.strip()) \
             and shapes.has_digits(value, 2):
         return "part_number", min(name[1], 0.6)  # "ITEM" over "HX-2240-BLK": the item's code
-    return shapes.named_by_value(name, value)  # "CLASS" over "77.5", "Volume:" beside "1/2"
+    return shapes.named_by_value(name, value, caption)  # "CLASS" over "77.5", "Volume:"
+    # beside "1/2"
 
 
 def caption_values(decisions: list[Decision]) -> None:
@@ -289,7 +290,7 @@ def caption_values(decisions: list[Decision]) -> None:
         if target is not None and dating and target.name != "date":
             continue  # "Data di scadenza" beside no date names nothing
         if target is not None:
-            name = _for_words(name, target.text)
+            name = _for_words(name, target.text, text)
             event = shapes.event_date(text) if target.name == "date" else None
             if event is not None and not shapes.is_date_name(name[0]):
                 name = event, 0.8  # "Delivery" over "25/11/26"
@@ -444,7 +445,7 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
             continue  # a maker's name over the product's ("GRÜNHAND SAATGUT"); a caption
             # of the glossary is a caption ("DEPARTAMENTO" over "Qualidade - Edifício B");
             # a code in the row of "Utgår:" is no day
-        name = _for_words(name, target.text)
+        name = _for_words(name, target.text, caption.text)
         if not target.variable:
             if name[1] < 0.7 and caption.text.isupper() and not target.text.isupper() \
                     or name[0] in _SURE_SHAPES and not shapes.has_digits(target.text, 1):
@@ -455,6 +456,31 @@ def column_captions(decisions: list[Decision], of_goods: bool) -> None:
         target.name, target.name_certainty = name[0], min(name[1], 0.6)
         if target.reason.startswith("printed form"):
             _caption_of_printed_form(decisions, target)
+
+
+# Captions that say which of a label's prices an amount is: before a markdown, or the
+# maker's list price ("statt", "Was", "Adviesprijs", "UVP").
+_EARLIER_PRICES = frozenset({"was_price", "list_price"})
+
+
+def captions_of_prices(decisions: list[Decision]) -> None:
+    """A price with a caption of its own right above or left of it that says it is
+    the price before a markdown or the list price ("statt" beside "2,99 €", "Was"
+    over "£4.25", "Adviesprijs" over "€ 799,-") is that price, though its shape said
+    only a price: the label's other amount is what the goods cost now."""
+    for target in decisions:
+        if not target.variable or target.name != "price" or target.prefix_len:
+            continue
+        t = target.source
+        captions = [d for d in decisions if not d.variable and not d.source.is_barcode
+                    and d.text and (above(d.source, t) or beside(d.source, t))
+                    and shapes.few_words(d.text, 3)]
+        if not captions:
+            continue
+        caption = min(captions, key=lambda d: abs(d.source.rx - t.rx) + abs(d.source.ry - t.ry))
+        name = shapes.caption_name(caption.text.strip().rstrip(":"))
+        if name[0] in _EARLIER_PRICES and name[1] >= 0.6:
+            target.name, target.name_certainty = name[0], 0.6
 
 
 # What a barcode's data only looks like: a caption over its printed form says more.
@@ -597,7 +623,7 @@ def _column_name(header: Decision, cell: Decision) -> tuple[str, float]:
     name = shapes.caption_name(header.text)
     if name[0] == "routing_code" and shapes.is_country(cell.text):
         return "country_of_origin", 0.7  # "Origin" over "KR" in a table of goods
-    return _for_words((name[0], min(name[1], 0.75)), cell.text)
+    return _for_words((name[0], min(name[1], 0.75)), cell.text, header.text)
 
 
 def captions_over_large_values(decisions: list[Decision]) -> None:
@@ -637,7 +663,8 @@ def caption_grid(decisions: list[Decision]) -> None:
                 or not 0 < len(value.text.split()) <= 4 or shapes.reads_as_caption(value.text) \
                 or shapes.is_web(value.text) or value.text.strip().endswith((".", ":", "#")):
             continue
-        name = _for_words(shapes.caption_name(caption.text.strip().rstrip(":.")), value.text)
+        name = _for_words(shapes.caption_name(caption.text.strip().rstrip(":.")), value.text,
+                          caption.text)
         if name[0] in ("field", "service", "form_version"):
             continue
         _variable(value, f"under its caption {caption.text.strip()!r} in a grid of captions",

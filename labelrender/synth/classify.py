@@ -21,6 +21,7 @@ from .addresses import (
     parties,
     pickup_point_address,
     pickup_point_ids,
+    pickup_point_lines,
     stray_street_lines,
     towns_under_streets,
 )
@@ -29,6 +30,7 @@ from .captions import beside as caption_beside
 from .captions import (
     caption_grid,
     caption_values,
+    captions_of_prices,
     captions_over_barcodes,
     captions_over_large_values,
     captions_over_letters,
@@ -198,7 +200,7 @@ def _text(d: Decision) -> None:
             name = found  # "Sendungsnr.: 2222..." is named by the value it holds; a shape
             # less sure than a caption the glossary knows says less ("Startverzögerung:
             # 30 min" is the start delay, no mere duration)
-        name = _words_for_number(name, value, found)
+        name = _words_for_number(name, value, found, caption)
         if loose:
             name = (name[0], min(name[1], 0.65))
         _variable(d, f"value after caption {caption.strip()!r}", 0.85, split, name)
@@ -291,7 +293,7 @@ def _sure_date_caption(caption: str) -> tuple[str, float] | None:
 
 # Captions that say which of a label's prices an amount is: per unit, before a
 # markdown, recommended.
-_WHICH_PRICE = frozenset({"unit_price", "was_price", "rrp"})
+_WHICH_PRICE = frozenset({"unit_price", "was_price", "list_price"})
 # Attributes of goods whose value is a word or two: "Kleur wit", "Size L", "Grade A".
 _ATTRIBUTES = frozenset({"color", "size", "material", "grade", "variety", "flavour", "flavor",
                          "style", "shade", "finish", "breed", "species", "category"})
@@ -309,10 +311,10 @@ _NUMBER_INSTEAD = {"patient_name": "patient_id", "customer_name": "customer_numb
 
 
 def _words_for_number(name: tuple[str, float], value: str,
-                      found: tuple[str, float] | None) -> tuple[str, float]:
+                      found: tuple[str, float] | None, caption: str) -> tuple[str, float]:
     if name[0] == "description" and found is not None and found[0] in ("quantity", "weight"):
         return found  # "Contents: 24 x 330ml" is how much, not what
-    by_value = shapes.named_by_value(name, value)
+    by_value = shapes.named_by_value(name, value, caption)
     if by_value != name:
         return by_value  # "Case 0213 of 0480", "PIN 3359..."
     if name[0] in _NUMBER_INSTEAD and shapes.has_digits(value, 3) \
@@ -684,10 +686,12 @@ def classify(label: SourceLabel) -> list[Decision]:
     caption_values(decisions)  # again: captions of the values the blocks left alone
     parties(decisions)
     pickup_point_address(decisions)
+    pickup_point_lines(decisions)
     goods.refine(decisions)
     badges.refine(decisions)
     _signal_words(decisions)
     column_captions(decisions, goods.is_goods_label(decisions))
+    captions_of_prices(decisions)
     table_rows(decisions)
     continued_lines(decisions)
     repeated_rows(decisions)

@@ -27,8 +27,12 @@ _REGIONS = ("US", "GB", "DE", "FR", "IT", "ES", "NL", "SE", "PL", "DK", "NO", "C
             "CA", "AT", "CH", "BE", "FI", "PT", "IE", "TR", "AU")
 _UNIT = r"(?:kgs?|lbs?|g|gr|grams?|oz|ounces?|kilos?)"
 _NUMBER = r"\d+(?:[.,]\d+)?"
+# A number with its thousands set apart by a space, as most of Europe writes it
+# ("1 520", "12 500,5"; ISO 80000-1 7.3.1).
+_GROUPED_NUMBER = r"\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d+)?"
 # (the EU's estimated sign "℮" after a pack's weight, often printed as an "e")
-WEIGHT = re.compile(rf"^(?:{_NUMBER}\s?{_UNIT}\.?(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
+WEIGHT = re.compile(rf"^(?:(?:{_GROUPED_NUMBER}|{_NUMBER})\s?{_UNIT}\.?"
+                    rf"(?:\s*(?:/|\+)?\s*{_NUMBER}\s?{_UNIT}\.?)*|"
                     rf"{_UNIT}\.?\s?{_NUMBER}|{_NUMBER}(?:\s*/\s*{_NUMBER})*\s?{_UNIT})"
                     r"(?:\s?[e℮])?$", re.IGNORECASE)
 _VOLUME_UNIT = r"(?:ml|cl|dl|l|ltr|litres?|liters?|fl\.? ?oz)\.?"
@@ -103,6 +107,12 @@ _DATE_OF_COUNTRY = re.compile(
     rf"^(?:(?:19|20)\d{{2}}\.\s?(?:0?[1-9]|1[0-2])\.\s?{_DAY}\.?|{_DAY}\.\s?(?:0?[1-9]|1[0-2])"
     rf"\.\s?(?:19|20)\d{{2}}\.?|(?:令和|平成|民國|民国)?\d{{1,4}}\s?[年년]\s?\d{{1,2}}\s?[月월]"
     rf"(?:\s?\d{{1,2}}\s?[日일])?)(?:,?\s+\d{{1,2}}[:.]\d{{2}}(?::\d{{2}})?)?$")
+# A best-before date of Canada's food: the year, then the month by its bilingual symbol
+# (Food and Drug Regulations B.01.007: JA FE MR AL MA JN JL AU SE OC NO DE), then the
+# day ("2028 AL 12", "27 JA 05"); the year is optional there, but kept here, for "MA 12"
+# alone is no sure day.
+_CANADIAN_DATE = re.compile(r"^(?:20)?\d{2}\s(?:JA|FE|MR|AL|MA|JN|JL|AU|SE|OC|NO|DE)\s"
+                            r"(?:0?[1-9]|[12]\d|3[01])$")
 # Month names and abbreviations in the carriers' languages (English, German, French,
 # Spanish, Italian, Dutch, Nordic, Polish), for dates such as "Mar 11, 2024",
 # "11-MAR-2024", "11. März 2024", "WED - 04 FEB 5:00P".
@@ -675,7 +685,7 @@ def text_value(text: str) -> Recognised | None:
         return "tyre_size", 0.8
     if _DATETIME.fullmatch(stripped) or _DATE.fullmatch(stripped) \
             or _DATE_AND_TIME.fullmatch(stripped) or _NAMED_DATE.fullmatch(stripped) \
-            or _DATE_OF_COUNTRY.fullmatch(stripped):
+            or _DATE_OF_COUNTRY.fullmatch(stripped) or _CANADIAN_DATE.fullmatch(stripped):
         return "date", 0.85
     if _MONEY.fullmatch(stripped):
         return "value", 0.7  # an amount of money: a price on goods, a value on parcels

@@ -268,6 +268,9 @@ def caption_name(caption: str) -> tuple[str, float]:
         return "part_number", 0.85  # "Cód.": "código" with its accent, no cash on delivery
     if re.fullmatch(r"\s*R[éÉ]F\.?\s*:?\s*", caption, re.IGNORECASE):
         return "part_number", 0.85  # "Réf." alone: in French, the article's reference
+    if _PACKAGE_NUMBER.search(_caption_key(caption)):
+        return "serial_number", 0.85  # "CARTON NO.", "Cartone n.", "Kartonszám": the box's
+        # own number, no count of boxes ("3 of 12" under it still is: named_by_value)
     if re.fullmatch(r"\s*sklad\s*:?\s*", caption, re.IGNORECASE):
         return "location", 0.85  # the Czech and Slovak "Sklad", the store the goods are in;
         # the Polish "Skład", with its "ł", is what they are made of
@@ -439,6 +442,16 @@ def _refers(short: str) -> bool:
         for w in short.split(" "))
 
 
+# A caption of one carton's or box's number, in a word and a number word or in one
+# compound ("Carton No.", "Caja nº", "N° carton", "Kartonszám", "číslo kartonu"); no
+# plural, which counts them ("Número de cajas", "No. of cartons").
+_BOX = (r"(?:carton|cartone|cartao|karton|kartonu|kartong|caja|caixa|caisse|kiste|krabice|"
+        r"doos|koli|box|ctn)")
+_NUMBER_OF_BOX = r"(?:no|nr|n|n o|#|number|nummer|numero|numer|szam|cislo)"
+_PACKAGE_NUMBER = re.compile(
+    rf"^(?:{_BOX} ?{_NUMBER_OF_BOX}|{_NUMBER_OF_BOX} (?:de |di |du )?{_BOX})$")
+
+
 # A price per unit: "€/kg", "Price £/kg", "$ per lb", "Prix au kg".
 _PER_UNIT = re.compile(
     r"(?:[€£$¥]|\b(?:eur|usd|gbp|chf|sek|pln|czk)\b)\s*(?:/|per |pro |au |za )\s*"
@@ -488,22 +501,29 @@ def event_date(caption: str) -> str | None:
 _COMPOUND_HEAD = 6
 
 
-# "3 of 5", "2 van 3", "1/2": which package of how many.
-COUNT = r"\d{1,4}\s*(?:/|of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)\s*\d{1,4}"
-# Captions of a package ("Case", "Bak", "Volume" in Portuguese) or a count ("Items")
-# whose value counts the packages.
-_PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity"})
+# "3 of 5", "2 van 3", "1/2": which package of how many; in Canada's two languages at
+# once ("18 of/de 40", "3 DE/OF 12").
+_OF_HOW_MANY = r"(?:of|de|di|sur|von|van|af|av|z|ze|od|из|з|iš|is|no|från)"
+COUNT = rf"\d{{1,4}}\s*(?:/|{_OF_HOW_MANY}|of/de|de/of)\s*\d{{1,4}}"
+# Captions of a package ("Case", "Bak", "Volume" in Portuguese, "Carton No."), or a
+# count ("Items"), whose value counts the packages.
+_PACKAGES = frozenset({"case_number", "container_id", "volume", "quantity", "serial_number"})
 # The freight classes of the NMFC, the only values a "CLASS" on a freight label holds.
 _NMFC_CLASSES = frozenset({"50", "55", "60", "65", "70", "77.5", "85", "92.5", "100", "110",
                            "125", "150", "175", "200", "250", "300", "400", "500"})
 
 
-def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
+def named_by_value(name: tuple[str, float], value: str, caption: str = "") -> tuple[str, float]:
     """What a caption's name becomes for the value it has: a package caption over
     "2 of 3" names the count, "CLASS" over "77.5" a freight class, "PIN" over twelve
     digits a parcel's number (Purolator's "parcel identification number"), "Vendor"
-    over a code the vendor's number."""
+    over a code the vendor's number, "Destination" over a country the destination."""
     value = value.strip()
+    if name[0] == "routing_code" and caption and _in_a_country(value):
+        travel = _TRAVEL_CAPTION.search(_caption_key(caption))
+        if travel is not None:  # "DEST: SINGAPORE", "Origen / Origin" over "España -
+            # Comunitat Valenciana": where the goods go or come from, no hub's code
+            return ("destination" if travel.group(1) else "origin"), name[1]
     if name[0] in _PACKAGES and re.fullmatch(COUNT, value, re.IGNORECASE):
         return "piece_count", min(name[1], 0.8)
     if name[0] == "quantity" and _ITEM_CODE.fullmatch(value) and sum(map(str.isdigit, value)) >= 5:
@@ -536,6 +556,21 @@ def named_by_value(name: tuple[str, float], value: str) -> tuple[str, float]:
             and not re.search(r"[^\W\d_]{4,}", value):
         return f"{name[0]}_number", name[1]  # "Seal" over "0771934": the seal's number
     return name
+
+
+# The words of a caption of where goods go (the group) or come from, which carriers'
+# labels use for the code of a hub ("DEST SC", "Origin: KHI").
+_TRAVEL_CAPTION = re.compile(r"\b(?:(dest|destination|destino|destinazione|destinatie|bestemming|"
+                             r"bestimmungsort|bestimmungsland)|origin|orig|origen)\b")
+
+
+def _in_a_country(value: str) -> bool:
+    """A country's name, alone or with a region or town ("SAUDI ARABIA", "España -
+    Comunitat Valenciana", "Hamburg, Germany"): a place, no code."""
+    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", value) if p.strip()]
+    return 0 < len(parts) <= 3 and all(words_only(p) and len(p.split()) <= 4 for p in parts) \
+        and any(is_country(re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", p)) and len(p) > 3
+                for p in parts)
 
 
 # An ISO 6346 freight container: owner, category letter, serial, check digit.

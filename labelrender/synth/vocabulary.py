@@ -2559,7 +2559,9 @@ DATE_EVENTS = {
     **dict.fromkeys(["roast", "geröstet", "gerostet", "torréf", "torref", "tostad",
                      "tostat"], "roast_date"),
     **dict.fromkeys(["bottl", "abgefüllt", "abgefullt", "embotell", "imbottigl",
-                     "bouteille", "engarraf"], "bottling_date"),  # ("Mise en bouteille")
+                     "bouteille", "engarraf", "gebotteld", "palackoz", "lahvov", "butelkow",
+                     "buteljer", "aftappe"], "bottling_date"),  # ("Mise en bouteille",
+    # "Palackozva", "Lahvováno", "Butelkowano", "Buteljerad", "Aftappet")
     **dict.fromkeys(["drawn", "entnahme", "prélev", "prelev", "extracc"], "collection_date"),
     **dict.fromkeys(["ingevroren", "eingefroren", "congel", "frozen", "fryst"],
                     "manufacture_date"),  # ("Congelación", "congelé": made then)

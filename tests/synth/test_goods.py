@@ -1336,3 +1336,65 @@ def test_a_bed_by_its_word_and_number_on_a_patients_label_is_the_bed(line: str,
     # As the Danish band and the Italian infusion bag.
     values = _band(f"^FO30,170^A0N,24,24^FD{line}^FS")
     assert name in values and line.endswith(values[name])
+
+
+@pytest.mark.parametrize(("caption", "value", "name"), [
+    ("CARTON NO.", "4287", "serial_number"), ("Cartone n.", "447232", "serial_number"),
+    ("Kartonszám:", "2504", "serial_number"), ("N° carton", "1870", "serial_number"),
+    ("Carton No.:", "3 of 12", "piece_count")])
+def test_a_caption_of_a_cartons_number_names_its_number_not_a_count(
+        caption: str, value: str, name: str) -> None:
+    # An exporter's carton: the product, its weight and batch, the carton's own number
+    # (or which of the consignment's cartons it is) under its caption.
+    values = draft_values(
+        "^XA^CI28^PW812^LL609^FO30,40^A0N,36,36^FDSALTED BUTTER 25 KG^FS"
+        "^FO30,120^A0N,22,22^FDNET WEIGHT^FS^FO30,146^A0N,30,30^FD25.00 kg^FS"
+        "^FO400,120^A0N,22,22^FDBATCH^FS^FO400,146^A0N,30,30^FDB4418^FS"
+        f"^FO30,220^A0N,22,22^FD{caption}^FS^FO30,246^A0N,30,30^FD{value}^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(value) == name
+
+
+@pytest.mark.parametrize(("fields", "earlier", "name"), [
+    ("^FO20,176^A0N,22,22^FDWas^FS^FO20,200^A0N,40,40^FD£4.25^FS"
+     "^FO200,176^A0N,22,22^FDNow^FS^FO200,200^A0N,40,40^FD£3.50^FS", "£4.25", "was_price"),
+    ("^FO20,206^A0N,22,22^FDstatt^FS^FO90,200^A0N,40,40^FD2,99 €^FS"
+     "^FO20,256^A0N,22,22^FDjetzt nur^FS^FO160,250^A0N,40,40^FD2,09 €^FS", "2,99 €",
+     "was_price"),
+    ("^FO20,176^A0N,22,22^FDAdviesprijs^FS^FO20,200^A0N,40,40^FD€ 799,-^FS"
+     "^FO300,200^A0N,60,60^FD€ 649,-^FS", "€ 799,-", "list_price")])
+def test_a_price_under_a_caption_of_an_earlier_or_list_price_is_that_price(
+        fields: str, earlier: str, name: str) -> None:
+    # A shelf edge label with the goods, their barcode and two prices: the one captioned
+    # as the price before the offer, or as the maker's list price, and the price now.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO20,30^A0N,34,34^FDHarvest Fields Granola Clusters^FS"
+        f"^FO420,180^BEN,60,Y,N^FD500012345678^FS{fields}^XZ")
+    assert {v: k for k, v in values.items()}.get(earlier) == name
+
+
+@pytest.mark.parametrize(("fields", "least", "most"), [
+    ("^FO10,278^A0N,30,30^FDMIN 4^FS^FO10,316^A0N,30,30^FDMAX 24^FS", "MIN 4", "MAX 24"),
+    ("^FO30,228^A0N,20,20^FDMin^FS^FO30,252^A0N,30,30^FD6 szt.^FS"
+     "^FO280,228^A0N,20,20^FDMax^FS^FO280,252^A0N,30,30^FD20 szt.^FS", "6 szt.", "20 szt.")])
+def test_a_bins_least_and_most_stock_are_its_minimum_and_maximum(
+        fields: str, least: str, most: str) -> None:
+    # A bin's location label: where it is, the part and its barcode, and the stock levels
+    # it is refilled between, with their captions in the field or over it.
+    values = draft_values(
+        "^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS^FO24,56^A0N,60,60^FDA-14-03-B^FS"
+        "^FO10,146^A0N,22,22^FDPART #^FS^FO120,140^A0N,40,40^FDBRK-5521-FR^FS"
+        f"^FO470,276^BUN,60,Y,N^FD07294500128^FS{fields}^XZ")
+    names = {v: k for k, v in values.items()}
+    assert (names.get(least), names.get(most)) == ("min_quantity", "max_quantity")
+
+
+@pytest.mark.parametrize("count", ["18 of/de 40", "3 DE/OF 12"])
+def test_which_case_of_how_many_in_canadas_two_languages_is_the_count(count: str) -> None:
+    # A Canadian case label: the goods, their lot, and which case of the order this is,
+    # its caption and its "of" in English and French.
+    values = draft_values(
+        "^XA^CI28^PW812^LL1218^FO30,156^A0N,40,40^FDPure Maple Syrup^FS"
+        "^FO430,380^A0N,22,22^FDLOT^FS^FO430,410^A0N,36,36^FD26-0412-B^FS"
+        f"^FO514,656^A0N,22,22^FDCase / Caisse^FS^FO514,680^A0N,36,36^FD{count}^FS"
+        "^FO220,760^BCN,160,Y,N^FD10628230000125^FS^XZ")
+    assert {v: k for k, v in values.items()}.get(count) == "piece_count"

@@ -3102,3 +3102,42 @@ def test_a_street_with_its_flat_last_is_no_postcode_and_town(street: str) -> Non
                        "KISUMU", "Simu: 0722 514 903"], 40, 200, 36, 28)
     assert street in [v for k, v in values.items() if k.startswith("ship_to_address")]
     assert values["ship_to_city"] == "KISUMU"
+
+
+@pytest.mark.parametrize(("fields", "value", "name"), [
+    ("^FO40,600^A0N,26,26^FDDEST: SINGAPORE^FS", "SINGAPORE", "destination"),
+    ("^FO40,600^A0N,26,26^FDDestination: SAUDI ARABIA^FS", "SAUDI ARABIA", "destination"),
+    ("^FO40,580^A0N,20,20^FDOrigen / Origin^FS"
+     "^FO40,604^A0N,28,28^FDEspaña - Comunitat Valenciana^FS",
+     "España - Comunitat Valenciana", "origin"),
+    ("^FO40,580^A0N,20,20^FDDestino^FS^FO40,604^A0N,28,28^FDNZ-AKL^FS", "NZ-AKL",
+     "routing_code")])
+def test_a_country_after_a_destination_or_origin_caption_is_that_place(
+        fields: str, value: str, name: str) -> None:
+    # An exporter's carton: its goods, weight and lot, then where it goes or comes
+    # from; a code there is still the hub's.
+    values = _values(
+        "^XA^CI28^PW812^LL1218^FO40,40^A0N,36,36^FDHydra Calming Toner 200 ml^FS"
+        "^FO40,120^A0N,22,22^FDG.W.^FS^FO300,116^A0N,30,30^FD14.2 KG^FS"
+        "^FO40,180^A0N,22,22^FDLot^FS^FO300,176^A0N,30,30^FDHT26K14^FS"
+        f"{fields}^XZ")
+    assert {v: k for k, v in values.items()}.get(value, "").startswith(name)
+
+
+@pytest.mark.parametrize(("caption", "point", "address"), [
+    ("NOUTOPISTE", "K-Market Hervanta", "Hervannan valtaväylä 10, 33720 Tampere"),
+    ("Výdejní místo", "Papírnictví U Nádraží", "Nádražní 118, 702 00 Ostrava")])
+def test_the_name_and_street_under_a_pickup_points_caption_are_the_points(
+        caption: str, point: str, address: str) -> None:
+    # A parcel to be collected: the recipient's block, then under its caption the shop
+    # the parcel waits at, and that shop's street and town on one line.
+    values = _values(
+        "^XA^CI28^PW812^LL1218^FO20,146^A0N,24,24^FDVASTAANOTTAJA^FS"
+        "^FO40,174^A0N,32,32^FDJuho Mäkelä^FS^FO40,220^A0N,32,32^FDInsinöörinkatu 38 B 17^FS"
+        "^FO40,260^A0N,32,32^FD33720 TAMPERE^FS"
+        f"^FO20,372^A0N,24,24^FD{caption}^FS^FO40,400^A0N,30,30^FD{point}^FS"
+        f"^FO40,440^A0N,26,26^FD{address}^FS"
+        "^FO110,760^BCN,160,N,N^FDMH3102004577182296^FS^XZ")
+    names = {v: k for k, v in values.items()}
+    assert (names.get(point), names.get(address)) == ("pickup_point_name",
+                                                      "pickup_point_address")

@@ -675,9 +675,40 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
     assert (found[0] if found else None) == name
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("1 520 kg", "weight"), ("12 500,5 kg", "weight"), ("2 400 lb", "weight"),
+    ("1520 kg", "weight"), ("1 52 kg", None)])
+def test_a_weight_with_its_thousands_set_apart_by_a_space(text: str, name: str | None) -> None:
+    # An IBC's or a pallet's gross weight as Europe writes it.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("6 botellas × 750 ml", "quantity"), ("48 pytlů à 25 kg", "quantity"),
+    ("24 Dosen à 0,33 l", "quantity"), ("12 bottles x 75cl", "quantity"),
+    ("3 Gitterboxen", None)])
+def test_a_pack_counted_in_its_containers_is_a_quantity(text: str, name: str | None) -> None:
+    # How many bottles, bags or cans, each of a volume or weight: the pack's content.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("2028 AL 12", "date"), ("27 JA 05", "date"), ("2026 NO 30", "date"), ("AL 12", None),
+    ("2026 DE 32", None), ("2026 XY 12", None)])
+def test_a_canadian_best_before_date_with_its_bilingual_month(text: str,
+                                                              name: str | None) -> None:
+    # The year, the month's symbol in both official languages, the day.
+    found = recognise.text_value(text)
+    assert (found[0] if found else None) == name
+
+
 @pytest.mark.parametrize(("caption", "name"), [
     ("Congelación", "manufacture_date"), ("Fecha de congelación", "manufacture_date"),
-    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date")])
+    ("MISE EN BOUTEILLE", "bottling_date"), ("DEPART", "ship_date"), ("Abfahrt", "ship_date"),
+    ("Palackozva:", "bottling_date"), ("Lahvováno", "bottling_date"),
+    ("Butelkowano", "bottling_date"), ("Gebotteld op", "bottling_date")])
 def test_words_of_freezing_bottling_and_departing_say_which_date(caption: str,
                                                                  name: str) -> None:
     assert shapes.event_date(caption) == name

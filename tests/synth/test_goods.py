@@ -1372,22 +1372,6 @@ def test_a_price_under_a_caption_of_an_earlier_or_list_price_is_that_price(
     assert {v: k for k, v in values.items()}.get(earlier) == name
 
 
-@pytest.mark.parametrize(("fields", "least", "most"), [
-    ("^FO10,278^A0N,30,30^FDMIN 4^FS^FO10,316^A0N,30,30^FDMAX 24^FS", "MIN 4", "MAX 24"),
-    ("^FO30,228^A0N,20,20^FDMin^FS^FO30,252^A0N,30,30^FD6 szt.^FS"
-     "^FO280,228^A0N,20,20^FDMax^FS^FO280,252^A0N,30,30^FD20 szt.^FS", "6 szt.", "20 szt.")])
-def test_a_bins_least_and_most_stock_are_its_minimum_and_maximum(
-        fields: str, least: str, most: str) -> None:
-    # A bin's location label: where it is, the part and its barcode, and the stock levels
-    # it is refilled between, with their captions in the field or over it.
-    values = draft_values(
-        "^XA^CI28^PW812^LL406^FO24,22^A0N,24,24^FDBIN^FS^FO24,56^A0N,60,60^FDA-14-03-B^FS"
-        "^FO10,146^A0N,22,22^FDPART #^FS^FO120,140^A0N,40,40^FDBRK-5521-FR^FS"
-        f"^FO470,276^BUN,60,Y,N^FD07294500128^FS{fields}^XZ")
-    names = {v: k for k, v in values.items()}
-    assert (names.get(least), names.get(most)) == ("min_quantity", "max_quantity")
-
-
 @pytest.mark.parametrize("count", ["18 of/de 40", "3 DE/OF 12"])
 def test_which_case_of_how_many_in_canadas_two_languages_is_the_count(count: str) -> None:
     # A Canadian case label: the goods, their lot, and which case of the order this is,

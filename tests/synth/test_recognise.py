@@ -623,6 +623,7 @@ def test_a_pack_of_units_is_a_quantity_and_cubic_metres_a_volume(text: str, kind
 @pytest.mark.parametrize(("text", "expected"), [
     ("6 botellas × 750 ml", ("quantity", 0.7)), ("48 pytlů à 25 kg", ("quantity", 0.7)),
     ("24 Flaschen à 0,5 l", ("quantity", 0.7)), ("12 bottles x 75cl", ("quantity", 0.7)),
+    ("24 Dosen à 0,33 l", ("quantity", 0.7)), ("3 Gitterboxen", None),
     ("63 à 73 g", None)])  # (a range of weights, no pack)
 def test_a_pack_with_its_units_word_is_a_quantity(text: str, expected: object) -> None:
     assert recognise.text_value(text) == expected
@@ -680,16 +681,6 @@ def test_dates_as_other_countries_write_them(text: str, name: str | None) -> Non
     ("1520 kg", "weight"), ("1 52 kg", None)])
 def test_a_weight_with_its_thousands_set_apart_by_a_space(text: str, name: str | None) -> None:
     # An IBC's or a pallet's gross weight as Europe writes it.
-    found = recognise.text_value(text)
-    assert (found[0] if found else None) == name
-
-
-@pytest.mark.parametrize(("text", "name"), [
-    ("6 botellas × 750 ml", "quantity"), ("48 pytlů à 25 kg", "quantity"),
-    ("24 Dosen à 0,33 l", "quantity"), ("12 bottles x 75cl", "quantity"),
-    ("3 Gitterboxen", None)])
-def test_a_pack_counted_in_its_containers_is_a_quantity(text: str, name: str | None) -> None:
-    # How many bottles, bags or cans, each of a volume or weight: the pack's content.
     found = recognise.text_value(text)
     assert (found[0] if found else None) == name
 

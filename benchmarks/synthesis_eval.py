@@ -22,6 +22,10 @@ the label's confidence with its accuracy, and how many labels with a wrong name
 are flagged ``low_confidence``; how many wrongly named fields are listed for
 review) and the p95 synthesis time.
 
+Beside them, the names of independent annotators (``synthesis_agreement.json``: 180
+development labels named again without the truth) judged the same way: how high a
+careful annotator's names reach against this truth.
+
 The legacy answer key (``synthesis_answers.json``, detection only, tuned on) and
 the round trip (every carrier label's draft filled with its samples renders like
 the input) are checked too.

@@ -788,10 +788,9 @@ def _place(text: str) -> bool:
     Arabia", "Shanghai, China - Cont. ..."), a country alone, or a town with its
     exchange office's code ("FRANKFURT DEFRAA", "PARIS CDG FRCDGA"): a place, where no
     addressee is."""
-    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
+    parts = shapes.place_parts(text)
     for i, part in enumerate(parts[:3]):
-        country = re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part)
-        if shapes.words_only(part) and shapes.is_country(country):
+        if shapes.words_only(part) and shapes.country_named(part):
             return all(shapes.words_only(p) and len(p.split()) <= 3 for p in parts[:i]) \
                 and (i >= 1 or len(parts) == 1 and len(part) > 3)  # ("SAUDI ARABIA"
             # alone, no "USA": a hub's code as well)

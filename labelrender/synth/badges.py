@@ -16,7 +16,7 @@ import re
 
 from . import shapes
 from .addresses import COMPANY
-from .decision import Decision, leading_spaces, mark_variable
+from .decision import Decision, leading_spaces, mark_variable, rename_shaped_codes
 
 _VISITOR = re.compile(r"\b(?:visitors?|visitatore|besökare|besokare|besucher|visiteur|"
                       r"visitante|bezoeker|gość|gosc|návštěva|navsteva|vierailija|"
@@ -118,15 +118,14 @@ def pass_numbers(decisions: list[Decision]) -> None:
     if _PASS_VISITOR.search(static) is None:
         return
     for code in decisions:
-        guessed = code.name in _CODE_GUESSES or (code.name or "").endswith("_data")
+        name = code.name or ""
+        guessed = name in _CODE_GUESSES or name.endswith("_data")
         if not code.source.is_barcode or not code.variable or not guessed \
                 or code.name_certainty >= 0.85 \
                 or not re.fullmatch(r"[A-Z0-9][\w./-]{3,30}", (code.value or "").strip()):
             continue
-        for d in decisions:
-            if d is code or d.variable and d.value == code.value and d.name == code.name \
-                    and d.reason == "printed form of barcode data":
-                d.name, d.name_certainty = "pass_number", 0.6
+        rename_shaped_codes([d for d in decisions if d.value == code.value], {name},
+                            "pass_number")
 
 
 def _mark(d: Decision, reason: str, name: str) -> None:

@@ -402,6 +402,18 @@ def above(caption: SourceField, value: SourceField) -> bool:
         and abs(caption.rx - value.rx) <= 12
 
 
+def line_under(decisions: list[Decision], d: Decision, column: float, reach: float,
+               takes: Callable[[Decision], bool]) -> Decision | None:
+    """The field printed next under ``d`` that ``takes`` accepts: in its column (within
+    ``column`` dots), in its direction (a band's lines are rotated with it), at most
+    ``reach`` dots lower; no barcode."""
+    s = d.source
+    return min((o for o in decisions if not o.source.is_barcode
+                and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= column
+                and 0 < o.source.ry - s.ry <= reach and takes(o)),
+               key=lambda o: o.source.ry, default=None)
+
+
 def beside(caption: SourceField, value: SourceField) -> bool:
     """``caption`` is printed left of ``value`` on its line ("Cross-section" ...
     "5x16 mm²"): their heights overlap and the value starts within a column's reach."""

@@ -37,6 +37,7 @@ from .captions import (
     column_captions,
     continued_lines,
     has_recipient,
+    line_under,
     parcel_number_guess,
     raw_caption_split,
     raw_end,
@@ -1458,7 +1459,8 @@ def _call_numbers(decisions: list[Decision]) -> None:
                 or not (_CLASS_NUMBER.fullmatch(text) or re.fullmatch(r"[A-Z]{1,4}", text)):
             continue
         stack, last = [top], top
-        while (under := _part_under(decisions, last)) is not None:
+        while (under := line_under(decisions, last, 8, 1.8 * last.source.font_height,
+                                   _call_part)) is not None:
             stack.append(under)
             last = under
         if len(stack) == 1 and not _CLASS_NUMBER.fullmatch(text):
@@ -1472,13 +1474,10 @@ def _call_numbers(decisions: list[Decision]) -> None:
                 d.name, d.name_certainty = "call_number", 0.6
 
 
-def _part_under(decisions: list[Decision], d: Decision) -> Decision | None:
-    """The part of a call number printed right under ``d``, in its column."""
-    s = d.source
-    return next((o for o in decisions if not o.source.is_barcode
-                 and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 8
-                 and 0 < o.source.ry - s.ry <= 1.8 * s.font_height
-                 and _CALL_PART.fullmatch(o.text.strip())), None)
+def _call_part(d: Decision) -> bool:
+    """``d`` prints a part of a call number: letters, a year or a copy ("HAZ", "2019",
+    "c.2")."""
+    return _CALL_PART.fullmatch(d.text.strip()) is not None
 
 
 # What separates the fields of a record in a 2D symbol's data.

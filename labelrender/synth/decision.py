@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .source import SourceField, printed_bytes, sample_value
@@ -42,3 +43,12 @@ def mark_variable(d: Decision, reason: str, certainty: float, prefix_len: int = 
 def leading_spaces(d: Decision) -> int:
     """Leading spaces of the field's data: layout (a right-aligned ^FB column), not value."""
     return len(d.source.raw) - len(d.source.raw.lstrip(" "))
+
+
+def rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
+    """A barcode, and its printed form, that only its shape named one of ``guesses``
+    takes ``name``."""
+    for d in decisions:
+        if d.variable and d.name in guesses and d.name_certainty < 0.85 \
+                and d.reason in ("barcode data", "printed form of barcode data"):
+            d.name, d.name_certainty = name, 0.6

@@ -15,12 +15,11 @@ threshold, so they are listed in "names to review".
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
 from . import recognise, shapes
 from .addresses import COMPANY
-from .captions import above, beside, raw_caption_split
-from .decision import Decision, leading_spaces, mark_variable
+from .captions import above, beside, line_under, raw_caption_split
+from .decision import Decision, leading_spaces, mark_variable, rename_shaped_codes
 
 # A party's field name (a bill-to party is no sign of a parcel's blocks).
 PARTY = re.compile(r"^(?:ship_to|ship_from|mark_for)_")
@@ -376,7 +375,7 @@ def patients_samples(decisions: list[Decision]) -> None:
     found a patient's only late (by a birth date of the last century, "F  12/07/1961"),
     is the number of the patient's sample, as where the record was seen first."""
     if _patient_record(decisions) and _sample_label(decisions):
-        _rename_shaped_codes(decisions, {"tracking_number"}, "specimen_id")
+        rename_shaped_codes(decisions, {"tracking_number"}, "specimen_id")
 
 
 def owned_assets(decisions: list[Decision]) -> None:
@@ -388,7 +387,7 @@ def owned_assets(decisions: list[Decision]) -> None:
     if _OWNED.search(_printed_words(decisions)) is not None and not any(
             d.variable and re.match(r"ship_to_(?:address|postal|city)", d.name or "")
             for d in decisions):
-        _rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
+        rename_shaped_codes(decisions, _PARCEL_NAMES, "asset_number")
 
 
 # A returnable tote's or crate's word, printed as a caption of its own ("TOTE" over "2 of
@@ -410,7 +409,7 @@ def totes(decisions: list[Decision]) -> None:
         if code.source.is_barcode and code.variable and code.name_certainty < 0.85 \
                 and code.name in {*_PARCEL_NAMES, "barcode_data"} \
                 and not _captioned_over(decisions, code):
-            _rename_shaped_codes([d for d in decisions if d.value == code.value], {code.name},
+            rename_shaped_codes([d for d in decisions if d.value == code.value], {code.name},
                                  "tote_id")
 
 
@@ -442,16 +441,16 @@ def calibrated_instruments(decisions: list[Decision]) -> None:
         return
     for d in decisions:
         value = (d.value or "").strip()
-        if d.variable and d.name and d.name_certainty <= 0.85 and _code_of_instrument(value) \
+        if d.variable and d.name and d.name_certainty <= 0.85 and _inventory_code(value) \
                 and (d.name in _INSTRUMENT_GUESSES and d.name_certainty <= 0.6
                      or not shapes.is_vocabulary_name(d.name) and not d.name.endswith("_data")
                      or d.name == "delivery_instructions"):
             d.name, d.name_certainty = "asset_number", 0.6
 
 
-def _code_of_instrument(value: str) -> bool:
-    """One word of letters and digits, led by letters ("TW-0447", "MIS-0418",
-    "CT-H7-025.000")."""
+def _inventory_code(value: str) -> bool:
+    """A code an owner numbers its instruments or bottles by: one word of letters and
+    digits, led by letters ("TW-0447", "MIS-0418", "CT-H7-025.000", "CHM-004417")."""
     return re.fullmatch(r"[A-Z]{1,5}[-/ ]?[A-Z0-9][\w./-]*\d[\w./-]*", value) is not None
 
 
@@ -506,7 +505,7 @@ def chemicals_in_stock(decisions: list[Decision]) -> None:
         value = (d.value or "").strip()
         if d.variable and d.name in _CONTAINER_GUESSES and d.name_certainty <= 0.6 \
                 and not (d.prefix_len and not d.source.is_barcode) \
-                and _code_of_instrument(value):  # (a QR code's "QA," is no caption)
+                and _inventory_code(value):  # (a QR code's "QA," is no caption)
             d.name, d.name_certainty = "asset_number", 0.6
 
 
@@ -530,16 +529,7 @@ def admission_tickets(decisions: list[Decision]) -> None:
     printed = {d.name for d in decisions if d.reason == "printed form of barcode data"}
     guesses = {*_PARCEL_NAMES, "serial_number",
                *(name for name in printed if name and name.endswith("_data"))}
-    _rename_shaped_codes(decisions, guesses, "ticket_number")
-
-
-def _rename_shaped_codes(decisions: list[Decision], guesses: Collection[str], name: str) -> None:
-    """A barcode, and its printed form, that only its shape named one of ``guesses``
-    takes ``name``."""
-    for d in decisions:
-        if d.variable and d.name in guesses and d.name_certainty < 0.85 \
-                and d.reason in ("barcode data", "printed form of barcode data"):
-            d.name, d.name_certainty = name, 0.6
+    rename_shaped_codes(decisions, guesses, "ticket_number")
 
 
 # A hospital's unit on its patients' labels: a ward's word and its code ("St. 7B",
@@ -603,7 +593,9 @@ def patients_allergies(decisions: list[Decision]) -> None:
                 or not _ALLERGY_CAPTION.fullmatch(caption.text.strip()):
             continue
         last = caption
-        while (line := _line_under(decisions, last)) is not None:
+        while (line := line_under(decisions, last, 20,
+                                  max(2.2 * last.source.font_height, 30),
+                                  lambda o: bool(o.text))) is not None:
             text = line.text.strip()
             if ":" in text or len(text.split()) > 6 or line.variable \
                     and line.name_certainty >= 0.85 or last is not caption \
@@ -614,16 +606,6 @@ def patients_allergies(decisions: list[Decision]) -> None:
                               leading_spaces(line))
             line.name, line.name_certainty = "allergies", 0.6
             last = line
-
-
-def _line_under(decisions: list[Decision], d: Decision) -> Decision | None:
-    """The field printed next under ``d``, in its column (a band's lines are rotated
-    with it)."""
-    s = d.source
-    return min((o for o in decisions if o is not d and not o.source.is_barcode and o.text
-                and o.source.orientation == s.orientation and abs(o.source.rx - s.rx) <= 20
-                and 0 < o.source.ry - s.ry <= max(2.2 * s.font_height, 30)),
-               key=lambda o: o.source.ry, default=None)
 
 
 # Words of a sample's label beside the patient's record: its tube, or the laboratory

@@ -564,13 +564,24 @@ _TRAVEL_CAPTION = re.compile(r"\b(?:(dest|destination|destino|destinazione|desti
                              r"bestimmungsort|bestimmungsland)|origin|orig|origen)\b")
 
 
+def place_parts(text: str) -> list[str]:
+    """A place's parts as a label runs them on one line ("Jeddah, Kingdom of Saudi
+    Arabia", "España - Comunitat Valenciana", "HAMBURG / GERMANY")."""
+    return [p.strip() for p in re.split(r",|\s-\s|\s/\s", text.strip()) if p.strip()]
+
+
+def country_named(part: str) -> bool:
+    """A part of a place is a country, perhaps after "Kingdom of", "Republic of" or
+    "The"."""
+    return is_country(re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", part))
+
+
 def _in_a_country(value: str) -> bool:
     """A country's name, alone or with a region or town ("SAUDI ARABIA", "España -
     Comunitat Valenciana", "Hamburg, Germany"): a place, no code."""
-    parts = [p.strip() for p in re.split(r",|\s-\s|\s/\s", value) if p.strip()]
+    parts = place_parts(value)
     return 0 < len(parts) <= 3 and all(words_only(p) and len(p.split()) <= 4 for p in parts) \
-        and any(is_country(re.sub(r"^(?i:kingdom of|republic of|the)\s+", "", p)) and len(p) > 3
-                for p in parts)
+        and any(country_named(p) and len(p) > 3 for p in parts)
 
 
 # An ISO 6346 freight container: owner, category letter, serial, check digit.
